@@ -1,0 +1,3 @@
+"""rules-pipeline.json handlers for the engine layer: kind -> fn(case, whole_file)."""
+
+HANDLERS: dict = {}

@@ -1,0 +1,3 @@
+"""rules-pipeline.json handlers for the session layer: kind -> fn(case, whole_file)."""
+
+HANDLERS: dict = {}

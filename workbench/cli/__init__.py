@@ -1,0 +1,64 @@
+"""The ``workbench`` command.
+
+Each subcommand group lives in a module of its own that exposes ``register(subparsers)``; a
+registered handler is called with the parsed namespace and returns an exit code. Errors the user can
+act on (``WorkbenchError``) become one line ``error: ...`` and exit status 2; nothing here imports
+Panel except ``serve`` (inside its handler).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from workbench import __version__
+from workbench.errors import WorkbenchError
+
+# Modules that contribute subcommands, in help order. A module missing here is a bug, not a skip.
+_COMMAND_MODULES = (
+    "workbench.cli.serve",
+    "workbench.cli.ingest",
+    "workbench.cli.sessions",
+    "workbench.cli.rules",
+    "workbench.cli.replay",
+    "workbench.cli.backtest",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="workbench",
+        description="TTSR Workbench: inspect pi / oh-my-pi sessions and debug Time Traveling Stream Rules.",
+    )
+    parser.add_argument("--version", action="version", version=f"workbench {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in _COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:  # not written yet
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except WorkbenchError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,67 @@
+"""The one exception tree of the workbench.
+
+Every error a user can cause (a bad file, a bad flag, a missing session) is a ``WorkbenchError`` whose
+message says what is wrong and where: the file, the line and the field when there is one. Only the CLI
+and the UI's notification catch these; everything else lets them travel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class WorkbenchError(Exception):
+    """Base of every error the workbench raises on purpose."""
+
+
+@dataclass(eq=False)
+class InputError(WorkbenchError):
+    """Bad content in a user's file: names the file, the 1-based line and the field when known."""
+
+    message: str
+    path: str | None = None
+    line: int | None = None
+    field: str | None = None
+
+    def __post_init__(self) -> None:
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.path or ""
+        if self.line is not None:
+            where = f"{where}:{self.line}" if where else f"line {self.line}"
+        parts = [p for p in (where, f"field '{self.field}'" if self.field else "") if p]
+        prefix = ": ".join(parts)
+        return f"{prefix}: {self.message}" if prefix else self.message
+
+
+class SessionFileError(InputError):
+    """A session file that cannot be used at all (not a session, unreadable)."""
+
+
+class StreamFileError(InputError):
+    """A recorded stream file with a bad line or event."""
+
+
+class RuleFileError(InputError):
+    """A rule file that cannot be read or parsed."""
+
+
+class NotFoundError(WorkbenchError):
+    """A session, entry, rule or file the user named does not exist."""
+
+
+class UsageError(WorkbenchError):
+    """A command-line flag or a setting with a value the workbench cannot use."""
+
+
+class AccessError(WorkbenchError):
+    """A path outside the roots the app serves."""
+
+
+class StoreError(WorkbenchError):
+    """The DuckDB store cannot do what was asked (a locked file, a bad database)."""
+
+
+class TimeBoundError(WorkbenchError):
+    """A rule condition ran past its time bound (catastrophic backtracking)."""

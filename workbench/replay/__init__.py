@@ -1,0 +1,1 @@
+"""workbench.replay (being built)."""

@@ -1,0 +1,1 @@
+"""workbench.ttsr (being built)."""

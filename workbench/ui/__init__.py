@@ -1,0 +1,1 @@
+"""The web app (Panel). The only package that imports panel, param or bokeh."""
