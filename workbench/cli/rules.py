@@ -1,0 +1,222 @@
+"""``workbench rules``: discovered rules (``list``), one rule (``show``), and rule checks (``test``, ``scan``).
+
+``list`` buckets the active rules with a real ``TtsrManager`` so that what it prints is what an agent
+would do: a rule whose regexes are all invalid is reported as rejected (and falls through to
+always-apply / rulebook / dropped), and each invalid regex becomes a warning naming the rule's file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+from workbench.cli._output import add_json_flag, print_json
+from workbench.errors import NotFoundError, UsageError
+from workbench.rules import Rule, RuleLoadResult, bucket_rules, load_rules, resolve_rule_url
+from workbench.rules.buckets import RuleBuckets
+
+
+def _add_discovery_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--cwd", metavar="DIR", help="project folder to discover rules from (default: current)")
+    parser.add_argument("--home", metavar="DIR", help="home folder for user-level rules (default: $HOME)")
+    parser.add_argument("--agent-dir", metavar="DIR", help="agent folder (default: <home>/.xcsh/agent and <home>/.omp/agent)")
+    parser.add_argument(
+        "--disable-rule", metavar="NAME", action="append", default=[], help="ignore this rule (repeatable; ttsr.disabledRules)"
+    )
+    parser.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "rules", help="discover, inspect and check rules", description="Discover, inspect and check TTSR rules."
+    )
+    sub = parser.add_subparsers(dest="rules_command", metavar="SUBCOMMAND")
+    sub.required = True
+
+    p_list = sub.add_parser(
+        "list",
+        help="every discovered rule with provider, level, path, bucket and shadowing; warnings",
+        description="List every discovered rule (shadowed ones included) with its bucket, and every warning.",
+    )
+    _add_discovery_flags(p_list)
+    add_json_flag(p_list)
+    p_list.set_defaults(handler=run_list)
+
+    p_show = sub.add_parser(
+        "show", help="one resolved rule and its rule:// content", description="Show one rule and its rule:// content."
+    )
+    p_show.add_argument("name", metavar="NAME", help="rule name (as in rule://NAME)")
+    _add_discovery_flags(p_show)
+    add_json_flag(p_show)
+    p_show.set_defaults(handler=run_show)
+
+    p_test = sub.add_parser(
+        "test",
+        help="run each rule's own examples",
+        description="Run each rule's own examples (frontmatter keys of the rule file) against its trigger. "
+        "Without RULE_FILE, the rules discovered from --cwd / --home are tested.",
+    )
+    p_test.add_argument("rule_files", nargs="*", metavar="RULE_FILE", help="rule Markdown files or folders of them")
+    _add_discovery_flags(p_test)
+    add_json_flag(p_test)
+    p_test.set_defaults(handler=_delegate("run_test"))
+
+    p_scan = sub.add_parser(
+        "scan",
+        help="where existing files would trigger the rules",
+        description="Scan existing files as if they were written by the agent and report where rules would fire.",
+    )
+    p_scan.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to scan")
+    p_scan.add_argument(
+        "--rules", metavar="DIR_OR_FILE", action="append", default=[], help="rule file or folder (repeatable; default: discovered rules)"
+    )
+    p_scan.add_argument("--rule", metavar="NAME", action="append", default=[], help="only this rule (repeatable)")
+    _add_discovery_flags(p_scan)
+    add_json_flag(p_scan)
+    p_scan.set_defaults(handler=_delegate("run_scan"))
+
+
+def _delegate(function: str) -> Any:
+    def handler(args: argparse.Namespace) -> int:
+        try:
+            module = importlib.import_module("workbench.cli.rule_checks")
+        except ModuleNotFoundError as exc:
+            if exc.name == "workbench.cli.rule_checks":
+                raise UsageError(f"rules {args.rules_command} is not available in this build") from None
+            raise
+        return int(getattr(module, function)(args) or 0)
+
+    return handler
+
+
+def _discover(args: argparse.Namespace) -> RuleLoadResult:
+    for flag in ("cwd", "home", "agent_dir"):
+        value = getattr(args, flag, None)
+        if value is not None and not os.path.isdir(value):
+            raise UsageError(f"--{flag.replace('_', '-')} {value}: not a directory")
+    return load_rules(cwd=args.cwd, home=args.home, agent_dir=getattr(args, "agent_dir", None))
+
+
+def _bucket(result: RuleLoadResult, args: argparse.Namespace) -> tuple[RuleBuckets, list[str]]:
+    from workbench.ttsr import TtsrManager  # the engine sits above the rules layer
+
+    manager = TtsrManager(None)
+    buckets = bucket_rules(
+        result.rules, manager, disabled_rules=args.disable_rule, builtin_rules=not args.no_builtin
+    )
+    paths = {r.name: r.path for r in result.rules}
+    warnings = [_diagnostic_text(d, paths) for d in getattr(manager, "diagnostics", ())]
+    return buckets, warnings
+
+
+def _diagnostic_text(diagnostic: Any, paths: Mapping[str, str]) -> str:
+    context = dict(getattr(diagnostic, "context", {}) or {})
+    name = context.pop("ruleName", None)
+    where = paths.get(name, name or "?")
+    details = ", ".join(f"{k}={v!r}" for k, v in context.items())
+    return f"{where}: rule {name}: {diagnostic.message}" + (f" ({details})" if details else "")
+
+
+def _rule_json(rule: Rule) -> dict[str, Any]:
+    def listed(value: Any) -> Any:
+        return list(value) if value is not None else None
+
+    return {
+        "name": rule.name,
+        "path": rule.path,
+        "description": rule.description,
+        "alwaysApply": rule.always_apply,
+        "globs": listed(rule.globs),
+        "condition": listed(rule.condition),
+        "astCondition": listed(rule.ast_condition),
+        "scope": listed(rule.scope),
+        "interruptMode": rule.interrupt_mode,
+    }
+
+
+def collect(args: argparse.Namespace, result: RuleLoadResult | None = None) -> dict[str, Any]:
+    """The data of ``rules list``: rules (active, shadowed, invalid) with buckets, and all warnings."""
+    result = result if result is not None else _discover(args)
+    buckets, engine_warnings = _bucket(result, args)
+    placed = {id(b.rule): b for b in buckets.all()}
+    rows = []
+    for item in result.items:
+        bucketed = placed.get(id(item.rule)) if item.active else None
+        if item.shadowed:
+            bucket, reason = "shadowed", f"shadowed by {item.shadowed_by_provider}: {item.shadowed_by}"
+        elif item.invalid:
+            bucket, reason = "invalid", item.invalid
+        else:
+            bucket, reason = (bucketed.bucket, bucketed.reason) if bucketed else ("dropped", "")
+        rows.append(
+            {
+                **_rule_json(item.rule),
+                "provider": item.provider,
+                "providerName": item.provider_name,
+                "level": item.level,
+                "bucket": bucket,
+                "reason": reason,
+                "shadowedBy": item.shadowed_by,
+                "shadowedByProvider": item.shadowed_by_provider,
+            }
+        )
+    return {"rules": rows, "warnings": [*result.warnings, *engine_warnings]}
+
+
+def run_list(args: argparse.Namespace) -> int:
+    data = collect(args)
+    if args.json:
+        print_json(data)
+        return 0
+    out = sys.stdout
+    for row in data["rules"]:
+        shadow = f"  (shadowed by {row['shadowedByProvider']}: {row['shadowedBy']})" if row["shadowedBy"] else ""
+        out.write(f"{row['name']:<28} {row['bucket']:<13} {row['provider']:<17} {row['level']:<8} {row['path']}{shadow}\n")
+    if not data["rules"]:
+        out.write("no rules found\n")
+    if data["warnings"]:
+        out.write(f"\n{len(data['warnings'])} warning(s):\n")
+        for warning in data["warnings"]:
+            out.write(f"  {warning}\n")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    result = _discover(args)
+    data = collect(args, result)
+    row = next((r for r in data["rules"] if r["name"] == args.name and r["bucket"] not in ("shadowed", "invalid")), None)
+    if row is None or result.get(args.name) is None:
+        names = ", ".join(r.name for r in result.rules) or "none"
+        raise NotFoundError(f"Unknown rule: {args.name} (available: {names})")
+    resource = resolve_rule_url(f"rule://{args.name}", result.rules)
+    shadowed = [r for r in data["rules"] if r["name"] == args.name and r["bucket"] == "shadowed"]
+    payload = {
+        "rule": row,
+        "shadowed": shadowed,
+        "warnings": [w for w in data["warnings"] if row["path"] in w or f"rule {args.name}:" in w],
+        "resource": {
+            "url": resource.url,
+            "contentType": resource.content_type,
+            "size": resource.size,
+            "sourcePath": resource.source_path,
+            "content": resource.content,
+        },
+    }
+    if args.json:
+        print_json(payload)
+        return 0
+    out = sys.stdout
+    for key in ("name", "bucket", "reason", "provider", "level", "path", "description", "alwaysApply", "globs",
+                "condition", "astCondition", "scope", "interruptMode"):
+        if row.get(key) is not None:
+            out.write(f"{key}: {row[key]}\n")
+    for other in shadowed:
+        out.write(f"shadows: {other['provider']} {other['path']}\n")
+    for warning in payload["warnings"]:
+        out.write(f"warning: {warning}\n")
+    out.write(f"\n--- {resource.url} ({resource.size} bytes) ---\n{resource.content}\n")
+    return 0

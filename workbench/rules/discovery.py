@@ -1,0 +1,198 @@
+"""``load_rules``: every provider, merged by priority, de-duplicated by name (the reference's
+``loadCapability("rules")``).
+
+Providers are kept in registration order (native, builtin-defaults, cline, agents, cursor, github,
+omp-plugins, windsurf) and then stably sorted by priority, highest first, so cursor precedes windsurf
+at equal priority. The first rule of a name wins; later namesakes are kept in ``items`` and marked
+shadowed. Validation runs after de-duplication, as in the reference: an invalid rule still shadows a
+valid namesake of lower priority and then disappears with a warning.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from workbench.rules.model import Rule
+from workbench.rules.providers import (
+    DEFAULT_CONFIG_DIRS,
+    DiscoveryContext,
+    Loader,
+    load_agents,
+    load_builtin,
+    load_cline,
+    load_cursor,
+    load_github,
+    load_native,
+    load_plugins,
+    load_windsurf,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleProvider:
+    id: str
+    display_name: str
+    priority: int
+    load: Loader
+
+
+_REGISTRATION_ORDER = (
+    RuleProvider("native", "OMP", 100, load_native),
+    RuleProvider("builtin-defaults", "Builtin Defaults", 1, load_builtin),
+    RuleProvider("cline", "Cline", 40, load_cline),
+    RuleProvider("agents", "Agents", 70, load_agents),
+    RuleProvider("cursor", "Cursor", 50, load_cursor),
+    RuleProvider("github", "GitHub Copilot", 30, load_github),
+    RuleProvider("omp-plugins", "OMP Plugins", 90, load_plugins),
+    RuleProvider("windsurf", "Windsurf", 50, load_windsurf),
+)
+# sorted() is stable: equal priorities keep registration order.
+PROVIDERS: tuple[RuleProvider, ...] = tuple(sorted(_REGISTRATION_ORDER, key=lambda p: -p.priority))
+
+
+@dataclass(frozen=True, slots=True)
+class DiscoveredRule:
+    """One rule as a provider produced it, active or not."""
+
+    rule: Rule
+    provider: str
+    provider_name: str
+    level: str
+    path: str
+    shadowed_by: str | None = None  # path of the rule of the same name that won
+    shadowed_by_provider: str | None = None
+    invalid: str | None = None  # the validation error when the winner was discarded
+
+    @property
+    def active(self) -> bool:
+        return self.shadowed_by is None and self.invalid is None
+
+    @property
+    def shadowed(self) -> bool:
+        return self.shadowed_by is not None
+
+
+@dataclass(frozen=True, slots=True)
+class RuleLoadResult:
+    """Active rules (priority order), every discovered item (shadowed/invalid included) and warnings."""
+
+    rules: tuple[Rule, ...]
+    items: tuple[DiscoveredRule, ...]
+    warnings: tuple[str, ...]
+
+    def get(self, name: str) -> Rule | None:
+        return next((r for r in self.rules if r.name == name), None)
+
+
+def find_repo_root(cwd: Path) -> Path | None:
+    """The nearest folder at or above ``cwd`` holding ``.git`` (a folder or a worktree file)."""
+    for directory in [cwd, *cwd.parents]:
+        if (directory / ".git").exists():
+            return directory
+    return None
+
+
+def make_context(
+    *,
+    cwd: str | os.PathLike[str] | None = None,
+    home: str | os.PathLike[str] | None = None,
+    repo_root: str | os.PathLike[str] | None = None,
+    agent_dir: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    plugin_roots: Iterable[str | os.PathLike[str]] = (),
+) -> DiscoveryContext:
+    """Resolve the discovery inputs; ``None`` means the process's cwd / ``$HOME`` / environment."""
+    env = dict(os.environ if env is None else env)
+    cwd_path = Path(os.path.abspath(cwd if cwd is not None else os.getcwd()))
+    home_path = Path(os.path.abspath(home if home is not None else env.get("HOME") or Path.home()))
+    root = Path(os.path.abspath(repo_root)) if repo_root is not None else find_repo_root(cwd_path)
+    config_dirs = (env["PI_CONFIG_DIR"],) if env.get("PI_CONFIG_DIR") else DEFAULT_CONFIG_DIRS
+    if agent_dir is not None:
+        agent_dirs: tuple[Path, ...] = (Path(os.path.abspath(agent_dir)),)
+    elif env.get("PI_CODING_AGENT_DIR"):
+        agent_dirs = (Path(os.path.abspath(env["PI_CODING_AGENT_DIR"])),)
+    else:
+        agent_dirs = tuple(home_path / name / "agent" for name in config_dirs)
+    return DiscoveryContext(
+        cwd=cwd_path,
+        home=home_path,
+        repo_root=root,
+        agent_dirs=agent_dirs,
+        config_dirs=config_dirs,
+        env=env,
+        plugin_roots=tuple(Path(os.path.abspath(p)) for p in plugin_roots),
+    )
+
+
+def _validate(rule: Rule) -> str | None:
+    if not rule.name:
+        return "Missing rule name"
+    if not rule.path:
+        return "Missing rule path"
+    if not isinstance(rule.content, str) or not rule.content:
+        return "Rule must have content"
+    return None
+
+
+def load_rules(
+    *,
+    cwd: str | os.PathLike[str] | None = None,
+    home: str | os.PathLike[str] | None = None,
+    repo_root: str | os.PathLike[str] | None = None,
+    agent_dir: str | os.PathLike[str] | None = None,
+    env: Mapping[str, str] | None = None,
+    plugin_roots: Iterable[str | os.PathLike[str]] = (),
+    providers: Iterable[str] | None = None,
+    exclude_providers: Iterable[str] = (),
+    disabled_extensions: Iterable[str] = (),
+) -> RuleLoadResult:
+    """Discover rules from every provider (or only ``providers``) and merge them.
+
+    ``disabled_extensions`` holds extension ids ``rule:<name>`` to skip. Every provider warning is
+    kept, prefixed ``[<display name>] ``; a provider that raises becomes ``Failed to load: ...``.
+    """
+    ctx = make_context(cwd=cwd, home=home, repo_root=repo_root, agent_dir=agent_dir, env=env, plugin_roots=plugin_roots)
+    wanted = set(providers) if providers is not None else None
+    excluded = set(exclude_providers)
+    disabled = set(disabled_extensions)
+    warnings: list[str] = []
+    candidates: list[tuple[RuleProvider, Rule]] = []
+    for provider in PROVIDERS:
+        if (wanted is not None and provider.id not in wanted) or provider.id in excluded:
+            continue
+        provider_warnings: list[str] = []
+        try:
+            produced = provider.load(ctx, provider_warnings)
+        except Exception as exc:  # one provider failing never hides the others
+            produced = []
+            provider_warnings.append(f"Failed to load: {exc}")
+        warnings += [f"[{provider.display_name}] {w}" for w in provider_warnings]
+        for rule in produced:
+            if rule.source is None:
+                warnings.append(f"[{provider.display_name}] Skipping item without source: {rule.name}")
+                continue
+            if f"rule:{rule.name}" in disabled:
+                continue
+            named = replace(rule, source=replace(rule.source, provider_name=provider.display_name))
+            candidates.append((provider, named))
+
+    winners: dict[str, Rule] = {}
+    items: list[DiscoveredRule] = []
+    for provider, rule in candidates:
+        winner = winners.get(rule.name)
+        base = dict(rule=rule, provider=provider.id, provider_name=provider.display_name,
+                    level=rule.source.level if rule.source else "project", path=rule.path)
+        if winner is not None:
+            items.append(DiscoveredRule(**base, shadowed_by=winner.path,
+                                        shadowed_by_provider=winner.source.provider if winner.source else None))
+            continue
+        winners[rule.name] = rule
+        error = _validate(rule)
+        if error:
+            warnings.append(f"[{provider.display_name}] Invalid item at {rule.path}: {error}")
+        items.append(DiscoveredRule(**base, invalid=error))
+    active = tuple(item.rule for item in items if item.active)
+    return RuleLoadResult(rules=active, items=tuple(items), warnings=tuple(warnings))

@@ -1,0 +1,295 @@
+"""Rule providers: where each agent family keeps its Markdown rules, and how a folder is read.
+
+Each provider is a function ``(ctx, warnings) -> list[Rule]``. A file that cannot be read or built
+becomes a warning naming it and never stops the others (the reference's ``loadFilesFromDir``).
+Native directories are searched under ``.xcsh`` (the name the seeds use) and ``.omp`` (the
+reference's), in that order, unless ``PI_CONFIG_DIR`` names a single one.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from importlib import resources
+from pathlib import Path
+
+from workbench.rules.building import build_rule_from_markdown, rule_from_frontmatter
+from workbench.rules.frontmatter import js_trim, parse_frontmatter
+from workbench.rules.model import Level, Rule, RuleSource
+
+DEFAULT_CONFIG_DIRS = (".xcsh", ".omp")
+MD_OR_MDC = (".md", ".mdc")
+
+
+@dataclass(frozen=True, slots=True)
+class DiscoveryContext:
+    """Everything discovery may look at; nothing is read from the real home unless passed in."""
+
+    cwd: Path
+    home: Path
+    repo_root: Path | None
+    agent_dirs: tuple[Path, ...]
+    config_dirs: tuple[str, ...]
+    env: Mapping[str, str]
+    plugin_roots: tuple[Path, ...] = ()
+
+
+Loader = Callable[[DiscoveryContext, list[str]], list[Rule]]
+
+
+def _is_nonempty_dir(path: Path) -> bool:
+    try:
+        return path.is_dir() and any(path.iterdir())
+    except OSError:
+        return False
+
+
+def _read(path: Path, warnings: list[str]) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        warnings.append(f"Failed to read file: {path}")
+        return None
+
+
+def _list_files(directory: Path, suffixes: tuple[str, ...], *, recursive: bool = False) -> list[Path]:
+    """Visible regular files with one of ``suffixes``; sorted so runs are reproducible."""
+    if not directory.is_dir():
+        return []
+    found: list[Path] = []
+    try:
+        entries = sorted(directory.iterdir(), key=lambda p: p.name)
+    except OSError:
+        return []
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue  # hidden entries are excluded, as by the reference's glob
+        if entry.is_dir():
+            if recursive:
+                found += _list_files(entry, suffixes, recursive=True)
+        elif entry.is_file() and entry.name.endswith(suffixes):
+            found.append(entry)
+    return found
+
+
+def _source(provider: str, path: Path, level: Level) -> RuleSource:
+    # provider_name is filled in by the registry with the provider's display name.
+    return RuleSource(provider=provider, provider_name="", path=os.path.abspath(path), level=level)
+
+
+def _build(
+    path: Path,
+    provider: str,
+    level: Level,
+    warnings: list[str],
+    *,
+    rule_name: str | None = None,
+    strip: str = r"\.(md|mdc)$",
+) -> Rule | None:
+    content = _read(path, warnings)
+    if content is None:
+        return None
+    try:
+        return build_rule_from_markdown(
+            path.name,
+            content,
+            str(path),
+            _source(provider, path, level),
+            rule_name=rule_name,
+            strip_name_pattern=strip,
+            warnings=warnings,
+        )
+    except Exception as exc:  # a broken file must not stop discovery of the others
+        warnings.append(f"Failed to parse {path}: {exc}")
+        return None
+
+
+def load_dir(
+    directory: Path,
+    provider: str,
+    level: Level,
+    warnings: list[str],
+    *,
+    suffixes: tuple[str, ...] = MD_OR_MDC,
+    strip: str = r"\.(md|mdc)$",
+) -> list[Rule]:
+    rules = (_build(p, provider, level, warnings, strip=strip) for p in _list_files(directory, suffixes))
+    return [r for r in rules if r is not None]
+
+
+def _sticky(path: Path, name: str, level: Level, warnings: list[str]) -> Rule | None:
+    """A ``RULES.md`` file: always applied whatever its frontmatter says; skipped when empty."""
+    if not path.is_file():
+        return None
+    content = _read(path, warnings)
+    if content is None or not js_trim(content):
+        return None
+    rule = _build(path, "native", level, warnings, rule_name=name)
+    return replace(rule, always_apply=True) if rule else None
+
+
+def _walk_up(start: Path, stop: Path | None) -> list[Path]:
+    """``start`` and its parents up to ``stop`` (inclusive) when ``stop`` is an ancestor, else to ``/``."""
+    dirs = [start]
+    if stop is not None and (start == stop or stop in start.parents):
+        for parent in start.parents:
+            if parent == stop or stop in parent.parents:
+                dirs.append(parent)
+        return dirs
+    return [start, *start.parents]
+
+
+def load_native(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
+    rules: list[Rule] = []
+    for name in ctx.config_dirs:
+        if _is_nonempty_dir(ctx.cwd / name):
+            rules += load_dir(ctx.cwd / name / "rules", "native", "project", warnings)
+    for agent_dir in ctx.agent_dirs:
+        if _is_nonempty_dir(agent_dir):
+            rules += load_dir(agent_dir / "rules", "native", "user", warnings)
+    for agent_dir in ctx.agent_dirs:
+        sticky = _sticky(agent_dir / "RULES.md", "RULES", "user", warnings)
+        if sticky:
+            rules.append(sticky)
+    # Project RULES.md: the nearest non-empty config dir walking up from cwd (to the repo root or /).
+    for directory in _walk_up(ctx.cwd, ctx.repo_root):
+        candidates = [directory / n for n in ctx.config_dirs if _is_nonempty_dir(directory / n)]
+        if not candidates:
+            continue
+        for candidate in candidates:
+            sticky = _sticky(candidate / "RULES.md", "RULES@project", "project", warnings)
+            if sticky:
+                rules.append(sticky)
+                break
+        break
+    return rules
+
+
+def load_agents(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
+    rules: list[Rule] = []
+    stop = ctx.repo_root
+    if stop is None and (ctx.cwd == ctx.home or ctx.home in ctx.cwd.parents):
+        stop = ctx.home
+    for directory in _walk_up(ctx.cwd, stop):
+        if directory == ctx.home:
+            continue  # the home folder's own .agent(s) are the user level, read below
+        for sub in (".agent", ".agents"):
+            rules += load_dir(directory / sub / "rules", "agents", "project", warnings)
+    for sub in (".agent", ".agents"):
+        rules += load_dir(ctx.home / sub / "rules", "agents", "user", warnings)
+    return rules
+
+
+def load_cursor(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
+    return [
+        *load_dir(ctx.home / ".cursor" / "rules", "cursor", "user", warnings, suffixes=(".mdc", ".md")),
+        *load_dir(ctx.cwd / ".cursor" / "rules", "cursor", "project", warnings, suffixes=(".mdc", ".md")),
+    ]
+
+
+def load_windsurf(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
+    rules: list[Rule] = []
+    global_rules = ctx.home / ".codeium" / "windsurf" / "memories" / "global_rules.md"
+    if global_rules.is_file():
+        content = _read(global_rules, warnings)
+        if content is not None and js_trim(content):
+            rule = _build(global_rules, "windsurf", "user", warnings, rule_name="global_rules")
+            if rule:
+                rules.append(rule)
+    rules += load_dir(ctx.cwd / ".windsurf" / "rules", "windsurf", "project", warnings, suffixes=(".md",), strip=r"\.md$")
+    return rules
+
+
+def load_cline(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
+    for directory in [ctx.cwd, *ctx.cwd.parents]:
+        candidate = directory / ".clinerules"
+        if candidate.is_dir():
+            return load_dir(candidate, "cline", "project", warnings, suffixes=(".md",), strip=r"\.md$")
+        if candidate.is_file():
+            rule = _build(candidate, "cline", "project", warnings, rule_name="clinerules")
+            return [rule] if rule else []
+    return []
+
+
+_GITHUB_SUFFIX = ".instructions.md"
+_MATCH_ALL = {"*", "**", "**/*"}
+
+
+def _apply_to(value: object) -> list[str] | None:
+    if isinstance(value, str):
+        parts = value.split(",")
+    elif isinstance(value, list):
+        parts = [p for v in value if isinstance(v, str) for p in v.split(",")]
+    else:
+        return None
+    return [t for t in (js_trim(p) for p in parts) if t]
+
+
+def _github_rule(path: Path, level: Level, warnings: list[str]) -> Rule | None:
+    content = _read(path, warnings)
+    if content is None:
+        return None
+    try:
+        parsed = parse_frontmatter(content, source=str(path))
+        warnings.extend(parsed.warnings)
+        name = path.name[: -len(_GITHUB_SUFFIX)]
+        rule = rule_from_frontmatter(name, parsed.frontmatter, parsed.body, str(path), _source("github", path, level))
+    except Exception as exc:
+        warnings.append(f"Failed to parse {path}: {exc}")
+        return None
+    globs = _apply_to(parsed.frontmatter.get("applyTo"))
+    if not globs:
+        warnings.append(f"Missing applyTo in {path}; loaded without GitHub glob scoping.")
+        if rule.description is None:
+            rule = replace(rule, description="GitHub Copilot instructions without applyTo metadata")
+        return rule
+    if any(g in _MATCH_ALL for g in globs):
+        return replace(rule, always_apply=True, globs=None)
+    description = rule.description
+    if description is None:
+        description = f"GitHub Copilot instructions for {', '.join(globs)}"
+    return replace(rule, always_apply=False, globs=tuple(globs), description=description)
+
+
+def load_github(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
+    places: list[tuple[Path, Level]] = [(ctx.cwd / ".github" / "instructions", "project")]
+    extra = ctx.env.get("COPILOT_CUSTOM_INSTRUCTIONS_DIRS", "")
+    for entry in (js_trim(e) for e in extra.split(",")):
+        if entry:
+            places.append((ctx.cwd / entry / ".github" / "instructions", "user"))
+    rules: list[Rule] = []
+    for directory, level in places:
+        for path in _list_files(directory, (".md",), recursive=True):
+            if path.name.endswith(_GITHUB_SUFFIX):
+                rule = _github_rule(path, level, warnings)
+                if rule:
+                    rules.append(rule)
+    return rules
+
+
+def load_plugins(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
+    rules: list[Rule] = []
+    for root in ctx.plugin_roots:
+        rules += load_dir(root / "rules", "omp-plugins", "user", warnings)
+    return rules
+
+
+BUILTIN_PROVIDER = "builtin-defaults"
+
+
+def load_builtin(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
+    """The project's bundled rules (``workbench/rules/builtin/*.md``), paths ``builtin-defaults:<name>.md``."""
+    rules: list[Rule] = []
+    folder = resources.files("workbench.rules") / "builtin"
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if not entry.name.endswith(".md") or entry.name.startswith("."):
+            continue
+        virtual = f"{BUILTIN_PROVIDER}:{entry.name}"
+        try:
+            content = entry.read_text(encoding="utf-8")
+            source = RuleSource(provider=BUILTIN_PROVIDER, provider_name="", path=virtual, level="user")
+            rules.append(build_rule_from_markdown(entry.name, content, virtual, source, warnings=warnings))
+        except Exception as exc:
+            warnings.append(f"Failed to parse {virtual}: {exc}")
+    return rules
