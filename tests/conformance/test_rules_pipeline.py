@@ -7,11 +7,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conformance import pipeline_engine, pipeline_rules, pipeline_session
+from tests.conformance import pipeline_engine, pipeline_rules, pipeline_session, pipeline_tools
 from tests.conformance._data import load, param
 
 FILENAME = "rules-pipeline.json"
-HANDLERS = {**pipeline_rules.HANDLERS, **pipeline_engine.HANDLERS, **pipeline_session.HANDLERS}
+HANDLERS = {
+    **pipeline_rules.HANDLERS,
+    **pipeline_engine.HANDLERS,
+    **pipeline_session.HANDLERS,
+    **pipeline_tools.HANDLERS,
+}
 
 
 def _cases():

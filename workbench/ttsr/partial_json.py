@@ -1,0 +1,248 @@
+"""Streamed tool-call arguments parsed the way the agent parses them at every delta.
+
+The agent (pi-ai ``parseStreamingJson``) tries, in order: a strict parse; a strict parse of the text
+with its string literals repaired (raw control characters escaped, invalid ``\\`` escapes doubled); the
+lenient ``partial-json`` parser with everything allowed; the lenient parser on the repaired text. The
+lenient parser closes an open string (dropping a half-typed escape), array or object, drops an object
+key whose value has not started, completes a partial ``true``/``false``/``null``/``NaN``/``Infinity``
+literal to its value and keeps a partial number. This module reproduces those steps; it never raises.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from workbench.ttsr.paths import js_trim
+
+_JSON_BLANKS = " \n\r\t"
+_STRING_BODY = re.compile(r'[^"\\]*(?:\\[\s\S][^"\\]*)*')
+
+
+class _Partial(Exception):
+    """Input ended before the value did."""
+
+
+class _Malformed(Exception):
+    """Input that no completion can make valid."""
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"not JSON: {name}")
+
+
+def _strict(text: str) -> Any:
+    """``JSON.parse``: Python's parser minus its NaN/Infinity extension."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+def _escape_control(char: str) -> str:
+    named = {"\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+    return named.get(char, f"\\u{ord(char):04x}")
+
+
+# Runs copied unchanged: outside strings everything up to a quote; inside, ordinary characters and
+# valid escapes (`\uXXXX` is `\u` followed by ordinary characters, so it is covered too).
+_OUTSIDE_RUN = re.compile(r'[^"]*')
+_INSIDE_RUN = re.compile(r'[^"\\\x00-\x1f]*(?:\\["\\/bfnrtu][^"\\\x00-\x1f]*)*')
+
+
+def repair_json(text: str) -> str:
+    """Escape raw control characters inside strings and double backslashes of invalid escapes."""
+    out: list[str] = []
+    in_string = False
+    pos, size = 0, len(text)
+    while pos < size:
+        run = (_INSIDE_RUN if in_string else _OUTSIDE_RUN).match(text, pos)
+        assert run is not None  # both patterns match the empty string
+        out.append(run.group())
+        pos = run.end()
+        if pos >= size:
+            break
+        char = text[pos]
+        pos += 1
+        if char == '"':
+            out.append(char)
+            in_string = not in_string
+        elif char == "\\":  # an invalid escape, or a backslash ending the text
+            out.append("\\\\")
+        else:
+            out.append(_escape_control(char))
+    return "".join(out)
+
+
+def _js_substring(text: str, start: int, end: int) -> str:
+    """``String.prototype.substring``: negative bounds clamp to 0 and swapped bounds are swapped."""
+    start, end = max(0, min(start, len(text))), max(0, min(end, len(text)))
+    if start > end:
+        start, end = end, start
+    return text[start:end]
+
+
+class _LenientParser:
+    """The ``partial-json`` algorithm (all partial kinds allowed), kept step for step."""
+
+    _LITERALS = (("null", None), ("true", True), ("false", False), ("Infinity", math.inf), ("NaN", math.nan))
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.index = 0
+
+    def char(self, offset: int = 0) -> str:
+        at = self.index + offset
+        return self.text[at] if 0 <= at < len(self.text) else ""
+
+    def skip_blank(self) -> None:
+        while self.index < len(self.text) and self.text[self.index] in _JSON_BLANKS:
+            self.index += 1
+
+    def parse_any(self) -> Any:
+        self.skip_blank()
+        if self.index >= len(self.text):
+            raise _Partial("Unexpected end of input")
+        head = self.text[self.index]
+        if head == '"':
+            return self.parse_string()
+        if head == "{":
+            return self.parse_object()
+        if head == "[":
+            return self.parse_array()
+        rest = self.text[self.index :]
+        for word, value in self._LITERALS:
+            if rest.startswith(word) or (len(rest) < len(word) and word.startswith(rest)):
+                self.index += len(word)
+                return value
+        if rest.startswith("-Infinity") or (1 < len(rest) < 9 and "-Infinity".startswith(rest)):
+            self.index += 9
+            return -math.inf
+        return self.parse_number()
+
+    def parse_string(self) -> str:
+        text, start = self.text, self.index
+        # The reference walks to the first quote not preceded by an odd run of backslashes; `escape`
+        # ends up true only when the text stops on such an odd run.
+        self.index = _STRING_BODY.match(text, start + 1).end()  # type: ignore[union-attr]
+        escape = False
+        if self.index < len(text) and text[self.index] == "\\":  # a lone backslash at the very end
+            self.index, escape = len(text), True
+        if self.char() == '"':
+            self.index += 1
+            try:
+                return _strict(text[start : self.index - int(escape)])
+            except ValueError as exc:
+                raise _Malformed(str(exc)) from exc
+        try:
+            return _strict(text[start : self.index - int(escape)] + '"')
+        except ValueError:
+            # A half-typed escape (`\u00`): cut at the last backslash and retry (may fail again).
+            return _strict(_js_substring(text, start, text.rfind("\\")) + '"')
+
+    def parse_object(self) -> dict[str, Any]:
+        self.index += 1
+        self.skip_blank()
+        result: dict[str, Any] = {}
+        try:
+            while self.char() != "}":
+                self.skip_blank()
+                if self.index >= len(self.text):
+                    return result
+                key = _js_string(self.parse_string())
+                self.skip_blank()
+                self.index += 1  # the colon, taken on trust as the reference does
+                try:
+                    result[key] = self.parse_any()
+                except Exception:
+                    return result
+                self.skip_blank()
+                if self.char() == ",":
+                    self.index += 1
+        except Exception:
+            return result
+        self.index += 1
+        return result
+
+    def parse_array(self) -> list[Any]:
+        self.index += 1
+        result: list[Any] = []
+        try:
+            while self.char() != "]":
+                result.append(self.parse_any())
+                self.skip_blank()
+                if self.char() == ",":
+                    self.index += 1
+        except Exception:
+            return result
+        self.index += 1
+        return result
+
+    def parse_number(self) -> Any:
+        text = self.text
+        if self.index == 0:
+            if text == "-":
+                raise _Malformed("Not sure what '-' is")
+            try:
+                return _strict(text)
+            except ValueError:
+                try:
+                    return _strict(_js_substring(text, 0, text.rfind("e")))
+                except ValueError as exc:
+                    raise _Malformed(str(exc)) from exc
+        start = self.index
+        if self.char() == "-":
+            self.index += 1
+        while self.index < len(text) and text[self.index] not in ",]}":
+            self.index += 1
+        try:
+            return _strict(text[start : self.index])
+        except ValueError:
+            if text[start : self.index] == "-":
+                raise _Partial("Not sure what '-' is") from None
+            try:
+                return _strict(_js_substring(text, start, text.rfind("e")))
+            except ValueError as exc:
+                raise _Malformed(str(exc)) from exc
+
+
+def _js_string(value: Any) -> str:
+    """``String(value)`` for the odd non-string a key position can yield."""
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return json.dumps(value)
+
+
+def _lenient(text: str) -> Any:
+    return _LenientParser(text).parse_any()
+
+
+def parse_partial_json(text: str | None) -> dict[str, Any] | None:
+    """Arguments recovered from (possibly truncated) JSON text.
+
+    ``{}`` for blank text (the agent's "no arguments yet"); the object when one is recoverable; ``None``
+    when the text holds no object (another JSON value, or nothing parseable). Never raises.
+    """
+    if not text or not js_trim(text):
+        return {}
+    for attempt in (_strict, _strict_repaired, _lenient, _lenient_repaired):
+        try:
+            value = attempt(text)
+        except (ValueError, _Partial, _Malformed, RecursionError, IndexError):
+            continue
+        return value if isinstance(value, dict) else None
+    return None
+
+
+def _strict_repaired(text: str) -> Any:
+    repaired = repair_json(text)
+    if repaired == text:  # the reference rethrows the first error instead of parsing twice
+        raise ValueError("repair changed nothing")
+    return _strict(repaired)
+
+
+def _lenient_repaired(text: str) -> Any:
+    return _lenient(repair_json(text))
