@@ -1,0 +1,42 @@
+"""A catastrophic regex must not hang a replay: the rule is reported at its step and disabled."""
+
+from __future__ import annotations
+
+import time
+
+from tests.replay.conftest import prose_turn, rule, stream_of
+from workbench.replay import Stepper, run_session
+
+SLOW = rule("slow", r"(a+)+c")  # exponential backtracking on a run of "a" without "c"
+UNWRAP = rule("no-unwrap", r"\.unwrap\(")
+
+
+def _stream():
+    return stream_of(prose_turn("a" * 8, "a" * 40, " done"), prose_turn("x.unwrap("), prose_turn("ok"))
+
+
+def test_stepper_reports_the_slow_rule_and_goes_on_without_it():
+    stream = _stream()
+    started = time.monotonic()
+    st = Stepper(stream, [SLOW, UNWRAP], None, cwd="/proj", time_bound=0.5)
+    hang_step = 3  # turn_start, message_start, a short delta, then the long run of "a"
+    assert set(st.disabled) == {"slow"} and "step 3" in st.disabled["slow"]
+    snap = st.seek(hang_step)
+    assert [(e.type, e.rules) for e in snap.events] == [("time_bound", ("slow",))]
+    state = snap.rule("slow")
+    assert not state.registered and "time bound" in state.why
+    fired = [e for s in st.snapshots() for e in s.events if e.type == "ttsr_triggered"]
+    assert [e.rules for e in fired] == [("no-unwrap",)]
+    assert time.monotonic() - started < 30
+
+
+def test_run_session_reports_time_bound_events():
+    result = run_session(_stream(), [SLOW, UNWRAP], None, cwd="/proj", time_bound=0.5)
+    assert result.disabled.keys() == {"slow"}
+    assert [e.type for e in result.events][:2] == ["time_bound", "ttsr_triggered"]
+    assert result.events[0].step == 3
+
+
+def test_fast_rules_are_not_disabled():
+    result = run_session(stream_of(prose_turn("b" * 40, "ccc")), [SLOW, UNWRAP], None, cwd="/proj", time_bound=1.0)
+    assert result.disabled == {}

@@ -1,0 +1,128 @@
+"""``workbench replay``: step a recorded stream (or a session, re-chunked) through the rules headless."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+from workbench.cli._output import add_json_flag, print_json
+from workbench.errors import NotFoundError, UsageError
+
+MODES = ("never", "prose-only", "tool-only", "always")
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "replay",
+        help="replay a stream or session through TTSR rules and print what the agent would do",
+        description="Replay a recorded stream (or a session file, re-chunked into deltas) through the rules "
+        "discovered under --rules; print one line per TTSR event and the final state.",
+    )
+    p.add_argument("source", metavar="STREAM_OR_SESSION", help="a stream .jsonl file or a session .jsonl file")
+    p.add_argument("--rules", required=True, metavar="DIR", help="project directory to discover rules from")
+    p.add_argument("--home", metavar="DIR", help="home directory for user-level rules (default: $HOME)")
+    p.add_argument("--context-mode", choices=("keep", "discard"))
+    p.add_argument("--interrupt-mode", choices=MODES)
+    p.add_argument("--repeat-mode", choices=("once", "after-gap"))
+    p.add_argument("--repeat-gap", type=int, metavar="N")
+    p.add_argument("--chunking", choices=("words", "fixed", "tokens"), default="words",
+                   help="how a session's messages are cut into deltas (default: words)")
+    p.add_argument("--chunk-size", type=int, metavar="N", help="units per delta for --chunking")
+    p.add_argument("--all-branches", action="store_true", help="derive from every branch of a session, not the active one")
+    p.add_argument("--time-bound", type=float, default=2.0, metavar="SECONDS",
+                   help="disable a rule whose condition runs longer than this on one event (default: 2)")
+    p.add_argument("--resume", metavar="SESSION",
+                   help="start from this session: its conversation, and the rules its ttsr_injection entries name")
+    p.add_argument("--write-session", metavar="PATH",
+                   help="write a copy of the session (--resume, else the input session) with the injections appended")
+    add_json_flag(p)
+    p.set_defaults(handler=run)
+
+
+def load_source(path: str, *, chunking: str = "words", size: int | None = None, all_branches: bool = False) -> tuple[Any, Any]:
+    """(stream, session or None): a stream file as is, a session file derived into a stream."""
+    from workbench.replay import derive_stream, read_stream
+
+    source = Path(path)
+    if not source.is_file():
+        raise NotFoundError(f"{path}: no such file")
+    first = ""
+    with source.open(encoding="utf-8", errors="replace") as fh:
+        for line in fh:
+            if line.strip():
+                first = line
+                break
+    try:
+        kind = json.loads(first).get("type") if first else None
+    except (json.JSONDecodeError, AttributeError):
+        kind = None
+    if kind == "stream":
+        return read_stream(source), None
+    from workbench.sessions import load_session
+
+    session = load_session(source)
+    return derive_stream(session, policy=chunking, size=size, all_branches=all_branches), session
+
+
+def run(args: argparse.Namespace) -> int:
+    from workbench.replay import run_session
+    from workbench.rules import load_rules
+
+    if args.repeat_gap is not None and args.repeat_gap < 0:
+        raise UsageError("--repeat-gap must be >= 0")
+    rules_dir = Path(args.rules)
+    if not rules_dir.is_dir():
+        raise NotFoundError(f"--rules {args.rules}: no such directory")
+    stream, _session = load_source(args.source, chunking=args.chunking, size=args.chunk_size,
+                                   all_branches=args.all_branches)
+    loaded = load_rules(cwd=str(rules_dir.resolve()), home=args.home)
+    settings: dict[str, Any] = {}
+    for flag, key in (("context_mode", "contextMode"), ("interrupt_mode", "interruptMode"),
+                      ("repeat_mode", "repeatMode"), ("repeat_gap", "repeatGap")):
+        value = getattr(args, flag)
+        if value is not None:
+            settings[key] = value
+    cwd = stream.cwd or str(rules_dir.resolve())
+    resume = None
+    if args.resume:
+        from workbench.sessions import load_session
+
+        if not Path(args.resume).is_file():
+            raise NotFoundError(f"--resume {args.resume}: no such file")
+        resume = load_session(args.resume)
+    result = run_session(stream, loaded.rules, settings, cwd=cwd, home=args.home, resume=resume,
+                         time_bound=args.time_bound if args.time_bound > 0 else None)
+    if args.write_session:
+        from workbench.replay.persistence import SessionCopy
+
+        copy = SessionCopy(resume or _session, cwd=cwd)
+        copy.adopt(result.entries)
+        copy.write(args.write_session)
+    if args.json:
+        print_json(result.to_json())
+        return 0
+    for ev in result.events:
+        print(_line(ev))
+    print(f"status: {result.status}; injected: {', '.join(result.injected) or '-'}; "
+          f"messages in context: {len(result.context)}")
+    return 0
+
+
+def _line(ev: Any) -> str:
+    parts = [f"[{ev.step}]", ev.type]
+    if ev.rules:
+        parts.append("rules=" + ",".join(ev.rules))
+    if ev.source:
+        parts.append(f"source={ev.source}")
+    if ev.tool_call_id:
+        parts.append(f"call={ev.tool_call_id}")
+    if ev.delta is not None:
+        parts.append(f"delta={json.dumps(ev.delta, ensure_ascii=False)}")
+    if ev.reason:
+        parts.append(f"reason={json.dumps(ev.reason, ensure_ascii=False)}")
+    for key, value in ev.detail.items():
+        if key in ("mode", "continuation", "deferred"):
+            parts.append(f"{key}={json.dumps(value)}")
+    return " ".join(parts)

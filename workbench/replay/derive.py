@@ -1,0 +1,159 @@
+"""Streams derived from recorded sessions: each assistant message re-chunked into deltas.
+
+A session file keeps only finished messages, so the deltas the model streamed are gone; a chunking
+policy cuts them again. ``fixed`` = ``size`` characters per delta, ``words`` = ``size`` words (with
+their trailing whitespace), ``tokens`` = ``size`` token-like pieces (a BPE-ish split: a word with its
+leading space, a run of punctuation, a run of whitespace; long words cut every 6 characters). Tool
+arguments are serialised as JSON and chunked the same way; tool results and turn boundaries are kept.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any, Literal
+
+from workbench.errors import UsageError
+from workbench.replay.stream import Stream, StreamEvent, StreamHeader, parse_event
+
+ChunkPolicy = Literal["words", "fixed", "tokens"]
+CHUNK_POLICIES: tuple[str, ...] = ("words", "fixed", "tokens")
+DEFAULT_SIZE = {"words": 1, "fixed": 16, "tokens": 1}
+_WORDS = re.compile(r"\s*\S+\s*|\s+")
+_TOKENS = re.compile(r" ?[^\W\d_]+| ?\d{1,3}| ?[^\s\w]+|\s+(?!\S)|\s+|_+", re.UNICODE)
+_LONG = 6
+
+
+def chunk_text(text: str, policy: str = "words", size: int | None = None) -> list[str]:
+    """Cut ``text`` into deltas; joining them gives ``text`` back exactly."""
+    if policy not in CHUNK_POLICIES:
+        raise UsageError(f"unknown chunking policy {policy!r} (expected one of {', '.join(CHUNK_POLICIES)})")
+    n = DEFAULT_SIZE[policy] if size is None else size
+    if not isinstance(n, int) or n < 1:
+        raise UsageError(f"chunk size must be a positive integer, got {size!r}")
+    if not text:
+        return []
+    if policy == "fixed":
+        return [text[i:i + n] for i in range(0, len(text), n)]
+    if policy == "words":
+        pieces = _WORDS.findall(text)
+    else:
+        pieces = []
+        for piece in _TOKENS.findall(text):
+            pieces.extend(piece[i:i + _LONG] for i in range(0, len(piece), _LONG))
+    if "".join(pieces) != text:  # the patterns cover every character; guard against a regex slip
+        pieces = [text]
+    return ["".join(pieces[i:i + n]) for i in range(0, len(pieces), n)]
+
+
+def _branch(session: Any, leaf: str | None) -> list[Any]:
+    by_id = {e.id: e for e in session.entries}
+    node = by_id.get(leaf or session.leaf_id)
+    if leaf is not None and node is None:
+        raise UsageError(f"no entry {leaf!r} in {session.path}")
+    out, seen = [], set()
+    while node is not None and node.id not in seen:
+        seen.add(node.id)
+        out.append(node)
+        node = by_id.get(node.parent_id) if node.parent_id else None
+    out.reverse()
+    return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _ev(kind: str, **fields: Any) -> StreamEvent:
+    return parse_event({"type": kind, **{k: _plain(v) for k, v in fields.items() if v is not None}})
+
+
+def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None) -> Iterator[StreamEvent]:
+    yield _ev("message_start", role="assistant", timestamp=message.get("timestamp"))
+    for index, block in enumerate(message.get("content") or ()):
+        if not isinstance(block, Mapping):
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            for piece in chunk_text(block["text"], policy, size):
+                yield _ev("text_delta", contentIndex=index, delta=piece)
+        elif kind == "thinking" and isinstance(block.get("thinking"), str):
+            for piece in chunk_text(block["thinking"], policy, size):
+                yield _ev("thinking_delta", contentIndex=index, delta=piece)
+        elif kind == "toolCall":
+            args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
+            call_id = block.get("id") if isinstance(block.get("id"), str) else ""
+            name = block.get("name") if isinstance(block.get("name"), str) else ""
+            yield _ev("toolcall_start", contentIndex=index, id=call_id, name=name)
+            for piece in chunk_text(json.dumps(_plain(args), ensure_ascii=False), policy, size):
+                yield _ev("toolcall_delta", contentIndex=index, delta=piece)
+            yield _ev("toolcall_end", contentIndex=index, arguments=_plain(args))
+    stop = message.get("stopReason")
+    yield _ev("message_end", stopReason=stop if isinstance(stop, str) else "stop",
+              errorMessage=message.get("errorMessage") if isinstance(message.get("errorMessage"), str) else None)
+
+
+def _is_injection(entry: Any) -> bool:
+    return entry.type == "custom_message" and entry.get("customType") == "ttsr-injection"
+
+
+def derive_stream(
+    session: Any,
+    *,
+    policy: str = "words",
+    size: int | None = None,
+    leaf: str | None = None,
+    all_branches: bool = False,
+) -> Stream:
+    """A stream from a session (a loaded ``Session`` or a path): the active branch (or the branch
+    ending at ``leaf``), or every message of the file in file order when ``all_branches``.
+
+    Each assistant message opens a turn, closed after the tool results that follow it; user
+    messages become ``user_message`` events. Earlier TTSR injections are left out: the replay
+    produces its own.
+    """
+    if isinstance(session, (str, os.PathLike)):
+        from workbench.sessions import load_session
+
+        session = load_session(session)
+    chunk_text("", policy, size)  # validate policy and size up front
+    entries: Sequence[Any] = list(session.entries) if all_branches else _branch(session, leaf)
+    events: list[StreamEvent] = []
+    in_turn = False
+    for entry in entries:
+        message = entry.message if entry.type == "message" else None
+        if message is None or _is_injection(entry):
+            continue
+        role = message.get("role")
+        if role == "assistant":
+            if in_turn:
+                events.append(_ev("turn_end"))
+            events.append(_ev("turn_start"))
+            in_turn = True
+            events.extend(_assistant_events(message, policy, size))
+        elif role == "toolResult":
+            content = message.get("content")
+            events.append(
+                _ev("tool_result", toolCallId=str(message.get("toolCallId") or ""),
+                    toolName=message.get("toolName") if isinstance(message.get("toolName"), str) else None,
+                    content=content if isinstance(content, (list, str)) else [],
+                    isError=message.get("isError") if isinstance(message.get("isError"), bool) else None)
+            )
+        elif role in ("user", "developer") and message.get("content") is not None:
+            if in_turn:
+                events.append(_ev("turn_end"))
+                in_turn = False
+            content = message["content"]
+            events.append(_ev("user_message", content=content if isinstance(content, (list, str)) else str(content)))
+    if in_turn:
+        events.append(_ev("turn_end"))
+    header = StreamHeader(cwd=session.cwd, session=str(session.path),
+                          note=f"derived: policy={policy} size={size or DEFAULT_SIZE[policy]}"
+                          + (" all branches" if all_branches else ""))
+    return Stream(header, tuple(events))

@@ -1,0 +1,213 @@
+"""The seam between the simulated session and the engine (``workbench.ttsr``).
+
+Everything the replay needs from the engine goes through here: the manager and its contexts, partial
+JSON parsing of tool arguments, path candidates, the tools' matcher surfaces and the templates. Keeping
+it in one module keeps the session logic readable and the engine's names in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from workbench.rules import Rule
+from workbench.ttsr import MatchContext, TtsrManager
+
+
+def new_manager(settings: Any) -> TtsrManager:
+    return TtsrManager(settings)
+
+
+def settings_mapping(manager: TtsrManager) -> dict[str, Any]:
+    return dict(manager.get_settings().to_mapping())
+
+
+def parse_partial(text: str) -> Any:
+    """Arguments as the agent sees them mid-stream: the partial JSON parsed leniently."""
+    from workbench.ttsr.partial_json import parse_partial_json
+
+    try:
+        value = parse_partial_json(text)
+    except Exception:  # a parser error means "nothing usable yet", as in the agent
+        return {}
+    return value if isinstance(value, Mapping) else {}
+
+
+@lru_cache(maxsize=4096)
+def _candidates(raw_paths: tuple[str, ...], cwd: str) -> tuple[str, ...]:
+    # Pure and called at every tool-call delta with the same few paths: worth memoising.
+    from workbench.ttsr.paths import candidates_for
+
+    return tuple(candidates_for(list(raw_paths), cwd))
+
+
+def path_candidates(raw: str, cwd: str) -> list[str]:
+    return list(_candidates((raw,), cwd))
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSurface:
+    """What the manager sees for one tool call at one delta (spec §7)."""
+
+    paths: tuple[str, ...] | None
+    digest: str | None
+    entries: tuple[tuple[str, str], ...]  # (path, digest)
+
+
+def edit_mode_for(tool_name: str, args: Mapping[str, Any], edit_mode: str | None) -> str | None:
+    """The edit mode to read a call with: the configured one, else guessed from the argument shape
+    (a recording does not say which mode the agent ran in)."""
+    if edit_mode is not None:
+        return edit_mode
+    if tool_name == "apply_patch":
+        return "apply_patch"
+    if tool_name != "edit":
+        return None
+    if "edits" in args:
+        return "patch"
+    text = args.get("input", args.get("_input"))
+    if isinstance(text, str):
+        return "apply_patch" if "*** Begin Patch" in text else "hashline"
+    return "replace"
+
+
+def tool_surface(tool_name: str, args: Mapping[str, Any], cwd: str, edit_mode: str | None) -> ToolSurface:
+    """Matcher paths (normalised to candidates, de-duplicated), digest and entries of a tool call."""
+    from workbench.ttsr import matchers, paths
+
+    mode = edit_mode_for(tool_name, args, edit_mode) or matchers.DEFAULT_EDIT_MODE
+    digest = matchers.matcher_digest(tool_name, args, edit_mode=mode)
+    entries = matchers.matcher_entries(tool_name, args, edit_mode=mode) or ()
+    # filePaths as ``paths.tool_file_paths`` computes them (the tool's matcherPaths as candidates,
+    # else the argument scan), with the candidate step memoised.
+    raw = matchers.matcher_paths(tool_name, args, edit_mode=mode) if tool_name else None
+    file_paths = _candidates(tuple(raw), cwd) if raw else ()
+    if not file_paths:
+        scanned = paths.argument_paths(args)
+        file_paths = _candidates(tuple(scanned), cwd) if scanned else ()
+    return ToolSurface(
+        file_paths or None,
+        digest if isinstance(digest, str) else None,
+        tuple((e.path, e.digest) for e in entries),
+    )
+
+
+def render(template: str, rules: Sequence[Rule], *, cwd: str, home: str | None) -> str:
+    """Each rule rendered with ``template`` and joined by one blank line (spec §8.7)."""
+    from workbench.ttsr.templates import render_rules
+
+    return render_rules(template, list(rules), cwd=cwd, home=home)
+
+
+def default_templates() -> tuple[str, str]:
+    from workbench.ttsr.templates import DEFAULT_INTERRUPT_TEMPLATE, DEFAULT_TOOL_REMINDER_TEMPLATE
+
+    return DEFAULT_INTERRUPT_TEMPLATE, DEFAULT_TOOL_REMINDER_TEMPLATE
+
+
+_INTERRUPT_KEYS = ("interrupt", "ttsr-interrupt", "ttsr_interrupt")
+_REMINDER_KEYS = ("reminder", "tool_reminder", "tool-reminder", "toolReminder", "ttsr-tool-reminder")
+
+
+def resolve_templates(templates: Any) -> tuple[str, str]:
+    """(interrupt, tool reminder) texts from ``None`` (defaults), a pair, or a mapping with
+    ``interrupt`` / ``reminder`` keys; a ``Path`` value is read with the engine's template loader."""
+    from pathlib import Path
+
+    from workbench.ttsr.templates import load_template
+
+    interrupt, reminder = default_templates()
+    if templates is None:
+        return interrupt, reminder
+    if isinstance(templates, Mapping):
+        interrupt = next((templates[k] for k in _INTERRUPT_KEYS if templates.get(k) is not None), interrupt)
+        reminder = next((templates[k] for k in _REMINDER_KEYS if templates.get(k) is not None), reminder)
+    else:
+        pair = list(templates)
+        interrupt = pair[0] if pair and pair[0] is not None else interrupt
+        reminder = pair[1] if len(pair) > 1 and pair[1] is not None else reminder
+    return (load_template(interrupt) if isinstance(interrupt, Path) else interrupt,
+            load_template(reminder) if isinstance(reminder, Path) else reminder)
+
+
+def context(source: str, *, tool_name: str | None = None, file_paths: Sequence[str] | None = None,
+            stream_key: str | None = None) -> MatchContext:
+    return MatchContext(source, tool_name=tool_name, file_paths=list(file_paths) if file_paths else None,
+                        stream_key=stream_key)
+
+
+# -- introspection (the stepper) ---------------------------------------------------------------------
+
+
+def buffer_key(manager: TtsrManager, ctx: MatchContext) -> str:
+    method = getattr(manager, "buffer_key", None)
+    if method is not None:
+        return method(ctx)
+    if ctx.stream_key and ctx.stream_key.strip():  # spec §6.5, for an engine without the helper
+        return ctx.stream_key
+    if ctx.source in ("text", "thinking"):
+        return ctx.source
+    name = (ctx.tool_name or "").strip().lower()
+    return f"tool:{name}" if name else "tool"
+
+
+def buffers(manager: TtsrManager) -> Mapping[str, str]:
+    value = getattr(manager, "buffers", None)
+    if callable(value):
+        value = value()
+    return value if isinstance(value, Mapping) else {}
+
+
+def match_spans(manager: TtsrManager, rule_name: str, key: str) -> list[tuple[int, int]]:
+    method = getattr(manager, "match_spans", None)
+    if method is None:
+        return []
+    try:
+        spans = method(rule_name, key)
+    except (KeyError, ValueError):
+        return []
+    out = []
+    for span in spans or ():
+        start, end = (span.start, span.end) if hasattr(span, "start") else (span[0], span[1])
+        out.append((int(start), int(end)))
+    return out
+
+
+def explain(manager: TtsrManager, ctx: MatchContext) -> Mapping[str, str | None]:
+    """Rule name -> the first gate that failed for ``ctx`` (``None`` = the rule would fire)."""
+    method = getattr(manager, "explain", None)
+    if method is None:
+        return {}
+    result = method(ctx)
+    return {str(k): (None if v is None else str(v)) for k, v in dict(result).items()}
+
+
+def rejections(manager: TtsrManager) -> Mapping[str, str]:
+    value = getattr(manager, "rejections", None)
+    if callable(value):
+        value = value()
+    if isinstance(value, Mapping):
+        return {str(k): str(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        out = {}
+        for item in value:
+            name = getattr(item, "name", None) or getattr(item, "rule", None)
+            if isinstance(name, str):
+                out[name] = str(getattr(item, "reason", item))
+        return out
+    return {}
+
+
+def injection_records(manager: TtsrManager) -> dict[str, int | float]:
+    """Rule name -> ``lastInjectedAt`` in record order."""
+    method = getattr(manager, "injection_records", None)
+    if method is not None:
+        records = method() if callable(method) else method
+        out: dict[str, int | float] = {}
+        for name, rec in dict(records).items():
+            out[str(name)] = rec.last_injected_at if hasattr(rec, "last_injected_at") else rec
+        return out
+    count = manager.get_message_count()
+    return {name: count - gap.gap for name, gap in manager.get_injection_gaps().items()}

@@ -1,0 +1,267 @@
+"""The stepper: one immutable ``Snapshot`` per stream event, computed forward on demand.
+
+Snapshots share structure: buffer texts are prefixes of per-turn ropes, conversations are persistent
+lists, and a rule's state or a buffer that did not change between steps is the very same object in
+both snapshots. Snapshots are kept once computed, so seeking back and forth returns identical values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from workbench.replay import engine
+from workbench.replay.conversation import TextView
+from workbench.replay.session import ReplayEvent, ReplayResult, SimulatedSession
+from workbench.replay.snapshot import NOT_CHECKED, BufferView, RuleState, Snapshot
+from workbench.replay.stream import Stream
+from workbench.rules import Rule
+
+__all__ = ["NOT_CHECKED", "BufferView", "RuleState", "Snapshot", "Stepper"]
+
+
+@dataclass
+class _StepChecks:
+    """What the manager was asked during one step (filled by the session's check hook)."""
+
+    keys: list[str] = field(default_factory=list)
+    why: dict[str, str | None] = field(default_factory=dict)
+    matched: list[str] = field(default_factory=list)
+
+
+class Stepper:
+    """Time travel over a stream: ``seek(i)``, ``next_trigger(i)``, ``prev_trigger(i)``, ``len()``."""
+
+    def __init__(self, stream: Stream, rules: Iterable[Rule], settings: Any = None, *, cwd: str | None = None,
+                 home: str | None = None, templates: Any = None, resume: Any = None,
+                 edit_mode: str | None = None, time_bound: float | None = 2.0) -> None:
+        from workbench.replay.timebound import guard
+
+        self.stream = stream
+        self.rules = list(rules)
+        self.cwd = cwd or stream.cwd or "/"
+        options = dict(cwd=self.cwd, home=home, templates=templates, resume=resume, edit_mode=edit_mode)
+        self.disabled, self.time_bound_events = guard(stream, self.rules, settings, seconds=time_bound, explain=True,
+                                                      **options)
+        self.session = SimulatedSession(self.rules, settings, disabled_rules=self.disabled, stream=stream, **options)
+        self.session.on_check = self._on_check
+        self._snapshots: list[Snapshot] = []
+        self._checks = _StepChecks()
+        self._emitted = 0
+        self._result: ReplayResult | None = None
+        self._render_cache: dict[tuple[str, ...], str] = {}
+        self._registration = self._registration_table()
+        self._conditions = self._compile_conditions()
+        self._rules_sig: tuple | None = None
+        self._bound_by_step: dict[int, list[ReplayEvent]] = {}
+        for ev in self.time_bound_events:
+            self._bound_by_step.setdefault(ev.step, []).append(ev)
+
+    # -- navigation -------------------------------------------------------------------------------
+
+    def __len__(self) -> int:
+        return len(self.stream.events)
+
+    def len(self) -> int:
+        return len(self)
+
+    def seek(self, index: int) -> Snapshot:
+        """The snapshot after event ``index`` (negative indexes count from the end)."""
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(f"step {index} out of range (the stream has {n} events)")
+        while len(self._snapshots) <= index:
+            self._advance()
+        return self._snapshots[index]
+
+    def __getitem__(self, index: int) -> Snapshot:
+        return self.seek(index)
+
+    def snapshots(self) -> list[Snapshot]:
+        if len(self):
+            self.seek(len(self) - 1)
+        return list(self._snapshots)
+
+    def next_trigger(self, index: int) -> int | None:
+        """The first step after ``index`` where a rule matched or the session acted."""
+        for i in range(max(index + 1, 0), len(self)):
+            if self.seek(i).is_trigger:
+                return i
+        return None
+
+    def prev_trigger(self, index: int) -> int | None:
+        for i in range(min(index, len(self)) - 1, -1, -1):
+            if self.seek(i).is_trigger:
+                return i
+        return None
+
+    def result(self) -> ReplayResult:
+        """The run summary (computes every step)."""
+        if self._result is None:
+            self.snapshots()
+            result = self.session.finish()
+            self._result = ReplayResult(
+                tuple(sorted([*self.time_bound_events, *result.events], key=lambda e: e.step)),
+                result.injected, result.context, result.status, result.stream_calls, result.entries,
+                dict(self.disabled),
+            )
+        return self._result
+
+    # -- computing one step -----------------------------------------------------------------------
+
+    def _on_check(self, ctx: Any, method: str, matches: list[Any]) -> None:
+        checks = self._checks
+        key = engine.buffer_key(self.session.manager, ctx)
+        if key not in checks.keys:
+            checks.keys.append(key)
+        names = [r.name for r in matches]
+        checks.matched.extend(n for n in names if n not in checks.matched)
+        # explain() answers for the regex gates; an AST check only adds its matches.
+        reasons = engine.explain(self.session.manager, ctx) if method != "check_ast_snapshot" else {}
+        for name in self._registration:
+            if name in names:
+                checks.why[name] = None
+            elif name not in checks.why and method != "check_ast_snapshot":
+                reason = reasons.get(name)
+                checks.why[name] = reason if reason is not None else "no condition matched"
+
+    def _advance(self) -> None:
+        index = len(self._snapshots)
+        ev = self.stream.events[index]
+        self._checks = _StepChecks()
+        sim = self.session
+        sim.last_retry = None
+        status = sim.feed(index, ev)
+        prev = self._snapshots[-1] if self._snapshots else None
+        new_events = tuple(self._bound_by_step.get(index, ())) + tuple(sim.events[self._emitted:])
+        self._emitted = len(sim.events)
+        matched = tuple(self._checks.matched)
+        if sim.last_retry is not None:
+            keep, discard = sim.last_retry
+        else:
+            preview = [r for r in self.rules if r.name in matched and r.name not in sim.pending_names()]
+            keep, discard = sim.retry_views([*sim.pending, *preview])
+        self._snapshots.append(
+            Snapshot(
+                index=index,
+                event=ev,
+                status=status,
+                session_status=sim.status,
+                message_count=sim.manager.get_message_count(),
+                buffers=self._buffers(prev),
+                rules=self._rule_states(prev, matched),
+                matched=matched,
+                pending=sim.pending_names(),
+                claims=tuple((cid, tuple(r.name for r in b)) for cid, b in sim.tool_buckets.items()),
+                follow_ups=tuple(names for _, names in sim.follow_ups),
+                events=new_events,
+                rendered=self._rendered(new_events, matched, sim),
+                conversation=sim.conversation,
+                retry_keep=keep,
+                retry_discard=discard,
+                injected=tuple(sim.copy.injected_names()) if new_events or prev is None else prev.injected,
+            )
+        )
+
+    def _buffers(self, prev: Snapshot | None) -> tuple[BufferView, ...]:
+        current = engine.buffers(self.session.manager)
+        old = {b.key: b for b in prev.buffers} if prev is not None else {}
+        out = []
+        for key, text in current.items():
+            view = old.get(key)
+            if view is not None and key not in self._checks.keys and len(view.text) == len(text):
+                out.append(view)  # untouched this step: share it
+                continue
+            if view is not None and len(text) >= len(view.text) and text.startswith(str(view.text)):
+                if len(text) == len(view.text):
+                    out.append(view)
+                    continue
+                body = view.text.extend(text[len(view.text):])
+            else:
+                body = TextView.of(text)
+            out.append(BufferView(key, body, self._conditions))
+        return tuple(out)
+
+    def _compile_conditions(self) -> tuple[tuple[str, Any], ...]:
+        from workbench.ttsr import compile_rule_condition
+
+        out = []
+        for rule in self.rules:
+            if not self._registration.get(rule.name, (False, None))[0]:
+                continue
+            compiled = []
+            for pattern in rule.condition or ():
+                try:
+                    compiled.append(compile_rule_condition(pattern))
+                except Exception:  # the manager skipped it too (and warned)
+                    continue
+            out.append((rule.name, tuple(compiled)))
+        return tuple(out)
+
+    def _registered_names(self) -> list[str]:
+        return [name for name, (ok, _) in self._registration.items() if ok]
+
+    def _registration_table(self) -> dict[str, tuple[bool, str | None]]:
+        table: dict[str, tuple[bool, str | None]] = {}
+        rejected = engine.rejections(self.session.manager)
+        for item in self.session.buckets.all():
+            name = item.rule.name
+            if item.bucket == "ttsr":
+                table.setdefault(name, (True, None))
+            else:
+                why = rejected.get(name)
+                table.setdefault(name, (False, f"{item.reason}" + (f" ({why})" if why else "")))
+        for name, why in self.disabled.items():
+            table[name] = (False, f"disabled: {why}")
+        return table
+
+    def _rule_states(self, prev: Snapshot | None, matched: tuple[str, ...]) -> tuple[RuleState, ...]:
+        manager = self.session.manager
+        count = manager.get_message_count()
+        records = engine.injection_records(manager)
+        signature = (count, tuple(records.items()), tuple(self._checks.why.items()), matched)
+        if prev is not None and signature == self._rules_sig:
+            return prev.rules  # nothing that feeds a rule's state changed: share the whole tuple
+        self._rules_sig = signature
+        settings = self.session.settings
+        once = (settings.get("repeatMode") or "once") == "once"
+        gap_needed = settings.get("repeatGap", 10)
+        old = {r.name: r for r in prev.rules} if prev is not None else {}
+        out = []
+        for name, (registered, rejected) in self._registration.items():
+            last = records.get(name)
+            gap = None if last is None else max(0, count - last)
+            if last is None:
+                remaining: int | float | str | None = None
+            elif once:
+                remaining = "spent"
+            else:
+                remaining = max(0, gap_needed - (count - last)) if isinstance(gap_needed, (int, float)) else None
+            if not registered:
+                why: str | None = f"not registered: {rejected}"
+            else:
+                why = self._checks.why.get(name, NOT_CHECKED)
+            state = RuleState(name, registered, rejected, last, gap, remaining, why, name in matched)
+            previous = old.get(name)
+            out.append(previous if previous == state else state)
+        return tuple(out)
+
+    def _rendered(self, events: tuple[ReplayEvent, ...], matched: tuple[str, ...], sim: SimulatedSession
+                  ) -> tuple[tuple[str, str], ...]:
+        """What was rendered at this step (``injection`` / ``reminder``), else a preview of what the
+        matched rules would render: the tool reminder for a claim, the interrupt template otherwise."""
+        done = tuple((e.type, e.content) for e in events if e.content)
+        if done or not matched:
+            return done  # type: ignore[return-value]
+        claim = any(e.type == "ttsr_triggered" and e.detail.get("interrupt") is False for e in events)
+        kind, template = ("reminder-preview", sim.reminder_template) if claim else ("interrupt-preview", sim.interrupt_template)
+        key = (kind, *sorted(matched))
+        text = self._render_cache.get(key)
+        if text is None:
+            rules = [r for r in self.rules if r.name in matched]
+            text = engine.render(template, rules, cwd=sim.cwd, home=sim.home)
+            self._render_cache[key] = text
+        return ((kind, text),)

@@ -1,0 +1,220 @@
+"""The trigger side of the simulated session (spec §8.2–§8.6): checks, the interrupt decision,
+per-tool claims, abort with placeholder results, retry on the next recorded turn, deferred prose.
+
+A mixin of ``SimulatedSession``, kept apart so each half stays readable; it uses the session's state
+(``manager``, ``conversation``, ``pending``, ``tool_buckets``, ``follow_ups``, ``copy``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from workbench.replay import engine
+from workbench.replay.events import NO_CONTINUATION, OTHER_CALL_REASON
+from workbench.replay.conversation import Message
+from workbench.replay.stream import StreamEvent
+from workbench.rules import Rule
+
+
+class TriggerHandling:
+    """Matching and what follows a match; mixed into ``SimulatedSession``."""
+
+    # State owned by the session (declared here for readers and type checkers).
+    manager: Any
+    settings: dict[str, Any]
+    cwd: str
+    home: str | None
+    interrupt_template: str
+    reminder_template: str
+    conversation: Any
+    pending: list[Rule]
+    abort_pending: bool
+    tool_buckets: dict[str, list[Rule]]
+    follow_ups: list[tuple[str, tuple[str, ...]]]
+    skipping: bool
+    awaiting_retry: bool
+    status: str
+    copy: Any
+    on_check: Any
+    last_retry: Any
+    _step: int
+    _remaining_turns: list[int]
+
+    # -- matching ---------------------------------------------------------------------------------
+
+    def _check(self, method: Callable[[str, Any], list[Rule]], text: str, ctx: Any) -> list[Rule]:
+        matches = list(method(text, ctx))
+        if self.on_check is not None:
+            self.on_check(ctx, method.__name__, matches)
+        return matches
+
+    def _per_file(self, surface: engine.ToolSurface, ctx: Any, method: Callable[..., list[Rule]]) -> list[Rule]:
+        out: list[Rule] = []
+        for path, digest in surface.entries:
+            cands = engine.path_candidates(path, self.cwd) or [path]
+            sub = engine.context("tool", tool_name=ctx.tool_name, file_paths=cands, stream_key=f"{ctx.stream_key}#{path}")
+            out.extend(self._check(method, digest, sub))
+        return out
+
+    def _regex(self, surface: engine.ToolSurface, ctx: Any, delta: str) -> list[Rule]:
+        if surface.entries:
+            return self._per_file(surface, ctx, self.manager.check_snapshot)
+        if surface.digest is not None:
+            return self._check(self.manager.check_snapshot, surface.digest, ctx)
+        return self._check(self.manager.check_delta, delta, ctx)
+
+    def _ast(self, surface: engine.ToolSurface, ctx: Any) -> list[Rule]:
+        if surface.entries:
+            return self._per_file(surface, ctx, self.manager.check_ast_snapshot)
+        if surface.digest is not None:
+            return self._check(self.manager.check_ast_snapshot, surface.digest, ctx)
+        return []
+
+    def should_interrupt(self, matches: Sequence[Rule], source: str) -> bool:
+        """Spec §8.3: one rule whose effective mode interrupts for this source interrupts the batch."""
+        default = self.settings.get("interruptMode") or "always"
+        for rule in matches:
+            mode = rule.interrupt_mode or default
+            if mode == "always" or (mode == "prose-only" and source in ("text", "thinking")) or (
+                mode == "tool-only" and source == "tool"
+            ):
+                return True
+        return False
+
+    def _handle(self, matches: list[Rule], ctx: Any, ev: StreamEvent) -> bool:
+        """The trigger handler; True when it interrupted (the caller stops processing the event)."""
+        if not matches:
+            return False
+        names = tuple(dict.fromkeys(r.name for r in matches))
+        key = ctx.stream_key
+        if self.should_interrupt(matches, ctx.source):
+            self._add_pending(matches)
+            self.abort_pending = True
+            call = key[len("toolcall:"):] if ctx.source == "tool" and key and key.startswith("toolcall:") else None
+            self._emit("ttsr_triggered", names, delta=ev.delta, source=ctx.source, stream_key=key,
+                       tool_call_id=call, interrupt=True)
+            self._abort(names, ctx, ev)
+            return True
+        if ctx.source == "tool" and key and key.startswith("toolcall:"):
+            call_id = key[len("toolcall:"):]
+            bucket = self.tool_buckets.setdefault(call_id, [])
+            taken = {r.name for r in bucket}
+            elsewhere = {r.name for cid, b in self.tool_buckets.items() if cid != call_id for r in b}
+            fresh = []
+            for rule in matches:
+                if rule.name not in taken and rule.name not in elsewhere:
+                    taken.add(rule.name)
+                    fresh.append(rule)
+            bucket.extend(fresh)
+            if fresh:
+                self.manager.mark_injected(fresh)  # the claim (spec §8.4)
+            self._emit("ttsr_triggered", names, delta=ev.delta, source="tool", stream_key=key,
+                       tool_call_id=call_id, interrupt=False, claimed=[r.name for r in fresh])
+            return False
+        self._add_pending(matches)  # deferred prose reminder: no event, not yet marked
+        return False
+
+    def _add_pending(self, matches: Iterable[Rule]) -> None:
+        have = {r.name for r in self.pending}
+        for rule in matches:
+            if rule.name not in have:
+                have.add(rule.name)
+                self.pending.append(rule)
+
+    # -- abort, retry, follow-ups -----------------------------------------------------------------
+
+    def _abort(self, names: tuple[str, ...], ctx: Any, ev: StreamEvent) -> None:
+        reason = f"TTSR matched rule: {names[0]}" if len(names) == 1 else f"TTSR matched rules: {', '.join(names)}"
+        call_id = None
+        if ctx.source == "tool" and ctx.stream_key and ctx.stream_key.startswith("toolcall:"):
+            call_id = ctx.stream_key[len("toolcall:"):]
+        msg = self._streaming(ev)
+        aborted, completed = msg.aborted(reason)
+        target_len = len(self.conversation)
+        self.conversation = self.conversation.append(aborted)
+        placeholders = []
+        for block in completed:
+            why = reason if call_id is None or block.id == call_id else OTHER_CALL_REASON
+            placeholders.append(block.id)
+            self.conversation = self.conversation.append(
+                {
+                    "role": "toolResult",
+                    "toolCallId": block.id,
+                    "toolName": block.name,
+                    "content": [{"type": "text", "text": f"Tool execution was aborted: {why}"}],
+                    "isError": True,
+                    "timestamp": self._ms(ev),
+                }
+            )
+        self._emit("abort", names, delta=ev.delta, source=ctx.source, stream_key=ctx.stream_key,
+                   tool_call_id=call_id, reason=reason, dropped_calls=[b.id for b in msg.incomplete_tools()],
+                   placeholder_results=placeholders)
+        self.streaming = None
+        self._after_message_end("aborted")
+        self.manager.increment_message_count()  # the aborted turn still ends (turn_end)
+        self.skipping = ev.type != "turn_end"
+        self._retry(target_len, ev)
+
+    def _retry(self, target_len: int, ev: StreamEvent) -> None:
+        self.abort_pending = False
+        self.tool_buckets.clear()
+        mode = self.settings.get("contextMode") or "discard"
+        rules, self.pending = self.pending, []
+        names = tuple(r.name for r in rules)
+        keep = self.conversation
+        discard = self.conversation.truncate(target_len)
+        if mode == "discard":
+            self.conversation = discard
+        continuation = any(i > self._step for i in self._remaining_turns)
+        self._emit("retry", names, detail_mode=mode, continuation=continuation)
+        message = self._inject(rules, ev, deferred=False)
+        # Both variants, whatever the configured mode, so the two can be compared side by side.
+        self.last_retry = (keep.append(message), discard.append(message))
+        if continuation:
+            self.awaiting_retry = True
+        else:
+            self.status = NO_CONTINUATION
+
+    def _after_message_end(self, stop: str) -> None:
+        """Spec §8.6 ``onAssistantMessageEnd``."""
+        if stop in ("aborted", "error"):
+            self.tool_buckets.clear()  # claims are not released (17.4.1)
+            if not self.abort_pending:
+                self.pending = []
+            return
+        if not self.abort_pending and self.pending:
+            rules, self.pending = self.pending, []
+            content = engine.render(self.interrupt_template, rules, cwd=self.cwd, home=self.home)
+            self.follow_ups.append((content, tuple(r.name for r in rules)))
+
+    def _deliver_follow_ups(self) -> None:
+        queued, self.follow_ups = self.follow_ups, []
+        for content, names in queued:
+            self._inject_content(content, names, deferred=True)
+
+    def _inject(self, rules: Sequence[Rule], ev: StreamEvent, *, deferred: bool) -> Message:
+        content = engine.render(self.interrupt_template, rules, cwd=self.cwd, home=self.home)
+        return self._inject_content(content, tuple(r.name for r in rules), deferred=deferred)
+
+    def injection_message(self, content: str, names: Sequence[str]) -> Message:
+        """The hidden custom message that carries rendered rules to the model (spec §8.5)."""
+        return {
+            "role": "custom",
+            "customType": "ttsr-injection",
+            "content": content,
+            "display": False,
+            "details": {"rules": list(names)},
+            "attribution": "agent",
+            "timestamp": self._ms(None),
+        }
+
+    def _inject_content(self, content: str, names: tuple[str, ...], *, deferred: bool) -> Message:
+        ms = self._ms(None)
+        message = self.injection_message(content, names)
+        self.conversation = self.conversation.append(message)
+        self.copy.append_custom_message(message)
+        self.manager.mark_injected_by_names(list(names))
+        self.copy.append_injection(names, ms)
+        self._emit("injection", names, content=content, deferred=deferred)
+        return message
