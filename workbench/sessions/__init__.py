@@ -1,1 +1,57 @@
-"""workbench.sessions (being built)."""
+"""pi / oh-my-pi session files: loading, the branch tree, context rebuilding and the `/tree` list.
+
+Public API (other packages code against these names):
+
+* ``load_session(path) -> Session`` / ``parse_session_text(text, *, path)`` / ``parse_session_bytes``:
+  read any session file version read-only; bad lines become ``Diagnostic``s; "not a session" raises
+  ``SessionFileError``.
+* ``session_info(path) -> SessionInfo``: header-level metadata (id, cwd, title, version, timestamp).
+* ``Session``, ``Entry``, ``Diagnostic``, ``NotLoaded``: frozen records of a loaded file.
+* ``SessionTree``: leaf, ``get_tree()``, ``get_branch()``, labels, ``navigate()`` → ``NavigationResult``.
+* ``build_session_context(session_or_entries, leaf_id=<last>, *, flavor)`` → ``SessionContext``.
+* ``TreeList`` / ``TreeRow``: the `/tree` selector as pure state (filters, search, selection, rows).
+* ``classic_match`` / ``word_match`` / ``fuzzy_filter``: the two fuzzy scorers.
+* ``append_label(path, target_id, label)``: append a label entry to a session file (locked, append-only).
+* ``generate_session_text(n)`` / ``time_tree(n)``: the tree-speed figure for ``benchmarks/``.
+"""
+
+from __future__ import annotations
+
+from workbench.sessions.context import SessionContext, build_session_context
+from workbench.sessions.entries import Diagnostic, Entry, NotLoaded, Session, parse_timestamp_ms
+from workbench.sessions.fuzzy import FuzzyMatch, classic_match, fuzzy_filter, word_match
+from workbench.sessions.loader import SessionInfo, load_session, parse_session_bytes, parse_session_text, session_info
+from workbench.sessions.labels import append_label
+from workbench.sessions.synthetic import generate_session_records, generate_session_text, time_tree
+from workbench.sessions.tree import NavigationResult, SessionTree, TreeNode, resolve_labels
+from workbench.sessions.treelist import FILTER_MODES, TreeList, TreeRow
+
+__all__ = [
+    "FILTER_MODES",
+    "Diagnostic",
+    "Entry",
+    "FuzzyMatch",
+    "NavigationResult",
+    "NotLoaded",
+    "Session",
+    "SessionContext",
+    "SessionInfo",
+    "SessionTree",
+    "TreeList",
+    "TreeNode",
+    "TreeRow",
+    "append_label",
+    "build_session_context",
+    "classic_match",
+    "fuzzy_filter",
+    "generate_session_records",
+    "generate_session_text",
+    "load_session",
+    "parse_session_bytes",
+    "parse_session_text",
+    "parse_timestamp_ms",
+    "resolve_labels",
+    "session_info",
+    "time_tree",
+    "word_match",
+]

@@ -1,1 +1,107 @@
-"""workbench.ttsr (being built)."""
+"""The TTSR engine: rule registry, stream buffers, JS-regex and ast-grep conditions (pure).
+
+``TtsrManager`` reproduces the reference manager (oh-my-pi ``export/ttsr.ts`` @ 7bf401f); the other
+names are its building blocks, public for the stepper and the rule tester.
+"""
+
+from workbench.ttsr.ast import ast_match, extname, language_for
+from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition, split_flags
+from workbench.ttsr.context import Diagnostic, InjectionGap, InjectionRecord, MatchContext, MatchSource
+from workbench.ttsr.globs import glob_match, matches_any_path, normalize_path
+from workbench.ttsr.manager import (
+    MSG_AST_FAILED,
+    MSG_INVALID_REGEX,
+    MSG_INVALID_SCOPE_TOKEN,
+    MSG_SCOPE_EXCLUDES_ALL,
+    RuleEntry,
+    TtsrManager,
+)
+from workbench.ttsr.matchers import (
+    DEFAULT_EDIT_MODE,
+    EDIT_MODE_STRATEGIES,
+    EDIT_MODES,
+    MatcherEntry,
+    ToolMatchers,
+    extract_added_lines,
+    matcher_digest,
+    matcher_entries,
+    matcher_paths,
+    parse_envelope,
+    resolve_tool,
+    split_sloppy_sections,
+)
+from workbench.ttsr.partial_json import parse_partial_json, repair_json
+from workbench.ttsr.paths import argument_paths, candidates_for, path_candidates, tool_file_paths
+from workbench.ttsr.pattern_shape import Shape, engine_text
+from workbench.ttsr.scope import DEFAULT_SCOPE, RuleScope, ToolScope, build_scope
+from workbench.ttsr.settings import DEFAULTS as DEFAULT_SETTINGS
+from workbench.ttsr.settings import TtsrSettings
+from workbench.ttsr.templates import (
+    DEFAULT_INTERRUPT_TEMPLATE,
+    DEFAULT_TOOL_REMINDER_TEMPLATE,
+    check_template,
+    display_path,
+    format_prompt,
+    load_template,
+    render_rules,
+    render_template,
+    substitute,
+)
+
+__all__ = [
+    "CompiledCondition",
+    "DEFAULT_EDIT_MODE",
+    "DEFAULT_INTERRUPT_TEMPLATE",
+    "DEFAULT_SCOPE",
+    "DEFAULT_SETTINGS",
+    "DEFAULT_TOOL_REMINDER_TEMPLATE",
+    "Diagnostic",
+    "EDIT_MODES",
+    "EDIT_MODE_STRATEGIES",
+    "InjectionGap",
+    "InjectionRecord",
+    "MSG_AST_FAILED",
+    "MSG_INVALID_REGEX",
+    "MSG_INVALID_SCOPE_TOKEN",
+    "MSG_SCOPE_EXCLUDES_ALL",
+    "MatchContext",
+    "MatchSource",
+    "MatcherEntry",
+    "RuleEntry",
+    "RuleScope",
+    "Shape",
+    "ToolMatchers",
+    "ToolScope",
+    "TtsrManager",
+    "TtsrSettings",
+    "argument_paths",
+    "ast_match",
+    "build_scope",
+    "candidates_for",
+    "check_template",
+    "compile_rule_condition",
+    "display_path",
+    "engine_text",
+    "extname",
+    "extract_added_lines",
+    "format_prompt",
+    "glob_match",
+    "language_for",
+    "load_template",
+    "matcher_digest",
+    "matcher_entries",
+    "matcher_paths",
+    "matches_any_path",
+    "normalize_path",
+    "parse_envelope",
+    "parse_partial_json",
+    "path_candidates",
+    "render_rules",
+    "render_template",
+    "repair_json",
+    "resolve_tool",
+    "split_flags",
+    "split_sloppy_sections",
+    "substitute",
+    "tool_file_paths",
+]

@@ -1,0 +1,159 @@
+"""Backtest throughput: sessions per second on one process, on all local cores and on a local Dask
+cluster, over a generated corpus of small sessions (not a test; prints figures).
+
+The corpus (default 5,000 sessions of 3-6 turns: prose, thinking, edit/write calls to .ts/.rs/.py
+files, a few rule violations sprinkled in) is written once to ``benchmarks/_data/backtest-corpus/``
+(git-ignored) and reused. Ten rules: prose and tool-scoped regexes, path globs, one AST rule.
+
+    .venv/bin/python benchmarks/backtest.py                  # 5,000 sessions, all three modes
+    .venv/bin/python benchmarks/backtest.py --sessions 500   # a quick look
+    .venv/bin/python benchmarks/backtest.py --skip-dask
+
+Every mode must give the same result; the script checks it and says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from workbench.backtest import BacktestResult, run_backtest  # noqa: E402
+
+DATA = Path(__file__).resolve().parent / "_data"
+RULES = {
+    "no-unwrap.md": "---\ncondition: '\\.unwrap\\(\\)'\nscope: text, tool:edit(*.rs), tool:write(*.rs)\n---\nUse ?.\n",
+    "no-console-log.md": "---\ncondition: 'console\\.(log|debug)\\('\nscope: tool:edit(src/**/*.ts), tool:write(src/**/*.ts)\n"
+                         "interruptMode: never\n---\nUse the logger.\n",
+    "ts-no-as-any.md": "---\nastCondition: $EXPR as any\nscope: tool:edit(*.ts), tool:write(*.ts)\n---\nNo casts to any.\n",
+    "no-print.md": "---\ncondition: '^\\s*print\\('\nglobs: ['scripts/**/*.py']\n---\nUse logging.\n",
+    "os-path.md": "---\ncondition: 'os\\.path\\.join'\nscope: tool(*.py)\n---\nUse pathlib.\n",
+    "deprecated.md": "---\ncondition: '(?i)\\bdeprecated api\\b'\nscope: text\n---\nMigrate.\n",
+    "secrets.md": "---\ncondition: '(?i)password\\s*=\\s*[\"\\x27][^\"\\x27]+[\"\\x27]'\n---\nNo secrets in code.\n",
+    "thinking-shortcut.md": "---\ncondition: 'just skip the tests'\nscope: thinking\n---\nRun the tests.\n",
+    "todo-owner.md": "---\ncondition: '\\bTODO(?!\\()'\nscope: tool\ninterruptMode: tool-only\n---\nTODO(owner).\n",
+    "never.md": "---\ncondition: 'THIS_NEVER_APPEARS_ANYWHERE'\n---\nNever.\n",
+}
+WORDS = ("the config loader reads values from the environment and falls back to defaults when a key is "
+         "missing so the service can start in development without any extra setup while production "
+         "keeps strict checks on every request handler and background job").split()
+VIOLATIONS = ["let v = res.unwrap();", "console.log(\"debug\", value);", "const u = (req as any).user;",
+              "print('loaded')", "p = os.path.join(root, name)", "This uses the deprecated API for now.",
+              "password = 'hunter2'", "// TODO fix later"]
+
+
+def _prose(rng: random.Random, n: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(n)).capitalize() + "."
+
+
+def _code(rng: random.Random, ext: str) -> str:
+    lines = {
+        "ts": ["export function handler(req: Request) {", "  const id = req.params.id;", "  return load(id);", "}"],
+        "rs": ["pub fn load(id: u32) -> Result<User> {", "    let row = db.get(id)?;", "    Ok(row.into())", "}"],
+        "py": ["def load(root):", "    data = read(root)", "    return parse(data)"],
+    }[ext]
+    body = list(lines)
+    if rng.random() < 0.15:
+        body.insert(1, "  " + rng.choice(VIOLATIONS))
+    return "\n".join(body)
+
+
+def make_session(index: int, rng: random.Random) -> str:
+    records: list[dict] = [{"type": "session", "version": 3, "id": f"bench-{index:06d}",
+                            "timestamp": "2026-01-01T00:00:00Z", "cwd": "/proj"}]
+    parent = None
+    counter = 0
+
+    def add(message: dict) -> None:
+        nonlocal parent, counter
+        counter += 1
+        eid = f"{index:06d}{counter:04d}"
+        records.append({"type": "message", "id": eid, "parentId": parent, "timestamp": "2026-01-01T00:00:01Z",
+                        "message": {**message, "timestamp": 1767225600000 + counter}})
+        parent = eid
+
+    add({"role": "user", "content": [{"type": "text", "text": _prose(rng, 12)}]})
+    for turn in range(rng.randint(3, 6)):
+        blocks: list[dict] = []
+        if rng.random() < 0.5:
+            thought = _prose(rng, 20) + (" I could just skip the tests." if rng.random() < 0.03 else "")
+            blocks.append({"type": "thinking", "thinking": thought})
+        prose = _prose(rng, rng.randint(15, 50))
+        if rng.random() < 0.08:
+            prose += " " + rng.choice(VIOLATIONS)
+        blocks.append({"type": "text", "text": prose})
+        if rng.random() < 0.7:
+            ext = rng.choice(("ts", "rs", "py"))
+            folder = {"ts": "src/api", "rs": "crates/core/src", "py": "scripts"}[ext]
+            path = f"{folder}/mod{rng.randint(0, 20)}.{ext}"
+            if rng.random() < 0.5:
+                args = {"path": path, "old_string": "x", "new_string": _code(rng, ext)}
+                name = "edit"
+            else:
+                args = {"path": path, "content": _code(rng, ext)}
+                name = "write"
+            blocks.append({"type": "toolCall", "id": f"call_{index}_{turn}", "name": name, "arguments": args})
+        calls = [b for b in blocks if b["type"] == "toolCall"]
+        add({"role": "assistant", "content": blocks, "stopReason": "toolUse" if calls else "stop"})
+        for call in calls:
+            add({"role": "toolResult", "toolCallId": call["id"], "toolName": call["name"],
+                 "content": [{"type": "text", "text": "ok"}], "isError": False})
+    return "\n".join(json.dumps(r) for r in records) + "\n"
+
+
+def ensure_corpus(n: int) -> tuple[Path, Path]:
+    root = DATA / "backtest-corpus"
+    sessions, rules = root / f"sessions-{n}", root / "rules"
+    rules.mkdir(parents=True, exist_ok=True)
+    for name, body in RULES.items():
+        (rules / name).write_text(body, encoding="utf-8")
+    if not sessions.is_dir() or len(list(sessions.glob("*/*.jsonl"))) != n:
+        rng = random.Random(20261129)
+        for i in range(n):
+            folder = sessions / f"{i // 1000:03d}"
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / f"s{i:06d}.jsonl").write_text(make_session(i, rng), encoding="utf-8")
+    return sessions, rules
+
+
+def report(label: str, result: BacktestResult) -> None:
+    print(f"{label:<34} {len(result.sessions):>6} sessions {result.elapsed:>8.1f} s "
+          f"{result.sessions_per_second:>8.1f} sessions/s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sessions", type=int, default=5000)
+    parser.add_argument("--skip-dask", action="store_true")
+    args = parser.parse_args()
+    sessions, rules = ensure_corpus(args.sessions)
+    cores = os.cpu_count() or 1
+    size = sum(f.stat().st_size for f in sessions.glob("*/*.jsonl"))
+    print(f"corpus: {args.sessions} sessions, {size / 1e6:.1f} MB, {len(RULES)} rules; {cores} local cores")
+
+    one = run_backtest(rules, [sessions], workers=1)
+    report("one process", one)
+    fired = {r.rule: (r.sessions, r.turns) for r in one.rules}
+    print(f"  turns {one.turns}, hits {len(one.hits)}; per rule (sessions, turns): {fired}")
+    every = run_backtest(rules, [sessions], workers=cores)
+    report(f"all local cores ({cores} processes)", every)
+    print(f"  identical to one process: {every == one}")
+    if not args.skip_dask:
+        from distributed import LocalCluster
+
+        with LocalCluster(n_workers=cores, threads_per_worker=1, processes=True, host="127.0.0.1",
+                          dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
+            dask = run_backtest(rules, [sessions], scheduler=cluster.scheduler_address)
+        report(f"local Dask cluster ({cores} workers)", dask)
+        print(f"  identical to one process: {dask == one}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

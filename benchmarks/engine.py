@@ -1,0 +1,192 @@
+"""Engine throughput: deltas per second as the stream grows (not a test; prints figures).
+
+Workload: 30 realistic rules (``\\b``-prefixed, ``(?i)``/``(?m)`` flags, tool/path scopes, globs,
+anchored lookahead conjunctions, bounded ``[\\s\\S]{0,300}?`` spreads), a prose/code stream of
+10-40 character deltas (42,000 deltas ~ 1 MB) split over text, thinking and a bash tool stream, and
+two ~100 KB edit payloads fed through ``check_snapshot`` as their partially parsed argument grows.
+
+    .venv/bin/python benchmarks/engine.py            # 1, 2, 4 MB + naive baseline
+    .venv/bin/python benchmarks/engine.py --quick    # smaller sizes
+
+The naive baseline is the reference's algorithm (every condition re-tested on the whole buffer at
+every delta); it is quadratic, so it runs on smaller streams and its 1 MB time is extrapolated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from workbench.rules import Rule  # noqa: E402
+from workbench.ttsr import MatchContext, TtsrManager  # noqa: E402
+from workbench.ttsr import manager as manager_module  # noqa: E402
+
+RULES: list[tuple[str, list[str], list[str] | None, list[str] | None]] = [
+    # name, conditions, scope, globs
+    ("ts-console", [r"\bconsole\.log\("], ["tool:edit(*.ts)", "tool:write(*.ts)"], None),
+    ("ts-any", [r":\s*any\b", r"\bas any\b"], ["tool:edit(*.{ts,tsx})"], None),
+    ("deprecated", [r"(?i)\bdeprecated api\b"], ["text"], None),
+    ("star-import", [r"(?m)^\s*import \* as \w+ from"], ["tool"], None),
+    ("eval", [r"\beval\("], None, None),
+    ("password", [r"(?i)password[ \t]*=[ \t]*['\"][^'\"\n]+['\"]"], None, None),
+    ("todo-owner", [r"\bTODO\(\w+\)"], None, ["src/**"]),
+    ("summary-heading", [r"(?m)^#{1,6} Summary$"], ["text"], None),
+    ("fixme-and-hack", [r"^(?=[\s\S]*\bFIXME\b)(?=[\s\S]*\bHACK\b)"], ["text"], None),
+    ("rm-rf-root", [r"(?=[\s\S]*rm -rf /)"], ["text", "thinking"], None),
+    ("sudo-rm", [r"\bsudo\s+rm\b"], ["tool:bash"], None),
+    ("force-push", [r"\bgit push --force\b"], ["tool:bash"], None),
+    ("refusal", [r"(?i)\bI (?:cannot|can't) help\b"], ["text"], None),
+    ("rs-unwrap", [r"\bunwrap\(\)"], ["tool:edit(*.rs)"], None),
+    ("rs-panic", [r"\bpanic!\("], ["tool:edit(*.rs)"], None),
+    ("py-bare-except", [r"except\s*:"], ["tool:edit(*.py)"], None),
+    ("py-print", [r"\bprint\("], None, ["**/*.py"]),
+    ("ts-debugger", [r"(?m)^\s*debugger;?$"], ["tool:edit(*.ts)"], None),
+    ("set-timeout-0", [r"\bsetTimeout\(\s*\w+\s*,\s*0\s*\)"], None, None),
+    ("secret-name", [r"\b[A-Z]{3,}_SECRET\b"], None, None),
+    ("localhost-url", [r"https?://localhost:\d{2,5}"], None, None),
+    ("lorem", [r"(?i)lorem ipsum"], ["text"], None),
+    ("js-var", [r"\bvar\s+\w+\s*=\s*"], ["tool:edit(*.js)"], None),
+    ("inline-script", [r"(?s)<script>.{0,200}?</script>"], None, None),
+    ("never-works", [r"\bnever\b[\s\S]{0,300}?\bworks\b"], ["text"], None),
+    ("double-cast", [r"\bas unknown as\b"], ["tool:edit(*.ts)"], None),
+    ("non-null", [r"(?i)\bnon-null assertion\b"], ["thinking"], None),
+    ("bang-dot", [r"\w+!\.\w+"], ["tool:edit(*.ts)"], None),
+    ("process-exit", [r"\bprocess\.exit\(\d*\)"], None, None),
+    ("lodash-import", [r"(?<=\bimport )lodash\b"], None, None),
+]
+
+WORDS = (
+    "the stream model rule buffer delta token parser session branch commit value result error "
+    "function return const let type interface module export default async await promise handler "
+    "value index length offset window cursor update render state props context signal effect "
+    "plan check verify test build deploy config option flag path file folder layout grid panel "
+    "we should then also first next finally because therefore however maybe probably"
+).split()
+CODE = [
+    "const x = compute(a, b);",
+    "if (value > limit) {",
+    "}",
+    "return items.map((item) => item.id);",
+    "export function handler(req: Request) {",
+    "  const body = await req.json();",
+    "let total = 0;",
+    "for (const entry of entries) total += entry.size;",
+    "// keep the cache warm",
+    "type Props = { id: string; count: number };",
+]
+
+
+def make_text(size: int, rng: random.Random) -> str:
+    out: list[str] = []
+    n = 0
+    while n < size:
+        if rng.random() < 0.3:
+            line = rng.choice(CODE)
+        else:
+            line = " ".join(rng.choice(WORDS) for _ in range(rng.randint(6, 18))) + "."
+        out.append(line)
+        n += len(line) + 1
+    return "\n".join(out)[:size]
+
+
+def chunks(text: str, rng: random.Random) -> list[str]:
+    out, i = [], 0
+    while i < len(text):
+        k = rng.randint(10, 40)
+        out.append(text[i : i + k])
+        i += k
+    return out
+
+
+def build_manager() -> TtsrManager:
+    mgr = TtsrManager()
+    for name, conds, scope, globs in RULES:
+        mgr.add_rule(
+            Rule(name=name, path=f"{name}.md", content="", condition=tuple(conds),
+                 scope=tuple(scope) if scope else None, globs=tuple(globs) if globs else None)
+        )
+    return mgr
+
+
+CONTEXTS = [
+    MatchContext("text"),
+    MatchContext("thinking"),
+    MatchContext("tool", tool_name="bash"),
+]
+EDIT = MatchContext("tool", tool_name="edit", file_paths=("src/app.ts",), stream_key="toolcall:edit#src/app.ts")
+
+
+def run(size: int, *, naive: bool, seed: int = 7, edits: bool = True) -> tuple[int, float, int, float]:
+    """(deltas, seconds, snapshots, seconds) for a stream of ``size`` characters."""
+    rng = random.Random(seed)
+    deltas = chunks(make_text(size, rng), rng)
+    # Contexts switch every ~200 deltas; 80% of the text goes to the prose stream.
+    plan = []
+    ctx = CONTEXTS[0]
+    for i, d in enumerate(deltas):
+        if i % 200 == 0:
+            ctx = rng.choices(CONTEXTS, weights=(8, 1, 1))[0]
+        plan.append((d, ctx))
+    payloads = [make_text(100_000, rng) for _ in range(2)] if edits else []
+    original = manager_module.condition_matches
+    if naive:
+        manager_module.condition_matches = lambda cond, cid, buf: cond.regex.find(buf.etext) is not None
+    try:
+        mgr = build_manager()
+        t0 = time.perf_counter()
+        hits = 0
+        for d, c in plan:
+            hits += len(mgr.check_delta(d, c))
+        t_delta = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        snaps = 0
+        for payload in payloads:
+            mgr.reset_buffer()
+            pos = 0
+            while pos < len(payload):
+                pos += rng.randint(10, 40)
+                mgr.check_snapshot(payload[:pos], EDIT)
+                snaps += 1
+        t_snap = time.perf_counter() - t0
+    finally:
+        manager_module.condition_matches = original
+    return len(plan), t_delta, snaps, t_snap
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="256 KB / 512 KB / 1 MB instead of 1 / 2 / 4 MB")
+    ap.add_argument("--no-naive", action="store_true", help="skip the naive full re-test baseline")
+    args = ap.parse_args()
+    mb = 1 << 20
+    sizes = [mb // 4, mb // 2, mb] if args.quick else [mb, 2 * mb, 4 * mb]
+    print(f"{len(RULES)} rules; deltas of 10-40 chars; 2 x 100 KB edit payloads via check_snapshot")
+    rates = []
+    for size in sizes:
+        n, t, snaps, ts = run(size, naive=False)
+        rates.append(n / t)
+        print(
+            f"optimised {size / mb:5.2f} MB: {n:7d} deltas in {t:6.2f} s = {n / t:9.0f} deltas/s; "
+            f"{snaps} snapshots in {ts:5.2f} s"
+        )
+    print(f"growth factor (deltas/s at {sizes[0] / mb:g} MB / at {sizes[-1] / mb:g} MB): {rates[0] / rates[-1]:.2f}")
+    if not args.no_naive:
+        small = [mb // 32, mb // 16, mb // 8]
+        naive_rates = []
+        for size in small:
+            n, t, snaps, ts = run(size, naive=True, edits=False)
+            naive_rates.append((size, n, t))
+            print(f"naive     {size / mb:5.3f} MB: {n:7d} deltas in {t:6.2f} s = {n / t:9.0f} deltas/s")
+        (s1, n1, t1), (s2, n2, t2) = naive_rates[-2], naive_rates[-1]
+        # Quadratic: time ~ c * size^2; extrapolate the 1 MB full-stream time.
+        c = t2 / (s2 * s2)
+        print(f"naive extrapolated to 1 MB: ~{c * mb * mb:,.0f} s (quadratic fit on {s2 / mb:g} MB)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""``workbench rules test`` and ``workbench rules scan`` from the command line."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main
+
+GOOD = """---
+condition: '\\.unwrap\\(\\)'
+scope: text, tool:edit(*.rs)
+examples:
+  - text: 'a.unwrap()'
+    triggers: true
+  - text: 'a?'
+    triggers: false
+---
+Use ?.
+"""
+FAILING = """---
+condition: 'console\\.log'
+examples:
+  - text: 'console.debug(1)'
+    triggers: true
+---
+Use the logger.
+"""
+BAD = """---
+condition: x
+examples:
+  - text: x
+    triggers: yes
+---
+b
+"""
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    rules = tmp_path / ".omp/rules"
+    rules.mkdir(parents=True)
+    (rules / "no-unwrap.md").write_text(GOOD)
+    (rules / "plain.md").write_text("---\ndescription: no examples\n---\nb")
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/lib.rs").write_text("fn f() {\n  g().unwrap();\n}\n")
+    return tmp_path
+
+
+def test_rules_test_passes_on_good_examples(project, capsys):
+    assert main(["rules", "test", str(project / ".omp/rules/no-unwrap.md")]) == 0
+    out = capsys.readouterr().out
+    assert "ok   no-unwrap (2 examples)" in out
+    assert "2 examples in 1 rule(s): 2 passed, 0 failed" in out
+
+
+def test_rules_test_discovers_rules_without_files(project, capsys):
+    assert main(["rules", "test", "--cwd", str(project), "--no-builtin"]) == 0
+    out = capsys.readouterr().out
+    assert "ok   no-unwrap" in out and "1 rule(s) without examples" in out
+
+
+def test_rules_test_failure_exits_1_with_reason_and_location(tmp_path, capsys):
+    path = tmp_path / "console.md"
+    path.write_text(FAILING)
+    assert main(["rules", "test", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL console examples[0]: text: 'console.debug(1)'" in out
+    assert "expected to fire but did not: as prose: no condition matched" in out
+    assert f"at {path}:4" in out
+
+
+def test_rules_test_json(tmp_path, capsys):
+    path = tmp_path / "console.md"
+    path.write_text(FAILING)
+    assert main(["rules", "test", "--json", str(path)]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert (data["passed"], data["failed"]) == (0, 1)
+    result = data["rules"][0]["results"][0]
+    assert result["example"] == {"index": 0, "kind": "text", "triggers": True, "text": "console.debug(1)"}
+    assert result["passed"] is False and result["fired"] == []
+
+
+def test_rules_test_bad_example_is_a_one_line_error(tmp_path, capsys):
+    path = tmp_path / "bad.md"
+    path.write_text(BAD)
+    assert main(["rules", "test", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().splitlines()[-1] == (
+        f"error: {path}:4: field 'examples[0].triggers': must be true or false, got a string 'yes'")
+
+
+def test_rules_test_missing_file(tmp_path, capsys):
+    assert main(["rules", "test", str(tmp_path / "nope.md")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_rules_scan_lists_hits_like_a_linter(project, capsys):
+    code = main(["rules", "scan", str(project / "src"), "--cwd", str(project), "--no-builtin"])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "src/lib.rs:2:6: no-unwrap (regex, as edit): g().unwrap();" in out
+    assert "1 hit in 1 file(s)" in out
+
+
+def test_rules_scan_json_and_clean_exit(project, capsys):
+    (project / "src/lib.rs").write_text("fn f() {}\n")
+    assert main(["rules", "scan", str(project / "src"), "--rules", str(project / ".omp/rules"),
+                 "--cwd", str(project), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["hits"] == [] and data["files"] == 1 and data["rules"] == ["no-unwrap"]
+
+
+def test_rules_scan_unknown_rule_name(project, capsys):
+    assert main(["rules", "scan", str(project), "--cwd", str(project), "--rule", "nope"]) == 2
+    assert "Unknown rule: nope" in capsys.readouterr().err
+
+
+def test_rules_scan_of_a_project_uses_its_rules_and_paths(project, capsys, monkeypatch, tmp_path):
+    (project / ".git").mkdir()
+    monkeypatch.chdir(tmp_path.parent)
+    assert main(["rules", "scan", str(project / "src"), "--no-builtin"]) == 1
+    assert "src/lib.rs:2:6: no-unwrap" in capsys.readouterr().out

@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main
+
+FIXTURES = Path(__file__).parent.parent / "sessions" / "fixtures"
+
+
+def _run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_tree_json_rows_in_display_order(capsys):
+    code, out, _ = _run(capsys, "tree", str(FIXTURES / "v3_branched_labels.jsonl"), "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert [r["id"] for r in data["rows"]] == ["u1", "a1", "u2b", "a2b", "u2a", "a2a"]
+    assert data["leaf"] == "a2b" and data["total"] == 9
+    assert set(data["rows"][0]) >= {"id", "type", "text", "label", "active", "line"}
+    assert data["rows"][4]["label"] == "plan-a"
+
+
+def test_tree_text_filter_search_flavor(capsys):
+    code, out, _ = _run(capsys, "tree", str(FIXTURES / "v3_branched_labels.jsonl"), "--filter", "user-only",
+                        "--flavor", "pi", "--search", "branch")
+    assert code == 0
+    # pi re-lays out the visible rows: without their hidden parent both branch heads are roots.
+    assert out.splitlines() == ["› • user: branch B question", "  [plan-a] user: branch A question"]
+
+
+def test_tree_leaf_option(capsys):
+    code, out, _ = _run(capsys, "tree", str(FIXTURES / "v3_branched_labels.jsonl"), "--leaf", "a2a", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["leaf"] == "a2a" and data["rows"][2]["id"] == "u2a"
+
+
+def test_tree_reports_diagnostics_on_stderr(capsys):
+    code, out, err = _run(capsys, "tree", str(FIXTURES / "two_objects_line.jsonl"))
+    assert code == 0 and "two-objects" in err and ":3:" in err
+    code, out, _ = _run(capsys, "tree", str(FIXTURES / "two_objects_line.jsonl"), "--json")
+    data = json.loads(out)
+    assert [d["kind"] for d in data["diagnostics"]][:1] == ["two-objects"]
+    assert [n["line"] for n in data["notLoaded"]] == [3, 3]
+
+
+@pytest.mark.parametrize("argv,needle", [
+    (("tree", str(FIXTURES / "not_a_session.jsonl")), "not a session"),
+    (("tree", str(FIXTURES / "nope.jsonl")), "not found"),
+    (("tree", str(FIXTURES / "v3_branched_labels.jsonl"), "--leaf", "zz"), "'zz' not found"),
+    (("context", str(FIXTURES / "v3_branched_labels.jsonl"), "--leaf", "zz", "--json"), "'zz' not found"),
+])
+def test_bad_input_is_one_error_line(capsys, argv, needle):
+    code, out, err = _run(capsys, *argv)
+    assert code != 0 and out == ""
+    assert err.startswith("error: ") and needle in err and len(err.strip().splitlines()) == 1
+
+
+def test_context_json_and_text(capsys):
+    code, out, _ = _run(capsys, "context", str(FIXTURES / "v3_branched_labels.jsonl"), "--leaf", "a2a", "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert [m["role"] for m in data["messages"]] == ["user", "assistant", "user", "assistant"]
+    assert data["leafId"] == "a2a" and data["models"] == {"default": "anthropic/claude-test"}
+    code, out, _ = _run(capsys, "context", str(FIXTURES / "v1_linear.jsonl"), "--flavor", "pi")
+    lines = out.splitlines()
+    assert code == 0 and lines[1] == "compactionSummary: S" and lines[-1] == "user: third"

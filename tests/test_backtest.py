@@ -1,0 +1,201 @@
+"""``workbench.backtest``: per-rule trigger counts over a small corpus, locally and on Dask."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+from workbench.backtest import BacktestOptions, backtest_session, run_backtest, write_results
+from workbench.errors import NotFoundError, UsageError
+
+RULES = {
+    "no-unwrap.md": "---\ncondition: '\\.unwrap\\(\\)'\nscope: text, tool:edit(*.rs)\n---\nUse ?.\n",
+    "no-console.md": "---\ncondition: 'console\\.log\\('\nscope: tool:edit(src/**/*.ts)\ninterruptMode: never\n---\nLogger.\n",
+    "never.md": "---\ncondition: 'ZZZ_NEVER'\n---\nNever.\n",
+    "rulebook.md": "---\ndescription: just guidance\n---\nGuidance.\n",
+}
+
+
+def write_session(path: Path, turns: list[list[dict]], cwd: str = "/proj") -> Path:
+    """A v3 session: a user prompt, then per turn one assistant message (+ tool results)."""
+    lines = [{"type": "session", "version": 3, "id": path.stem, "timestamp": "2026-01-01T00:00:00Z", "cwd": cwd}]
+    parent = None
+    n = 0
+
+    def add(message: dict) -> None:
+        nonlocal parent, n
+        n += 1
+        eid = f"{path.stem}-{n}"
+        lines.append({"type": "message", "id": eid, "parentId": parent, "timestamp": "2026-01-01T00:00:01Z",
+                      "message": {**message, "timestamp": 1767225600000 + n}})
+        parent = eid
+
+    add({"role": "user", "content": [{"type": "text", "text": "please help"}]})
+    for blocks in turns:
+        calls = [b for b in blocks if b["type"] == "toolCall"]
+        add({"role": "assistant", "content": blocks, "stopReason": "toolUse" if calls else "stop"})
+        for call in calls:
+            add({"role": "toolResult", "toolCallId": call["id"], "toolName": call["name"],
+                 "content": [{"type": "text", "text": "ok"}], "isError": False})
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    return path
+
+
+def text(t: str) -> dict:
+    return {"type": "text", "text": t}
+
+
+def edit(call_id: str, path: str, new: str) -> dict:
+    return {"type": "toolCall", "id": call_id, "name": "edit",
+            "arguments": {"path": path, "old_string": "x", "new_string": new}}
+
+
+@pytest.fixture()
+def rules_dir(tmp_path: Path) -> Path:
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    for name, body in RULES.items():
+        (folder / name).write_text(body, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture()
+def corpus(tmp_path: Path) -> Path:
+    folder = tmp_path / "sessions"
+    (folder / "nested").mkdir(parents=True)
+    write_session(folder / "a.jsonl", [
+        [text("Looking at the config loader.")],
+        [text("I will just call cfg.unwrap() here for now.")],
+        [text("Again: value.unwrap() is fine.")],
+    ])
+    write_session(folder / "b.jsonl", [
+        [text("Adding a log line."), edit("t1", "src/server/app.ts", "console.log('hi');")],
+        [edit("t2", "docs/notes.ts", "console.log('outside src');")],
+    ])
+    write_session(folder / "nested" / "c.jsonl", [[text("Nothing to see.")], [edit("t3", "lib.rs", "let v = r.unwrap();")]])
+    (folder / "notes.jsonl").write_text('{"hello": "not a session"}\n', encoding="utf-8")
+    return folder
+
+
+def by_rule(result):
+    return {r.rule: r for r in result.rules}
+
+
+def test_per_rule_sessions_turns_first_trigger_and_samples(rules_dir, corpus):
+    result = run_backtest(rules_dir, [corpus], workers=1)
+    assert [Path(s.session).name for s in result.sessions] == ["a.jsonl", "b.jsonl", "c.jsonl", "notes.jsonl"]
+    rules = by_rule(result)
+    unwrap = rules["no-unwrap"]
+    assert (unwrap.sessions, unwrap.turns) == (2, 3)  # a: turns 1 and 2; c: the edit of lib.rs in turn 1
+    assert Path(unwrap.first.session).name == "a.jsonl"
+    assert (unwrap.first.turn, unwrap.first.source) == (1, "text")
+    assert unwrap.first.offset == len("I will just call cfg")
+    assert ".unwrap()" in unwrap.first.snippet
+    assert unwrap.interrupting_turns == 3
+    console = rules["no-console"]
+    # Only the edit under src/ is in scope; the docs/ edit is not.
+    assert (console.sessions, console.turns, console.interrupting_turns) == (1, 1, 0)
+    assert console.first.tool_name == "edit" and console.first.stream_key == "toolcall:t1#src/server/app.ts"
+    assert set(result.never_fired) == {"never", "rulebook"}
+    assert dict(result.not_registered) == {"rulebook": "no condition or astCondition (not a TTSR rule)"}
+    (bad,) = result.errors
+    assert Path(bad.session).name == "notes.jsonl" and "not a session" in bad.error
+    assert result.turns == 3 + 2 + 2
+    assert len(result.hits) == 4
+    # Samples come from different sessions first, then other distinct snippets.
+    assert [(Path(h.session).name, h.turn) for h in unwrap.samples] == [("a.jsonl", 1), ("c.jsonl", 1), ("a.jsonl", 2)]
+
+
+def test_local_processes_give_the_same_result(rules_dir, corpus):
+    seen = []
+    one = run_backtest(rules_dir, [corpus], workers=1)
+    many = run_backtest(rules_dir, [corpus], workers=2, progress=lambda done, total: seen.append((done, total)))
+    assert many == one
+    assert seen[-1] == (4, 4) and [d for d, _ in seen] == sorted(d for d, _ in seen)
+
+
+def test_chunking_changes_when_not_whether(rules_dir, corpus):
+    coarse = backtest_session(str(corpus / "a.jsonl"), _rules(rules_dir), BacktestOptions(size=50))
+    fine = backtest_session(str(corpus / "a.jsonl"), _rules(rules_dir), BacktestOptions(size=1))
+    assert [(h.rule, h.turn, h.offset) for h in coarse.hits] == [(h.rule, h.turn, h.offset) for h in fine.hits]
+    assert coarse.hits[0].fired_at > fine.hits[0].fired_at
+
+
+def test_agent_mode_interrupts_and_the_repeat_policy_silence_later_turns(rules_dir, corpus):
+    probe = by_rule(run_backtest(rules_dir, [corpus], workers=1))
+    agent_result = run_backtest(rules_dir, [corpus], workers=1, options=BacktestOptions(mode="agent"))
+    agent = by_rule(agent_result)
+    # Session a: turn 1 interrupts, the retry consumes turn 2, and `once` keeps the rule quiet there.
+    assert (probe["no-unwrap"].turns, agent["no-unwrap"].turns) == (3, 2)
+    assert [(Path(h.session).name, h.turn) for h in agent_result.hits if h.rule == "no-unwrap"] == [
+        ("a.jsonl", 1), ("c.jsonl", 1)]
+    # c ends on the interrupted edit: nothing recorded after it to retry with.
+    statuses = {Path(s.session).name: s.status for s in agent_result.sessions}
+    assert statuses == {"a.jsonl": "completed", "b.jsonl": "completed",
+                        "c.jsonl": "interrupted, no recorded continuation", "notes.jsonl": None}
+    again = by_rule(run_backtest(rules_dir, [corpus], workers=1, options=BacktestOptions(
+        mode="agent", settings={"repeatMode": "after-gap", "repeatGap": 0})))
+    assert again["no-unwrap"].turns == 3  # gap 0: the retry (recorded turn 2) fires again
+
+
+def _rules(folder: Path):
+    from workbench.backtest import load_rule_set
+
+    return load_rule_set(folder)
+
+
+def test_results_land_in_duckdb(rules_dir, corpus, tmp_path):
+    from workbench.store import Store
+
+    result = run_backtest(rules_dir, [corpus], workers=1)
+    written = write_results(result, tmp_path / "out")
+    with Store(written["duckdb"], read_only=True) as store:
+        rules = {r["rule"]: r for r in store.read_table("backtest_rules")}
+        hits = store.read_table("backtest_hits")
+        sessions = store.read_table("backtest_sessions")
+    assert rules["no-unwrap"]["sessions"] == 2 and rules["no-unwrap"]["turns"] == 3
+    assert rules["never"]["fired"] is False
+    assert len(hits) == 4 and {h["rule"] for h in hits} == {"no-unwrap", "no-console"}
+    assert sorted(s["turns"] for s in sessions) == [0, 2, 2, 3]
+
+
+def test_bad_inputs(rules_dir, corpus, tmp_path):
+    with pytest.raises(NotFoundError):
+        run_backtest(rules_dir, [tmp_path / "missing"], workers=1)
+    with pytest.raises(NotFoundError):
+        run_backtest(tmp_path / "no-rules", [corpus], workers=1)
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(NotFoundError):
+        run_backtest(rules_dir, [tmp_path / "empty"], workers=1)
+    with pytest.raises(UsageError):
+        run_backtest(rules_dir, [corpus], workers=0)
+    with pytest.raises(UsageError):
+        run_backtest(rules_dir, [corpus], workers=1, options=BacktestOptions(policy="lines"))
+
+
+@pytest.mark.slow
+def test_dask_cluster_gives_identical_results(rules_dir, corpus):
+    distributed = pytest.importorskip("distributed")
+    local = run_backtest(rules_dir, [corpus], workers=1)
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, host="127.0.0.1",
+                                  dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
+        seen = []
+        remote = run_backtest(rules_dir, [corpus], scheduler=cluster.scheduler_address,
+                              progress=lambda done, total: seen.append((done, total)))
+    assert remote == local
+    assert remote.scheduler is not None and remote.scheduler.startswith("tcp://127.0.0.1:")
+    assert seen[-1] == (4, 4)
+
+
+def test_parquet_files_when_the_store_can_export_tables(rules_dir, corpus, tmp_path):
+    from workbench.store import Store
+
+    if not hasattr(Store, "export_table_parquet"):
+        pytest.skip("workbench.store.Store has no export_table_parquet(table, path) yet")
+    written = write_results(run_backtest(rules_dir, [corpus], workers=1), tmp_path / "out")
+    for table in ("backtest_rules", "backtest_hits", "backtest_sessions"):
+        data = Path(written[table]).read_bytes()
+        assert data[:4] == b"PAR1" and data[-4:] == b"PAR1"

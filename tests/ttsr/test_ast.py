@@ -1,0 +1,31 @@
+"""AST conditions: language from Node's extname, smart strictness, unknown languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from workbench.ttsr.ast import UnsupportedLanguage, ast_match, extname, language_for
+
+
+@pytest.mark.parametrize(
+    ("path", "ext"),
+    [("a.ts", ".ts"), (".bashrc", ""), (".ts", ""), ("a.", "."), ("dir.v2/Makefile", ""), ("x/a.d.ts", ".ts"), ("..", "")],
+)
+def test_extname_matches_node(path: str, ext: str) -> None:
+    assert extname(path) == ext
+
+
+def test_first_path_with_an_extension_decides() -> None:
+    assert language_for(["Makefile", "notes.txt", "a.ts"]) == "txt"
+    assert language_for(["SRC\\A.TS"]) == "ts"
+    assert language_for([".bashrc", "a."]) is None
+
+
+def test_matching_and_failures() -> None:
+    assert ast_match(["console.log($A)"], "console.log(1)", "ts")
+    assert not ast_match(["console.log($A"], "console.log(1)", "ts")  # bad pattern: no match
+    assert ast_match(["$X"], "", "ts")
+    assert not ast_match(["if ($X) clearTimeout($X)"], "if (t) { clearTimeout(t) }", "ts")
+    with pytest.raises(UnsupportedLanguage):
+        ast_match(["x"], "x", "foo")
+    assert not ast_match(["x"], "x", "toml")  # known to the native engine, not to ast-grep-py

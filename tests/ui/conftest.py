@@ -1,0 +1,79 @@
+"""Fixtures for the UI tests: small session folders and an in-process server for Playwright."""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+# The machine may be busy (other test suites, benchmarks): every browser expectation gets a generous
+# timeout, not only the first page load (pitfall P3).
+expect.set_options(timeout=20_000)
+
+FIXTURES = Path(__file__).with_name("fixtures")
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+@pytest.fixture(scope="module")
+def served_dir(tmp_path_factory) -> Path:
+    """A copy of the fixture folder per test module (label edits append; the originals stay untouched)."""
+    target = tmp_path_factory.mktemp("served")  / "served"
+    shutil.copytree(FIXTURES, target)
+    return target
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def app_url(served_dir: Path):
+    """Serve the app over ``served_dir`` in-process; yields the base URL (pitfall P1: servers killed after)."""
+    import panel as pn
+
+    from workbench.ui.app import create_app
+
+    port = _free_port()
+    app = create_app([served_dir])
+    server = pn.serve({"app": app}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"],
+                      threaded=True, show=False, liveness=True)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 20
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(f"{base}/liveness", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    yield f"{base}/app"
+    try:
+        pn.state.kill_all_servers()
+    except RuntimeError:  # already stopping
+        pass
+
+
+@pytest.fixture
+def shot():
+    """Save a screenshot into docs/screenshots (the README tour) and return its path."""
+
+    def take(page, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{name}.png"
+        page.screenshot(path=str(path))
+        return path
+
+    return take
+
+
+@pytest.fixture
+def page(page):
+    page.set_viewport_size({"width": 1400, "height": 900})
+    page.set_default_timeout(20_000)
+    return page

@@ -1,0 +1,76 @@
+"""Browser tests of the Stepper and Rules tabs: step to a trigger, compare keep/discard, edit a rule."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+STREAM = "project/unwrap.stream.jsonl"
+
+
+def _open_stepper(page, app_url, extra=""):
+    page.goto(f"{app_url}?session=branched.jsonl&tab=stepper&stream={STREAM}{extra}")
+    expect(page.locator(".wb-step-position")).to_contain_text("step ", timeout=20_000)
+
+
+def test_step_buttons_and_next_trigger(page, app_url, shot):
+    _open_stepper(page, app_url)
+    position = page.locator(".wb-step-position")
+    page.get_by_role("button", name="Step ▶").click()
+    expect(position).to_contain_text("step 1 /")
+    page.get_by_role("button", name="◀ Back").click()
+    expect(position).to_contain_text("step 0 /")
+    page.get_by_role("button", name="Next trigger ▶|").click()
+    expect(position).to_contain_text("TRIGGER")
+    expect(position).to_contain_text("step 6 /")
+    assert "step=6" in page.url
+    rules = page.locator(".wb-rules-table")
+    expect(rules.locator("tr.wb-row-trigger")).to_contain_text("no-unwrap")
+    expect(rules.locator("tr.wb-row-trigger")).to_contain_text("TRIGGERED")
+    expect(page.locator(".wb-buffers mark.wb-match")).to_have_text(".unwrap(")
+    expect(page.locator(".wb-events")).to_contain_text("ttsr_triggered no-unwrap")
+    shot(page, "stepper")
+
+
+def test_keep_and_discard_side_by_side(page, app_url, shot):
+    _open_stepper(page, app_url, "&step=6")
+    keep, discard = page.locator(".wb-keep"), page.locator(".wb-discard")
+    expect(keep).to_contain_text("retry under keep")
+    # keep holds the aborted partial assistant message, discard drops it; both carry the interrupt
+    expect(keep).to_contain_text("let v = res.unwrap();")
+    expect(discard).not_to_contain_text("let v = res.unwrap();")
+    expect(keep).to_contain_text('rule="no-unwrap"')
+    expect(discard).to_contain_text('rule="no-unwrap"')
+    expect(page.locator(".wb-rendered")).to_contain_text("system-interrupt")
+    page.locator(".wb-keep").scroll_into_view_if_needed()
+    shot(page, "keep_discard")
+
+
+def test_reset_and_play(page, app_url):
+    _open_stepper(page, app_url, "&step=3")
+    position = page.locator(".wb-step-position")
+    expect(position).to_contain_text("step 3 /")
+    page.get_by_role("button", name="|◀ Reset").click()
+    expect(position).to_contain_text("step 0 /")
+    page.get_by_role("button", name="▶ Play").click()
+    # play pauses by itself at the first trigger
+    expect(position).to_contain_text("step 6 /")
+    expect(page.get_by_role("button", name="▶ Play")).to_be_visible()
+
+
+def test_rule_editor_reruns_stream(page, app_url, shot):
+    page.goto(f"{app_url}?session=branched.jsonl&tab=rules&stream={STREAM}")
+    summary = page.locator(".wb-rules")
+    expect(summary).to_contain_text("no-unwrap", timeout=20_000)
+    page.locator(".wb-rule-editor textarea").wait_for()
+    page.locator("select").filter(has_text="no-any").select_option("no-any")
+    fires = page.locator(".wb-rule-fires")
+    expect(fires).to_contain_text("does not fire")
+    editor = page.locator(".wb-rule-editor textarea")
+    text = editor.input_value()
+    editor.fill(text.replace(':\\\\s*any\\\\b', 'let v'))
+    expect(fires).to_contain_text("fires at")
+    expect(summary).to_contain_text("no-any (edited)")
+    shot(page, "rules")

@@ -1,0 +1,46 @@
+"""Lane layout of the branch graph."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from workbench.ui.graph import build_figure, layout
+
+
+@dataclass
+class Node:
+    id: str
+    children: list = field(default_factory=list)
+
+
+def test_active_branch_keeps_lane_zero_and_branches_open_lanes():
+    b1, b2 = Node("b1", [Node("b1x")]), Node("b2", [Node("b2x")])
+    root = Node("r", [Node("a", [b1, b2])])
+    lay = layout([root], active={"r", "a", "b2", "b2x"})
+    pos = dict(zip(lay.ids, zip(lay.xs, lay.ys)))
+    assert [pos[i][0] for i in ("r", "a", "b2", "b2x")] == [0, 0, 0, 0]
+    assert pos["b1"][0] == pos["b1x"][0] == 1
+    assert lay.ids.index("b2") < lay.ids.index("b1")  # the active child is drawn first
+    assert [lay.ids[i] for i in lay.branch_points] == ["a"]
+    assert lay.parents[lay.ids.index("b1x")] == lay.ids.index("b1")
+
+
+def test_deep_chain_does_not_recurse():
+    root = cur = Node("n0")
+    for i in range(1, 5000):
+        nxt = Node(f"n{i}")
+        cur.children.append(nxt)
+        cur = nxt
+    lay = layout([root], active={"n4999"})
+    assert len(lay.ids) == 5000 and set(lay.xs) == {0.0}
+
+
+def test_figure_hover_text_and_selection_callback():
+    picked = []
+    root = Node("r", [Node("c")])
+    lay = layout([root], active={"r", "c"})
+    fig, sel = build_figure(lay, {}, {"r", "c"}, {"c": "lab"}, lambda e: "", on_select=picked.append)
+    nodes = next(r.data_source for r in fig.renderers if "id" in r.data_source.data)
+    assert nodes.data["label"] == ["", "lab"]
+    nodes.selected.indices = [1]
+    assert picked == ["c"]

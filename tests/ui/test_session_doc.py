@@ -1,0 +1,60 @@
+"""SessionDoc: the open file, re-read as an agent appends, partial last lines held back."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from workbench.ui.session_doc import SessionDoc, row_view
+
+FIXTURES = Path(__file__).with_name("fixtures")
+
+
+def _copy(tmp_path: Path, name: str = "branched.jsonl") -> Path:
+    target = tmp_path / name
+    shutil.copy(FIXTURES / name, target)
+    return target
+
+
+def _msg(entry_id: str, parent: str, text: str) -> str:
+    return json.dumps({"type": "message", "id": entry_id, "parentId": parent, "timestamp": "2026-01-05T12:00:00Z",
+                       "message": {"role": "user", "content": text}})
+
+
+def test_rows_split_prefix_from_text(tmp_path):
+    doc = SessionDoc(_copy(tmp_path))
+    rows = [row_view(r) for r in doc.tree_list("default", "", None).rows()]
+    labelled = next(r for r in rows if r.label == "milestone")
+    assert labelled.text == "user: try approach A"
+    assert labelled.prefix.strip() in ("└─", "├─")
+    assert not labelled.active
+    assert next(r for r in rows if r.text == "user: try approach B").active
+
+
+def test_refresh_follows_appends_and_waits_for_newline(tmp_path):
+    path = _copy(tmp_path)
+    doc = SessionDoc(path)
+    n = doc.entry_count
+    assert doc.refresh() is False
+    line = _msg("n1", "e09", "appended")
+    with path.open("a") as fh:
+        fh.write(line[:20])
+    assert doc.refresh() is False and doc.partial_tail and doc.entry_count == n
+    with path.open("a") as fh:
+        fh.write(line[20:] + "\n")
+    assert doc.refresh() is True and not doc.partial_tail
+    assert doc.entry_count == n + 1 and doc.entry("n1") is not None
+
+
+def test_filter_search_and_selection_carry_over(tmp_path):
+    doc = SessionDoc(_copy(tmp_path))
+    tl = doc.tree_list("user-only", "approach", "e05")
+    assert tl.selected_id == "e05"
+    assert [r.id for r in tl.rows()] == ["e08", "e05"]
+
+
+def test_context_at_a_leaf(tmp_path):
+    doc = SessionDoc(_copy(tmp_path))
+    ctx = doc.context("e06")
+    assert [m["role"] for m in ctx.messages] == ["user", "assistant", "toolResult", "assistant", "user", "assistant"]

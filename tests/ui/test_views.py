@@ -1,0 +1,133 @@
+"""The views driven from Python (no browser): keys, labels, stepping, rule edits, adding paths."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from workbench.errors import AccessError
+from workbench.ui import notify
+from workbench.ui.app import Server, build_views
+from workbench.ui.roots import ServedRoots
+from workbench.ui.rules_view import RulesView
+from workbench.ui.state import URL_KEYS, AppState
+from workbench.ui.stepper_view import StepperView
+from workbench.ui.tree_view import TreeView
+
+FIXTURES = Path(__file__).with_name("fixtures")
+
+
+@pytest.fixture
+def served(tmp_path):
+    target = tmp_path / "served"
+    shutil.copytree(FIXTURES, target)
+    return target
+
+
+@pytest.fixture
+def tree(served):
+    return TreeView.from_path(served / "branched.jsonl")
+
+
+def _texts(view):
+    return [r[4] for r in view.rows.rows]
+
+
+def test_tree_starts_at_the_leaf_with_rows(tree):
+    assert tree.state.leaf == "e09"
+    assert "user: try approach B" in _texts(tree)
+    assert "e09" in tree.entry.object and "Approach B" in tree.entry.object
+
+
+def test_keys_from_the_browser_drive_filter_search_and_selection(tree):
+    tree._on_message({"kind": "key", "key": "alt+u"})
+    assert tree.state.filter == "user-only"
+    assert _texts(tree) == ["user: fix the login bug", "user: try approach B", "user: try approach A"]
+    tree._on_message({"kind": "key", "key": "arrowup"})
+    assert tree.state.leaf == "e01"
+    tree._on_message({"kind": "key", "key": "ctrl+o"})
+    assert tree.state.filter == "labeled-only"
+    tree._on_message({"kind": "key", "key": "alt+d"})
+    for ch in "approach":
+        tree._on_message({"kind": "type", "text": ch})
+    assert tree.state.q == "approach" and tree.search.value == "approach"
+    assert all("approach" in t.lower() for t in _texts(tree))
+    tree._on_message({"kind": "key", "key": "escape"})
+    assert tree.state.q == ""
+
+
+def test_label_edit_appends_a_label_entry(tree, served):
+    tree._on_message({"kind": "label", "id": "e04", "value": "  cause  "})
+    last = json.loads((served / "branched.jsonl").read_text().splitlines()[-1])
+    assert (last["type"], last["targetId"], last["label"]) == ("label", "e04", "cause")
+    row = next(r for r in tree.rows.rows if r[0] == "e04")
+    assert row[3] == "cause"
+
+
+def test_bad_label_target_is_a_notification_not_an_exception(tree):
+    tree._on_message({"kind": "label", "id": "nope", "value": "x"})
+    assert notify.history()[-1][0] == "error" and "nope" in notify.history()[-1][1]
+
+
+def test_search_matching_nothing_explains_itself(tree):
+    tree.state.q = "zzzzqqq"
+    assert tree.rows.rows == [] and "No entries match" in tree.rows.empty_text
+
+
+def test_flavour_switch_reloads(tree):
+    tree.state.flavour = "pi"
+    assert tree.doc.flavour == "pi" and tree.rows.rows
+
+
+def test_stepper_next_trigger_and_both_retries(served):
+    view = StepperView.from_paths(served / "project" / "unwrap.stream.jsonl", served / "project")
+    view.next_trigger()
+    assert view.state.step == 6
+    assert "no-unwrap" in view.rules.object and "wb-row-trigger" in view.rules.object
+    assert "res.unwrap();" in view.keep.object and "res.unwrap();" not in view.discard.object
+    assert "system-interrupt" in view.discard.object
+    view.go(-5)
+    assert view.state.step == 0
+    view.go(10_000)
+    assert view.state.step == len(view.stepper) - 1
+
+
+def test_stepper_derives_a_stream_from_the_open_session(served):
+    view = StepperView.from_paths(served / "branched.jsonl", served / "project", chunking="fixed")
+    assert view.stepper is not None and len(view.stepper) > 0
+    assert "re-chunked by fixed" in view.position.object
+
+
+def test_rule_edit_reruns_the_stream_and_lists_fires(served):
+    view = RulesView.from_folder(served / "project", served / "project" / "unwrap.stream.jsonl")
+    view.rule_select.value = "no-any"
+    assert "does not fire" in view.fires.object
+    view.apply_edit(view.editor.value.replace(':\\\\s*any\\\\b', "let v"))
+    assert "fires at" in view.fires.object and "no-any (edited)" in view.summary.object
+    assert (served / "project" / ".omp" / "rules" / "no-any.md").read_text().count("any\\\\b") == 1  # file untouched
+    view._revert()
+    assert "does not fire" in view.fires.object
+
+
+def test_app_views_share_one_state_and_refuse_outside_paths(served, tmp_path):
+    server = Server([served], uploads=False)
+    state = server.new_state()
+    views = build_views(server, state)
+    assert set(views) == {"sessions", "tree", "stepper", "rules"}
+    assert {s.path for s in server.catalog.summaries()} == {"branched.jsonl", "script_content.jsonl"}
+    (tmp_path / "outside.jsonl").write_text("{}\n")
+    with pytest.raises(AccessError):
+        state.open_session(tmp_path / "outside.jsonl")
+    views["sessions"]._path.value = str(tmp_path / "outside.jsonl")
+    views["sessions"]._on_add()
+    assert "outside the served folders" in notify.history()[-1][1]
+
+
+def test_url_keys_cover_the_deep_link_fields():
+    assert {"session", "leaf", "filter", "q", "stream", "step"} <= set(URL_KEYS)
+    state = AppState(ServedRoots.of([FIXTURES]))
+    for name in URL_KEYS.values():
+        assert name in state.param

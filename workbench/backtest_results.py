@@ -1,0 +1,220 @@
+"""Backtest results: per-session outcomes, hits, per-rule summaries, and where they are written.
+
+``aggregate`` folds task outcomes (``workbench.backtest.backtest_session``) into a ``BacktestResult``
+in input order, so a run on local processes and one on a Dask cluster compare equal.
+``write_results`` stores the three tables through ``workbench.store.Store`` (DuckDB, and Parquet
+when the store can export a table).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from workbench.rules import Rule
+
+DEFAULT_SAMPLES = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A rule firing in one turn of one session (the first firing of that rule in the turn).
+
+    ``turn``: 0-based turn of the derived stream; ``step``: index of the stream event that fired;
+    ``stream_key``: the engine buffer (``text``, ``thinking``, ``toolcall:<id>[#<path>]``);
+    ``offset`` / ``end``: the first match in that buffer (``None`` if it cannot be located);
+    ``fired_at``: how many characters of the buffer had streamed when it fired; ``interrupts``:
+    whether the rule's effective interrupt mode would abort on this source.
+    """
+
+    session: str
+    rule: str
+    turn: int
+    step: int
+    source: str
+    tool_name: str | None
+    stream_key: str
+    via: str
+    offset: int | None
+    end: int | None
+    fired_at: int
+    snippet: str
+    interrupts: bool
+
+    def to_row(self) -> dict[str, Any]:
+        return {"session": self.session, "rule": self.rule, "turn": self.turn, "step": self.step,
+                "source": self.source, "tool_name": self.tool_name, "stream_key": self.stream_key,
+                "via": self.via, "offset": self.offset, "end_offset": self.end, "fired_at": self.fired_at,
+                "snippet": self.snippet, "interrupts": self.interrupts}
+
+
+@dataclass(frozen=True, slots=True)
+class SessionOutcome:
+    """One task's answer: the session's turn count and hits, or why it could not be read."""
+
+    session: str
+    turns: int
+    hits: tuple[Hit, ...]
+    error: str | None = None
+    status: str | None = None
+
+    def to_row(self) -> dict[str, Any]:
+        return {"session": self.session, "turns": self.turns, "hits": len(self.hits), "status": self.status,
+                "error": self.error}
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSummary:
+    """Per rule: sessions and turns that would trigger, the first trigger and sample snippets."""
+
+    rule: str
+    path: str
+    sessions: int
+    turns: int
+    interrupting_turns: int
+    first: Hit | None
+    samples: tuple[Hit, ...]
+
+    @property
+    def fired(self) -> bool:
+        return self.turns > 0
+
+    def to_row(self) -> dict[str, Any]:
+        first = self.first
+        return {"rule": self.rule, "rule_path": self.path, "sessions": self.sessions, "turns": self.turns,
+                "interrupting_turns": self.interrupting_turns, "fired": self.fired,
+                "first_session": first.session if first else None, "first_turn": first.turn if first else None,
+                "first_step": first.step if first else None, "first_offset": first.offset if first else None,
+                "samples": [h.snippet for h in self.samples]}
+
+
+@dataclass(frozen=True, slots=True)
+class BacktestResult:
+    """The aggregate; equal for local and distributed runs (timing fields excluded)."""
+
+    rules: tuple[RuleSummary, ...]
+    hits: tuple[Hit, ...]
+    sessions: tuple[SessionOutcome, ...]
+    not_registered: tuple[tuple[str, str], ...] = ()
+    elapsed: float = field(default=0.0, compare=False)
+    workers: int = field(default=1, compare=False)
+    scheduler: str | None = field(default=None, compare=False)
+
+    @property
+    def turns(self) -> int:
+        return sum(s.turns for s in self.sessions)
+
+    @property
+    def errors(self) -> tuple[SessionOutcome, ...]:
+        return tuple(s for s in self.sessions if s.error is not None)
+
+    @property
+    def never_fired(self) -> tuple[str, ...]:
+        return tuple(r.rule for r in self.rules if not r.fired)
+
+    @property
+    def sessions_per_second(self) -> float:
+        return len(self.sessions) / self.elapsed if self.elapsed > 0 else 0.0
+
+    def rule_rows(self) -> list[dict[str, Any]]:
+        return [r.to_row() for r in self.rules]
+
+    def hit_rows(self) -> list[dict[str, Any]]:
+        return [h.to_row() for h in self.hits]
+
+    def session_rows(self) -> list[dict[str, Any]]:
+        return [s.to_row() for s in self.sessions]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sessions": len(self.sessions), "turns": self.turns, "elapsed": round(self.elapsed, 3),
+            "workers": self.workers, "scheduler": self.scheduler,
+            "rules": [{**r.to_row(), "first": r.first.to_row() if r.first else None,
+                       "samples": [h.to_row() for h in r.samples]} for r in self.rules],
+            "neverFired": list(self.never_fired),
+            "notRegistered": [{"rule": n, "reason": why} for n, why in self.not_registered],
+            "errors": [{"session": s.session, "error": s.error} for s in self.errors],
+            "hits": len(self.hits),
+        }
+
+
+def aggregate(rules: Sequence[Rule], outcomes: Sequence[SessionOutcome], *, samples: int = DEFAULT_SAMPLES,
+              elapsed: float = 0.0, workers: int = 1, scheduler: str | None = None) -> BacktestResult:
+    """Per-rule summaries from task outcomes, in rule order; hits in session order, then step."""
+    hits = tuple(h for o in outcomes for h in sorted(o.hits, key=lambda h: (h.step, h.rule)))
+    by_rule: dict[str, list[Hit]] = {r.name: [] for r in rules}
+    for h in hits:
+        by_rule.setdefault(h.rule, []).append(h)
+    not_registered = tuple((r.name, why) for r in rules if (why := _not_registered(r)) is not None)
+    summaries = []
+    for rule in rules:
+        mine = by_rule.get(rule.name, [])
+        summaries.append(RuleSummary(
+            rule.name, rule.path, len({h.session for h in mine}), len(mine),
+            sum(1 for h in mine if h.interrupts), mine[0] if mine else None, tuple(_samples(mine, samples))))
+    return BacktestResult(tuple(summaries), hits, tuple(outcomes), not_registered, elapsed, workers, scheduler)
+
+
+def _samples(hits: list[Hit], n: int) -> Iterator[Hit]:
+    """Up to ``n`` hits with distinct snippets, from different sessions first."""
+    seen_snippets: set[str] = set()
+    seen_sessions: set[str] = set()
+    picked: list[Hit] = []
+    for h in hits:
+        if len(picked) >= n:
+            break
+        if h.session not in seen_sessions and h.snippet not in seen_snippets:
+            picked.append(h)
+            seen_sessions.add(h.session)
+            seen_snippets.add(h.snippet)
+    for h in hits:
+        if len(picked) >= n:
+            break
+        if h not in picked and h.snippet not in seen_snippets:
+            picked.append(h)
+            seen_snippets.add(h.snippet)
+    return iter(picked)
+
+
+def _not_registered(rule: Rule) -> str | None:
+    from workbench.ttsr import TtsrManager
+
+    if not rule.condition and not rule.ast_condition:
+        return "no condition or astCondition (not a TTSR rule)"
+    manager = TtsrManager(None)  # registration does not depend on the interrupt or repeat settings
+    if manager.add_rule(rule):
+        return None
+    return manager.rejections.get(rule.name, "rejected by the TTSR manager")
+
+
+# --- results ----------------------------------------------------------------------------------------
+
+TABLES = ("backtest_rules", "backtest_hits", "backtest_sessions")
+
+
+def write_results(result: BacktestResult, out_dir: str | os.PathLike[str], *, db_name: str = "backtest.duckdb") -> dict[str, str]:
+    """Write the three result tables to ``<out>/backtest.duckdb`` (replacing earlier runs) and, when
+    the store can export tables, to ``<out>/<table>.parquet``. Returns what was written."""
+    from workbench.store import Store
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written: dict[str, str] = {}
+    db = out / db_name
+    with Store(str(db)) as store:
+        rows = {"backtest_rules": result.rule_rows(), "backtest_hits": result.hit_rows(),
+                "backtest_sessions": result.session_rows()}
+        for table, table_rows in rows.items():
+            store.write_rows(table, table_rows, replace=True)
+        written["duckdb"] = str(db)
+        export = getattr(store, "export_table_parquet", None)
+        if export is not None:
+            for table in TABLES:
+                if rows[table]:
+                    target = out / f"{table}.parquet"
+                    export(table, str(target))
+                    written[table] = str(target)
+    return written

@@ -1,0 +1,116 @@
+"""``workbench backtest``: how often a rule set would have fired over an archive of sessions."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any, TextIO
+
+from workbench.cli._output import add_json_flag, print_json
+from workbench.errors import UsageError
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "backtest",
+        help="replay every assistant turn of many sessions through a rule set; per-rule trigger counts",
+        description="Replay every assistant turn of every session (re-chunked into deltas) through the rules "
+        "and report per rule the sessions and turns that would trigger, the first trigger, sample snippets "
+        "and the rules that never fire. Runs on local worker processes, or on a Dask cluster with --scheduler.",
+    )
+    p.add_argument("paths", nargs="+", metavar="SESSION_OR_DIR", help="session files (or stream files) and folders of them")
+    p.add_argument("--rules", required=True, metavar="DIR",
+                   help="a rule file, a folder of rule files, or a project folder to discover rules from")
+    p.add_argument("--home", metavar="DIR", help="home folder for user-level rules when --rules is a project")
+    p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
+    p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores; 1 = in process)")
+    p.add_argument("--out", metavar="DIR", help="write backtest.duckdb (and Parquet when supported) to DIR")
+    p.add_argument("--chunking", choices=("words", "fixed", "tokens"), default="words",
+                   help="how recorded messages are cut into deltas (default: words)")
+    p.add_argument("--chunk-size", type=int, metavar="N", help="units per delta (default: 8 words)")
+    p.add_argument("--interrupt-mode", choices=("never", "prose-only", "tool-only", "always"), default="always",
+                   help="global interrupt mode hits are judged against (default: always)")
+    p.add_argument("--mode", choices=("probe", "agent"), default="probe",
+                   help="probe: every turn that would trigger (default); agent: replay as the agent would, "
+                   "with interrupts and the repeat policy")
+    p.add_argument("--repeat-mode", choices=("once", "after-gap"), help="agent mode: ttsr.repeatMode (default: once)")
+    p.add_argument("--repeat-gap", type=int, metavar="N", help="agent mode: ttsr.repeatGap (default: 10)")
+    p.add_argument("--samples", type=int, default=3, metavar="N", help="sample snippets per rule (default: 3)")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar on stderr (default: when stderr is a terminal)")
+    add_json_flag(p)
+    p.set_defaults(handler=run)
+
+
+class ProgressBar:
+    """A one-line bar on a stream: ``[#####.....] 512/5000 sessions 180/s``."""
+
+    def __init__(self, stream: TextIO, width: int = 30) -> None:
+        self.stream = stream
+        self.width = width
+        self.started = time.perf_counter()
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.perf_counter()
+        if done < total and now - self.last < 0.1:
+            return
+        self.last = now
+        filled = int(self.width * done / total) if total else self.width
+        rate = done / (now - self.started) if now > self.started else 0.0
+        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} sessions {rate:.0f}/s")
+        if done >= total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    from workbench.backtest import BacktestOptions, run_backtest, write_results
+
+    if args.samples < 0:
+        raise UsageError("--samples must be >= 0")
+    if args.workers is not None and args.scheduler is not None:
+        raise UsageError("--workers and --scheduler exclude each other (the cluster has its own workers)")
+    if args.mode == "probe" and (args.repeat_mode is not None or args.repeat_gap is not None):
+        raise UsageError("--repeat-mode / --repeat-gap apply to --mode agent only")
+    if args.repeat_gap is not None and args.repeat_gap < 0:
+        raise UsageError("--repeat-gap must be >= 0")
+    settings = {key: value for key, value in (("repeatMode", args.repeat_mode), ("repeatGap", args.repeat_gap))
+                if value is not None}
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+    options = BacktestOptions(policy=args.chunking, size=args.chunk_size if args.chunk_size is not None else
+                              (BacktestOptions().size if args.chunking == "words" else None),
+                              interrupt_mode=args.interrupt_mode, mode=args.mode, settings=settings)
+    result = run_backtest(args.rules, args.paths, workers=args.workers, scheduler=args.scheduler,
+                          progress=ProgressBar(sys.stderr) if show else None, home=args.home,
+                          options=options, samples=args.samples)
+    written = write_results(result, args.out) if args.out else {}
+    if args.json:
+        print_json({**result.to_json(), "written": written})
+        return 0
+    out = sys.stdout
+    where = f"Dask {args.scheduler}" if args.scheduler else f"{result.workers} local process(es)"
+    out.write(f"{len(result.sessions)} sessions, {result.turns} turns in {result.elapsed:.1f}s "
+              f"({result.sessions_per_second:.1f} sessions/s on {where}); mode {args.mode}\n\n")
+    fired = [r for r in result.rules if r.fired]
+    if fired:
+        out.write(f"{'rule':<28} {'sessions':>8} {'turns':>6} {'interrupt':>9}  first trigger\n")
+        for r in fired:
+            first = r.first
+            at = f"{first.session} turn {first.turn} offset {first.offset}" if first else "-"
+            out.write(f"{r.rule:<28} {r.sessions:>8} {r.turns:>6} {r.interrupting_turns:>9}  {at}\n")
+            for h in r.samples:
+                out.write(f"{'':<30}» {h.snippet}\n")
+    else:
+        out.write("no rule would have fired\n")
+    registered_never = [n for n in result.never_fired if n not in dict(result.not_registered)]
+    if registered_never:
+        out.write(f"\nnever fired: {', '.join(registered_never)}\n")
+    if result.not_registered:
+        out.write(f"not TTSR rules (never fire): {', '.join(n for n, _ in result.not_registered)}\n")
+    for s in result.errors:
+        sys.stderr.write(f"skipped: {s.error}\n")
+    for key, path in written.items():
+        out.write(f"wrote {key}: {path}\n")
+    return 0

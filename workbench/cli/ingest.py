@@ -1,0 +1,60 @@
+"""``workbench ingest PATH ... [--db FILE] [--parquet DIR] [--json]``: load session files into DuckDB."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from workbench.cli._output import add_json_flag, print_json
+from workbench.errors import UsageError
+
+_SHOWN_ERRORS = 20  # the text summary lists this many problems; --json lists them all
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "ingest",
+        help="load session files and folders into a DuckDB store",
+        description="Load pi / oh-my-pi session files (folders: every *.jsonl, recursively) into DuckDB. "
+        "Unchanged files are skipped; changed files are replaced. Bad lines are reported with file:line.",
+    )
+    parser.add_argument("paths", nargs="+", metavar="PATH", help="session files or folders")
+    parser.add_argument("--db", default=":memory:",
+                        help="DuckDB file to write (default: an in-memory store, summary only)")
+    parser.add_argument("--parquet", metavar="DIR", default=None,
+                        help="also write the tables as Parquet (entries partitioned by session) under DIR")
+    parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    add_json_flag(parser)
+    parser.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from workbench.store import Store  # duckdb loads only when the command runs
+
+    if args.db != ":memory:" and args.db.endswith("/"):
+        raise UsageError(f"--db {args.db}: give a file name, not a folder")
+    show_progress = not args.quiet and not args.json and sys.stderr.isatty()
+
+    def progress(done: int, total: int, path: str) -> None:
+        print(f"\r{done}/{total} files", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+    with Store(args.db) as store:
+        summary = store.ingest(args.paths, progress=progress if show_progress else None, parquet=args.parquet)
+        totals = store.stats()
+    if args.json:
+        print_json({**summary.to_dict(), "db": args.db, "totals": totals})
+        return 0
+    read = summary.files - summary.skipped_files
+    print(f"files: {summary.files} ({read} read, {summary.skipped_files} unchanged, "
+          f"{summary.fallback_files} via the session parser)")
+    print(f"sessions: {summary.sessions}  entries: {summary.entries}  errors: {len(summary.errors)}")
+    print(f"read {summary.bytes / 1e6:.1f} MB in {summary.seconds:.2f} s ({summary.mb_per_s:.1f} MB/s)")
+    for err in summary.errors[:_SHOWN_ERRORS]:
+        print(f"  {err}")
+    if len(summary.errors) > _SHOWN_ERRORS:
+        print(f"  ... {len(summary.errors) - _SHOWN_ERRORS} more (see --json or the ingest_errors table)")
+    if args.db != ":memory:":
+        print(f"store: {args.db} ({totals['sessions']} sessions, {totals['entries']} entries in total)")
+    if summary.parquet:
+        print(f"parquet: {summary.parquet}")
+    return 0

@@ -1,0 +1,54 @@
+"""``workbench serve [PATH ...]``: the web app. Panel is imported only when the command runs."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from workbench.cli._output import add_json_flag, print_json
+from workbench.errors import UsageError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve", help="start the web app", description="Serve the TTSR Workbench web app over session files/folders."
+    )
+    parser.add_argument("paths", nargs="*", metavar="PATH",
+                        help="session files or folders to serve (default: sample_sessions/)")
+    parser.add_argument("--port", type=int, default=5006, help="port (0 = any free port; default 5006)")
+    parser.add_argument("--address", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--db", default=None, help="DuckDB file (default: an in-memory database)")
+    parser.add_argument("--show", action=argparse.BooleanOptionalAction, default=False,
+                        help="open a browser tab")
+    add_json_flag(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: must be between 0 and 65535")
+    import socket
+
+    import panel as pn
+
+    from workbench.ui.app import create_app, default_paths
+
+    paths = [Path(p) for p in args.paths] or default_paths()
+    if not paths:
+        raise UsageError("no PATH given and no sample_sessions/ folder found")
+    app = create_app(paths, db=args.db)
+    port = args.port
+    if port == 0:
+        with socket.socket() as s:
+            s.bind((args.address, 0))
+            port = s.getsockname()[1]
+    host = "localhost" if args.address in ("0.0.0.0", "::") else args.address
+    url = f"http://{host}:{port}/"
+    if getattr(args, "json", False):
+        print_json({"url": url, "paths": [str(p) for p in paths], "db": args.db or ":memory:"})
+    else:
+        print(f"TTSR Workbench at {url}  (serving {', '.join(str(p) for p in paths)}; Ctrl+C to stop)", flush=True)
+    origins = [f"{host}:{port}", f"127.0.0.1:{port}", f"localhost:{port}"]
+    pn.serve({"/": app}, port=port, address=args.address, websocket_origin=origins, show=args.show,
+             title="TTSR Workbench", threaded=False)
+    return 0

@@ -1,0 +1,120 @@
+"""``workbench tree`` and ``workbench context``: the `/tree` list and the conversation at a leaf."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from workbench.cli._output import add_json_flag, print_json
+from workbench.errors import NotFoundError
+from workbench.sessions import build_session_context, load_session
+from workbench.sessions.entries import Session
+from workbench.sessions.treelist import FILTER_MODES, TreeList
+
+
+def register(subparsers: Any) -> None:
+    tree = subparsers.add_parser("tree", help="print a session's branch tree as the agent's /tree shows it")
+    tree.add_argument("session", metavar="SESSION", help="a .jsonl session file")
+    tree.add_argument("--filter", default="default", choices=FILTER_MODES, help="filter mode (default: default)")
+    tree.add_argument("--search", default="", metavar="QUERY", help="search query, as typed in /tree")
+    tree.add_argument("--flavor", default="omp", choices=("omp", "pi"), help="which agent's /tree to mimic")
+    tree.add_argument("--leaf", default=None, metavar="ID", help="current leaf (default: the file's leaf)")
+    add_json_flag(tree)
+    tree.set_defaults(handler=_tree)
+
+    ctx = subparsers.add_parser("context", help="print the conversation the LLM would see at a leaf")
+    ctx.add_argument("session", metavar="SESSION", help="a .jsonl session file")
+    ctx.add_argument("--leaf", default=None, metavar="ID", help="leaf entry id (default: the file's leaf)")
+    ctx.add_argument("--flavor", default="omp", choices=("omp", "pi"), help="which agent's rules to apply")
+    add_json_flag(ctx)
+    ctx.set_defaults(handler=_context)
+
+
+def _diagnostics(session: Session) -> list[dict[str, Any]]:
+    return [{"path": d.path, "line": d.line, "kind": d.kind, "message": d.message} for d in session.diagnostics]
+
+
+def _warn(session: Session) -> None:
+    for d in session.diagnostics:
+        print(f"warning: {d}", file=sys.stderr)
+
+
+def _check_leaf(session: Session, leaf: str | None) -> None:
+    if leaf is not None and leaf not in session.by_id:
+        raise NotFoundError(f"{session.path}: entry {leaf!r} not found (--leaf)")
+
+
+def _tree(args: argparse.Namespace) -> int:
+    session = load_session(args.session)
+    _check_leaf(session, args.leaf)
+    kwargs: dict[str, Any] = {"flavor": args.flavor, "filter_mode": args.filter, "search": args.search}
+    if args.leaf is not None:
+        kwargs["leaf"] = args.leaf
+    state = TreeList(session, **kwargs)
+    rows = state.rows()
+    if args.json:
+        print_json({
+            "rows": [{"id": r.id, "type": r.type, "text": r.text, "label": r.label, "active": r.active,
+                      "line": r.line, "depth": r.depth, "fileLine": r.file_line} for r in rows],
+            "leaf": state.leaf_id,
+            "selected": state.selected_id,
+            "total": state.total,
+            "filter": state.filter_mode,
+            "search": state.search,
+            "flavor": state.flavor,
+            "diagnostics": _diagnostics(session),
+            "notLoaded": [{"line": n.line, "reason": n.reason} for n in session.not_loaded],
+        })
+        return 0
+    _warn(session)
+    for row in rows:
+        print(row.line)
+    return 0
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "text":
+                parts.append(str(block.get("text", "")))
+            elif block.get("type") == "toolCall":
+                parts.append(f"[tool call {block.get('name')}]")
+            elif block.get("type") == "thinking":
+                parts.append("[thinking]")
+            elif block.get("type") == "image":
+                parts.append("[image]")
+        return " ".join(parts)
+    return ""
+
+
+def _context(args: argparse.Namespace) -> int:
+    session = load_session(args.session)
+    _check_leaf(session, args.leaf)
+    flavor = args.flavor
+    ctx = build_session_context(session, *( [args.leaf] if args.leaf is not None else []), flavor=flavor)
+    if args.json:
+        out = ctx.to_dict()
+        out["diagnostics"] = _diagnostics(session)
+        print_json(out)
+        return 0
+    _warn(session)
+    model = (f"{ctx.model.get('provider')}/{ctx.model.get('modelId')}" if ctx.model else None) if flavor == "pi" \
+        else ctx.models.get("default")
+    print(f"# leaf {ctx.leaf_id}  thinking {ctx.thinking_level}  model {model}")
+    for msg in ctx.messages:
+        role = msg.get("role")
+        if role in ("compactionSummary", "branchSummary"):
+            text = str(msg.get("summary", ""))
+        elif role == "bashExecution":
+            text = f"$ {msg.get('command', '')}"
+        else:
+            text = _text_of(msg.get("content"))
+        first = text.replace("\n", " ")
+        print(f"{role}: {first[:200]}{'…' if len(first) > 200 else ''}")
+    return 0

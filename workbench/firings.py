@@ -1,0 +1,162 @@
+"""Where a rule fired: one ``Firing`` per rule and turn, recorded while a simulated session runs.
+
+Rule examples (``workbench.checks``) and the backtest (``workbench.backtest``) both drive a
+``workbench.replay.SimulatedSession`` — so a stream is presented to the engine exactly as the
+stepper presents it — and listen on its ``on_check`` hook. ``FiringRecorder`` turns those checks into
+firings with the offset of the first match in the buffer that fired and a short snippet around it.
+The AST matcher reports no position, so AST firings locate their node with ast-grep here (the
+snapshot it ran on is the buffer the regex check just wrote under the same key, spec §8.2).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from workbench.ttsr import MatchContext, TtsrManager
+from workbench.ttsr.ast import NATIVE_ALIASES, language_for
+
+Via = Literal["regex", "ast"]
+SNIPPET_CONTEXT = 40
+SNIPPET_LIMIT = 160
+
+
+@dataclass(frozen=True, slots=True)
+class Firing:
+    """The first time ``rule`` fired in one turn of a stream.
+
+    ``turn`` is the 0-based turn index (``-1`` for events before any ``turn_start``), ``step`` the
+    index of the stream event; ``offset``/``end`` the first match in the buffer under
+    ``stream_key`` (``None`` when it cannot be located); ``fired_at`` that buffer's length when the
+    rule fired (how much of it had streamed).
+    """
+
+    rule: str
+    turn: int
+    step: int
+    source: str
+    tool_name: str | None
+    stream_key: str
+    file_paths: tuple[str, ...] | None
+    via: Via
+    offset: int | None
+    end: int | None
+    fired_at: int
+    snippet: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule, "turn": self.turn, "step": self.step, "source": self.source,
+            "tool_name": self.tool_name, "stream_key": self.stream_key,
+            "file_paths": list(self.file_paths) if self.file_paths is not None else None,
+            "via": self.via, "offset": self.offset, "end": self.end, "fired_at": self.fired_at,
+            "snippet": self.snippet,
+        }
+
+
+def snippet(text: str, start: int | None, end: int | None, *, context: int = SNIPPET_CONTEXT) -> str:
+    """The match with ``context`` characters either side, on one line (``⏎`` for line breaks)."""
+    if start is None:
+        piece = text[: context * 2]
+        cut_left, cut_right = False, len(text) > len(piece)
+    else:
+        stop = end if end is not None and end >= start else start
+        left = max(0, start - context)
+        right = min(len(text), stop + context)
+        piece = text[left:right]
+        cut_left, cut_right = left > 0, right < len(text)
+    flat = piece.replace("\r\n", "⏎").replace("\n", "⏎").replace("\r", "⏎").replace("\t", " ")
+    if len(flat) > SNIPPET_LIMIT:
+        flat, cut_right = flat[:SNIPPET_LIMIT], True
+    return ("…" if cut_left else "") + flat + ("…" if cut_right else "")
+
+
+def ast_spans(patterns: Sequence[str], source: str, lang: str) -> list[tuple[int, int, int]]:
+    """``(start, end, line)`` of every node any pattern matches (0-based line), sorted; ``[]`` when
+    the language is unknown or nothing parses (the engine treats those as "no match" too)."""
+    sg_lang = NATIVE_ALIASES.get(lang)
+    if sg_lang is None:
+        return []
+    try:
+        from ast_grep_py import SgRoot
+
+        root = SgRoot(source, sg_lang).root()
+    except BaseException as exc:  # noqa: BLE001 - ast-grep-py panics are BaseExceptions
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
+        return []
+    found: set[tuple[int, int, int]] = set()
+    for pattern in patterns:
+        try:
+            nodes = root.find_all(pattern={"context": pattern, "strictness": "smart"})
+        except BaseException as exc:  # noqa: BLE001 - an uncompilable pattern is skipped, as in the engine
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            continue
+        for node in nodes:
+            r = node.range()
+            found.add((r.start.index, r.end.index, r.start.line))
+    return sorted(found)
+
+
+def _ast_patterns(manager: TtsrManager, name: str) -> tuple[str, ...]:
+    for rule in manager.get_rules():
+        if rule.name == name:
+            raw = rule.ast_condition or ()
+            return tuple(p.strip() for p in ([raw] if isinstance(raw, str) else raw) if isinstance(p, str) and p.strip())
+    return ()
+
+
+class FiringRecorder:
+    """An ``on_check`` hook for a ``SimulatedSession``: the first firing of each rule in each turn.
+
+    Call ``observe(index, event)`` before feeding each event, so that firings carry the step and
+    the turn. ``last_checks`` keeps the last context checked per stream key (for explanations).
+    """
+
+    def __init__(self, manager: TtsrManager) -> None:
+        self.manager = manager
+        self.firings: list[Firing] = []
+        self.turn = -1
+        self.step = -1
+        self.last_checks: dict[str, MatchContext] = {}
+        self.ast_checked = False
+        self._seen: set[tuple[str, int]] = set()
+
+    def observe(self, index: int, ev: Any) -> None:
+        self.step = index
+        if ev.type == "turn_start":
+            self.turn += 1
+
+    def __call__(self, ctx: MatchContext, method: str, matches: list[Any]) -> None:
+        key = self.manager.buffer_key(ctx)
+        self.last_checks[key] = ctx
+        via: Via = "ast" if method == "check_ast_snapshot" else "regex"
+        if via == "ast":
+            self.ast_checked = True
+        for rule in matches:
+            name = rule.name
+            if (name, self.turn) in self._seen:
+                continue
+            self._seen.add((name, self.turn))
+            self.firings.append(self._firing(name, ctx, key, via))
+
+    def _firing(self, name: str, ctx: MatchContext, key: str, via: Via) -> Firing:
+        text = self.manager.get_buffer(key) or ""
+        start: int | None = None
+        end: int | None = None
+        if via == "regex":
+            spans = self.manager.match_spans(name, key)
+            if spans:
+                start, end = spans[0]
+        else:
+            lang = language_for(ctx.file_paths)
+            spans3 = ast_spans(_ast_patterns(self.manager, name), text, lang) if lang else []
+            if spans3:
+                start, end = spans3[0][0], spans3[0][1]
+        return Firing(
+            rule=name, turn=self.turn, step=self.step, source=ctx.source, tool_name=ctx.tool_name,
+            stream_key=key, file_paths=tuple(ctx.file_paths) if ctx.file_paths is not None else None,
+            via=via, offset=start, end=end, fired_at=len(text), snippet=snippet(text, start, end),
+        )

@@ -1,0 +1,200 @@
+"""What the LLM would see at a leaf: ``buildSessionContext`` of the agents (spec §6).
+
+Three flavours differ only in the model bookkeeping: ``pi`` keeps one ``model`` ({provider,
+modelId}); ``omp57`` keeps a ``models`` map by role that every assistant message overwrites at
+``default``; ``omp`` (v17) stops assistant messages from overwriting ``default`` once a default-role
+``model_change`` was seen, maps a null thinking level to "off" and drops retry-recovery / empty
+error turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from workbench.sessions.entries import Entry, Session, js_ms
+from workbench.sessions.tree import as_entries, branch_path
+
+ContextFlavor = Literal["omp", "omp57", "pi"]
+_UNSET: Any = object()
+
+COMPACTION_PREFIX = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n"
+BRANCH_PREFIX = "The following is a summary of a branch that this conversation came back from:\n\n<summary>\n"
+
+
+@dataclass(frozen=True, slots=True)
+class SessionContext:
+    """The rebuilt conversation at ``leaf_id``; ``messages`` are agent messages in LLM order."""
+
+    messages: tuple[Mapping[str, Any], ...]
+    thinking_level: Any = "off"
+    model: Mapping[str, Any] | None = None  # pi flavour
+    models: Mapping[str, str] = field(default_factory=dict)  # omp flavours
+    injected_ttsr_rules: tuple[str, ...] = ()
+    leaf_id: str | None = None
+    path_ids: tuple[str, ...] = ()
+    compaction_id: str | None = None
+
+    def llm_messages(self) -> list[dict[str, Any]]:
+        """``convertToLlm``: custom / branch / compaction summaries become user messages (§6.8)."""
+        out: list[dict[str, Any]] = []
+        for msg in self.messages:
+            role = msg.get("role")
+            if role == "compactionSummary":
+                text = COMPACTION_PREFIX + str(msg.get("summary", "")) + "\n</summary>"
+                out.append({"role": "user", "content": [{"type": "text", "text": text}], "timestamp": msg.get("timestamp")})
+            elif role == "branchSummary":
+                text = BRANCH_PREFIX + str(msg.get("summary", "")) + "</summary>"
+                out.append({"role": "user", "content": [{"type": "text", "text": text}], "timestamp": msg.get("timestamp")})
+            elif role == "custom":
+                content = msg.get("content")
+                blocks = [{"type": "text", "text": content}] if isinstance(content, str) else list(content or [])
+                out.append({"role": "user", "content": blocks, "timestamp": msg.get("timestamp")})
+            elif role == "bashExecution":
+                if msg.get("excludeFromContext"):
+                    continue
+                text = f"Ran `{msg.get('command', '')}`\n```\n{msg.get('output', '')}\n```"
+                out.append({"role": "user", "content": [{"type": "text", "text": text}], "timestamp": msg.get("timestamp")})
+            else:
+                out.append(dict(msg))
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "leafId": self.leaf_id,
+            "messages": [dict(m) for m in self.messages],
+            "thinkingLevel": self.thinking_level,
+            "model": dict(self.model) if self.model is not None else None,
+            "models": dict(self.models),
+            "injectedTtsrRules": list(self.injected_ttsr_rules),
+            "compactionId": self.compaction_id,
+        }
+
+
+def _emit(entry: Entry, flavor: ContextFlavor) -> dict[str, Any] | None:
+    if entry.type == "message":
+        msg = entry.message
+        if msg is None:
+            return None
+        if flavor == "omp" and msg.get("role") == "assistant":
+            content = msg.get("content")
+            if msg.get("retryRecovery"):
+                return None
+            if msg.get("stopReason") == "error" and not content:
+                return None  # omp17: an empty error turn carries nothing for the model
+        return dict(msg)
+    if entry.type == "custom_message":
+        return {
+            "role": "custom",
+            "customType": entry.get("customType"),
+            "content": entry.get("content"),
+            "display": entry.get("display"),
+            "details": entry.get("details"),
+            "timestamp": js_ms(entry.timestamp),
+        }
+    if entry.type == "branch_summary":
+        summary = entry.get("summary")
+        if not summary:
+            return None
+        return {"role": "branchSummary", "summary": summary, "fromId": entry.get("fromId"),
+                "timestamp": js_ms(entry.timestamp)}
+    return None
+
+
+def build_session_context(
+    source: Session | Iterable[Entry | Mapping[str, Any]],
+    leaf_id: str | None = _UNSET,
+    *,
+    flavor: ContextFlavor = "omp",
+) -> SessionContext:
+    """Rebuild the context at ``leaf_id`` (None → empty; not given or unknown → the last entry)."""
+    entries = as_entries(source)
+    if leaf_id is None or not entries:
+        return SessionContext(messages=(), thinking_level="off", leaf_id=None)
+    by_id: dict[str, Entry] = {}
+    for entry in entries:
+        by_id[entry.id] = entry
+    leaf = by_id.get(leaf_id) if leaf_id is not _UNSET else None
+    if leaf is None:
+        leaf = entries[-1]
+    path = branch_path(by_id, leaf.id)
+
+    thinking: Any = "off"
+    model: dict[str, Any] | None = None
+    models: dict[str, str] = {}
+    default_pinned = False
+    rules: list[str] = []
+    compaction_at = -1
+    for i, entry in enumerate(path):
+        if entry.type == "thinking_level_change":
+            level = entry.get("thinkingLevel")
+            thinking = "off" if (flavor == "omp" and level is None) else level
+        elif entry.type == "model_change":
+            if flavor == "pi":
+                model = {"provider": entry.get("provider"), "modelId": entry.get("modelId")}
+            elif "model" in entry.obj and entry.get("model") is not None:
+                role = entry.get("role") or "default"
+                models[str(role)] = entry.get("model")
+                if role == "default":
+                    default_pinned = True
+        elif entry.type == "message" and entry.role == "assistant":
+            msg = entry.message or {}
+            if flavor == "pi":
+                model = {"provider": msg.get("provider"), "modelId": msg.get("model")}
+            elif not (flavor == "omp" and default_pinned):
+                models["default"] = f"{_js_str(msg.get('provider'))}/{_js_str(msg.get('model'))}"
+        elif entry.type == "compaction":
+            compaction_at = i
+        elif entry.type == "ttsr_injection":
+            for name in entry.get("injectedRules") or []:
+                if isinstance(name, str) and name not in rules:
+                    rules.append(name)
+
+    messages: list[dict[str, Any]] = []
+
+    def push(e: Entry) -> None:
+        m = _emit(e, flavor)
+        if m is not None:
+            messages.append(m)
+
+    compaction_id = None
+    if compaction_at < 0:
+        for entry in path:
+            push(entry)
+    else:
+        comp = path[compaction_at]
+        compaction_id = comp.id
+        messages.append({"role": "compactionSummary", "summary": comp.get("summary"),
+                         "tokensBefore": comp.get("tokensBefore"), "timestamp": js_ms(comp.timestamp)})
+        first_kept = comp.get("firstKeptEntryId")
+        keeping = False
+        for entry in path[:compaction_at]:
+            if not keeping and entry.id == first_kept:
+                keeping = True
+            if keeping:
+                push(entry)
+        for entry in path[compaction_at + 1:]:
+            push(entry)
+
+    return SessionContext(
+        messages=tuple(messages),
+        thinking_level=thinking,
+        model=model,
+        models=models,
+        injected_ttsr_rules=tuple(rules),
+        leaf_id=leaf.id,
+        path_ids=tuple(e.id for e in path),
+        compaction_id=compaction_id,
+    )
+
+
+def _js_str(value: Any) -> str:
+    """JS template-string conversion of a value (``undefined``/``null`` spelled out)."""
+    if value is None:
+        return "undefined"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)

@@ -1,0 +1,202 @@
+"""Typed, frozen views of session file records: the header, entries, diagnostics and the session.
+
+The raw JSON object of every record is kept verbatim (``raw``); ``data`` is the object as the agent
+sees it after its in-memory migrations (v1 ids, v2 ``hookMessage`` → ``custom``). The two are the
+same object when no migration touched the record.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+DiagnosticKind = Literal[
+    "malformed",  # a line that is not JSON (skipped, as the agent skips it)
+    "two-objects",  # one line holding several JSON objects glued together (`}{`)
+    "truncated",  # the last line is cut short (no closing newline, not JSON)
+    "invalid-utf8",  # bytes that are not UTF-8 (decoded with U+FFFD like Node does)
+    "not-object",  # valid JSON that is not an object (array, number, string)
+    "missing-id",  # an entry without a string id (one is minted in memory)
+    "duplicate-id",  # a later entry reuses an id (the later one wins in lookups)
+    "missing-parent",  # parentId names no entry: the entry becomes a root (orphan)
+    "cycle",  # a parent chain that loops: broken at the first entry in file order
+    "title-slot",  # an omp title-slot first line that is not valid
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """Something wrong in a session file, found while loading; the file itself is never changed."""
+
+    path: str
+    line: int
+    kind: DiagnosticKind
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.kind}: {self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One non-header record of a session file."""
+
+    id: str
+    parent_id: str | None
+    type: str
+    timestamp: Any
+    raw: Mapping[str, Any]
+    line: int  # 1-based physical line of the file
+    index: int = 0  # position among the loaded entries, file order
+    data: Mapping[str, Any] | None = None  # migrated view; None = same as raw
+
+    @property
+    def obj(self) -> Mapping[str, Any]:
+        """The record as the agent sees it (migrations applied)."""
+        return self.data if self.data is not None else self.raw
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.obj.get(key, default)
+
+    @property
+    def message(self) -> Mapping[str, Any] | None:
+        msg = self.obj.get("message") if self.type == "message" else None
+        return msg if isinstance(msg, Mapping) else None
+
+    @property
+    def role(self) -> str | None:
+        msg = self.message
+        role = msg.get("role") if msg is not None else None
+        return role if isinstance(role, str) else None
+
+    @property
+    def label(self) -> str | None:
+        """For a ``label`` entry: the label text (None when absent)."""
+        value = self.obj.get("label") if self.type == "label" else None
+        return value if isinstance(value, str) else None
+
+    @property
+    def target_id(self) -> str | None:
+        value = self.obj.get("targetId") if self.type == "label" else None
+        return value if isinstance(value, str) else None
+
+    @property
+    def timestamp_ms(self) -> float | None:
+        return parse_timestamp_ms(self.timestamp)
+
+
+@dataclass(frozen=True, slots=True)
+class NotLoaded:
+    """A JSON object present in the file that the agent did not load (e.g. glued to another on one line)."""
+
+    line: int
+    raw: Any
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    """A loaded session file: header, entries in file order, and what went wrong while reading it."""
+
+    path: str
+    header: Mapping[str, Any]
+    entries: tuple[Entry, ...]
+    diagnostics: tuple[Diagnostic, ...] = ()
+    not_loaded: tuple[NotLoaded, ...] = ()
+    title_slot: Mapping[str, Any] | None = None
+    original_version: int = 3
+    by_id: Mapping[str, Entry] = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def id(self) -> str:
+        return str(self.header.get("id"))
+
+    @property
+    def cwd(self) -> str | None:
+        cwd = self.header.get("cwd")
+        return cwd if isinstance(cwd, str) else None
+
+    @property
+    def version(self) -> int:
+        """The version the file declares (absent = 1); entries are migrated to 3 in memory."""
+        return self.original_version
+
+    @property
+    def timestamp(self) -> Any:
+        return self.header.get("timestamp")
+
+    @property
+    def title(self) -> str | None:
+        """omp title: the header's, overridden by the title slot (an empty slot title deletes it)."""
+        if self.title_slot is not None:
+            title = self.title_slot.get("title")
+            return title or None
+        title = self.header.get("title")
+        return title if isinstance(title, str) and title else None
+
+    @property
+    def name(self) -> str | None:
+        """pi session name: the last ``session_info`` entry (file order) with a truthy name."""
+        for entry in reversed(self.entries):
+            if entry.type == "session_info":
+                name = entry.get("name")
+                if name:
+                    return str(name)
+        return None
+
+    @property
+    def leaf_id(self) -> str | None:
+        """The leaf on load: the id of the last loaded entry, whatever its type."""
+        return self.entries[-1].id if self.entries else None
+
+    def get(self, entry_id: str) -> Entry | None:
+        return self.by_id.get(entry_id)
+
+
+def parse_timestamp_ms(value: Any) -> float | None:
+    """``Date.parse`` for the ISO strings sessions hold; None where JS would give NaN."""
+    if not isinstance(value, str) or not value:
+        return None
+    text = value.strip()
+    try:
+        if len(text) == 10 and text[4] == "-" and text[7] == "-":  # date only: UTC in JS
+            dt = datetime.fromisoformat(text).replace(tzinfo=timezone.utc)
+        else:
+            if text.endswith(("Z", "z")):
+                text = text[:-1] + "+00:00"
+            dt = datetime.fromisoformat(text)
+            if dt.tzinfo is None:
+                # JS reads a zone-less date-time as local time; sessions always write UTC ("Z").
+                dt = dt.replace(tzinfo=timezone.utc)
+    except (ValueError, IndexError):
+        return None
+    return dt.timestamp() * 1000.0
+
+
+def js_ms(value: Any) -> int | float | None:
+    """Milliseconds as JS prints them: an integer when whole."""
+    ms = parse_timestamp_ms(value)
+    if ms is None:
+        return None
+    rounded = round(ms)
+    return int(rounded) if abs(ms - rounded) < 1e-6 else ms
+
+
+@contextmanager
+def paused_gc() -> Iterator[None]:
+    """Pause the cyclic GC while building large acyclic structures.
+
+    Loading 100k entries allocates millions of containers; with the collector on, its full passes make
+    the load super-linear. Nothing built here forms reference cycles, so pausing is safe.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -1,0 +1,81 @@
+"""Writing a label the way the agent does: one appended ``label`` entry, never a rewrite (spec §4.6).
+
+The file is locked with ``fcntl.flock`` for the read-leaf-then-append step so two writers cannot
+chain off the same leaf, and the line goes out in one ``os.write`` on an ``O_APPEND`` descriptor so a
+concurrently appending agent never sees a torn line.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import uuid
+from datetime import datetime, timezone
+from typing import Any
+
+from workbench.errors import NotFoundError, SessionFileError
+from workbench.sessions.loader import parse_session_bytes
+
+
+def _now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def append_label(
+    path: str | os.PathLike[str], target_id: str, label: str | None, *, parent_id: str | None = None
+) -> dict[str, Any]:
+    """Append ``{"type":"label", targetId, label}`` to the session file and return the entry written.
+
+    ``label`` is trimmed like the agent's label editor; an empty or ``None`` label clears (the key is
+    left out, as the agent writes it). The parent is the file's current leaf (its last entry) unless
+    ``parent_id`` is given. Raises ``NotFoundError`` for an unknown target, ``SessionFileError`` for a
+    file that is not a version ≥ 2 session.
+    """
+    name = os.fspath(path)
+    try:
+        fd = os.open(name, os.O_RDWR | os.O_APPEND)
+    except FileNotFoundError:
+        raise SessionFileError("file not found", path=name) from None
+    except OSError as exc:
+        raise SessionFileError(f"cannot open for appending: {exc.strerror or exc}", path=name) from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        size = os.fstat(fd).st_size
+        data = os.pread(fd, size, 0) if size else b""
+        session = parse_session_bytes(data, path=name)
+        if session.original_version < 2:
+            raise SessionFileError(
+                "version 1 file: its entry ids exist only in memory, so a label could not point at them",
+                path=name, field="version")
+        if target_id not in session.by_id:
+            raise NotFoundError(f"Entry {target_id} not found in {name}")
+        if parent_id is not None and parent_id not in session.by_id:
+            raise NotFoundError(f"Entry {parent_id} not found in {name}")
+        used = set(session.by_id)
+        new_id = uuid.uuid4().hex[:8]
+        while new_id in used:
+            new_id = uuid.uuid4().hex[:8]
+        entry: dict[str, Any] = {
+            "type": "label",
+            "id": new_id,
+            "parentId": parent_id if parent_id is not None else session.leaf_id,
+            "timestamp": _now_iso(),
+            "targetId": target_id,
+        }
+        text = label.strip() if isinstance(label, str) else ""
+        if text:
+            entry["label"] = text
+        line = json.dumps(entry, ensure_ascii=False, separators=(",", ":")) + "\n"
+        # Never glue our line onto a partial last line the agent may still be writing.
+        payload = (b"\n" if data and not data.endswith(b"\n") else b"") + line.encode("utf-8")
+        written = os.write(fd, payload)
+        if written != len(payload):
+            raise SessionFileError(f"short write ({written} of {len(payload)} bytes)", path=name)
+        os.fsync(fd)
+        return entry
+    finally:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)

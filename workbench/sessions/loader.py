@@ -1,0 +1,348 @@
+"""Reading pi / oh-my-pi session files the way the agents read them, without ever writing them.
+
+The reference loader (spec §1.2) trims the whole file, splits it on ``\\n``, skips blank lines and
+silently drops every line ``JSON.parse`` rejects, including a line holding two glued objects. We
+reproduce that result exactly and, unlike the agent, report each dropped line as a ``Diagnostic``.
+Migrations v1→v2→v3 (§3) are applied to copies in memory; the file is opened read-only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.errors import SessionFileError
+from workbench.sessions.entries import Diagnostic, Entry, NotLoaded, Session, paused_gc
+
+_DECODER = json.JSONDecoder()
+_WHITESPACE = " \t\r\n\ufeff\u00a0\u2028\u2029\u000b\u000c"
+
+
+def _reject_constant(name: str) -> Any:
+    # JSON.parse rejects NaN/Infinity; Python's json would accept them.
+    raise ValueError(f"invalid JSON constant {name}")
+
+
+def _loads(text: str) -> Any:
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+def _split_objects(text: str) -> list[Any] | None:
+    """Several JSON values glued on one line (``}{``): the values, or None if the line is not that."""
+    values: list[Any] = []
+    pos = 0
+    n = len(text)
+    while pos < n:
+        while pos < n and text[pos] in _WHITESPACE:
+            pos += 1
+        if pos >= n:
+            break
+        try:
+            value, end = _DECODER.raw_decode(text, pos)
+        except ValueError:
+            return None
+        values.append(value)
+        pos = end
+    return values if len(values) >= 2 else None
+
+
+def is_title_slot(obj: Any) -> bool:
+    """The omp17 fixed-width title slot (spec §1.2 step 4)."""
+    return (
+        isinstance(obj, dict)
+        and obj.get("type") == "title"
+        and obj.get("v") == 1
+        and type(obj.get("v")) is int
+        and isinstance(obj.get("title"), str)
+        and isinstance(obj.get("updatedAt"), str)
+        and isinstance(obj.get("pad"), str)
+        and obj.get("source", "auto") in ("auto", "user")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Parsed:
+    line: int
+    value: Any
+
+
+def _decode_lines(data: bytes, path: str, diags: list[Diagnostic]) -> list[tuple[int, str]]:
+    """Physical lines (1-based numbers) decoded as UTF-8; bad bytes become U+FFFD like Node's decoder."""
+    lines: list[tuple[int, str]] = []
+    for number, raw in enumerate(data.split(b"\n"), start=1):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            text = raw.decode("utf-8", errors="replace")
+            diags.append(Diagnostic(path, number, "invalid-utf8", f"invalid UTF-8 at byte {exc.start} of the line"))
+        lines.append((number, text))
+    return lines
+
+
+def parse_session_bytes(data: bytes, *, path: str = "<memory>") -> Session:
+    diags: list[Diagnostic] = []
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    with paused_gc():
+        lines = _decode_lines(data, path, diags)
+        return _parse_lines(lines, path=path, diags=diags, ends_with_newline=data.endswith(b"\n"))
+
+
+def parse_session_text(text: str, *, path: str = "<memory>") -> Session:
+    """Parse the text of a session file. Raises ``SessionFileError`` when it is not a session."""
+    with paused_gc():
+        lines = list(enumerate(text.split("\n"), start=1))
+        return _parse_lines(lines, path=path, diags=[], ends_with_newline=text.endswith("\n"))
+
+
+def load_session(path: str | os.PathLike[str]) -> Session:
+    """Load a session file (read-only). Raises ``SessionFileError`` naming the file when unusable."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as fh:
+            data = fh.read()
+    except IsADirectoryError:
+        raise SessionFileError("is a directory, not a session file", path=name) from None
+    except FileNotFoundError:
+        raise SessionFileError("file not found", path=name) from None
+    except OSError as exc:
+        raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=name) from None
+    return parse_session_bytes(data, path=name)
+
+
+def _parse_lines(
+    lines: list[tuple[int, str]], *, path: str, diags: list[Diagnostic], ends_with_newline: bool
+) -> Session:
+    not_loaded: list[NotLoaded] = []
+    title_slot: dict[str, Any] | None = None
+    nonblank = [(n, t) for n, t in lines if t.strip(_WHITESPACE)]
+    last_line = nonblank[-1][0] if nonblank else 0
+    parsed: list[_Parsed] = []
+    for number, text in nonblank:
+        if number == 1 and text.lstrip(_WHITESPACE).startswith('{"type":"title"'):
+            try:
+                slot = _loads(text)
+            except ValueError:
+                slot = None
+            if is_title_slot(slot):
+                title_slot = slot
+                continue
+            if isinstance(slot, dict) and slot.get("type") == "title":
+                # An invalid slot: the reference would choke on it as a header; we skip and report it.
+                diags.append(Diagnostic(path, number, "title-slot", "invalid title slot on the first line ignored"))
+                continue
+        try:
+            value = _loads(text)
+        except ValueError as exc:
+            glued = _split_objects(text)
+            if glued is not None:
+                diags.append(
+                    Diagnostic(path, number, "two-objects",
+                               f"{len(glued)} JSON objects on one line; the agent skips the whole line")
+                )
+                not_loaded.extend(NotLoaded(number, v, "glued to another object on the same line") for v in glued)
+            elif number == last_line and not ends_with_newline:
+                diags.append(Diagnostic(path, number, "truncated", f"last line is cut short: {exc}"))
+            else:
+                diags.append(Diagnostic(path, number, "malformed", f"not valid JSON, skipped: {exc}"))
+            continue
+        parsed.append(_Parsed(number, value))
+
+    if not parsed:
+        raise SessionFileError("not a session: no JSON records", path=path)
+    first = parsed[0]
+    if not (isinstance(first.value, dict) and first.value.get("type") == "session" and isinstance(first.value.get("id"), str)):
+        raise SessionFileError(
+            "not a session: the first record is not a session header", path=path, line=first.line, field="type"
+        )
+    return _build(path, first, parsed[1:], diags, not_loaded, title_slot)
+
+
+def _mint_id(seed: str, used: set[str]) -> str:
+    # Deterministic (same file → same ids across reloads) where the agent would draw random ones.
+    counter = 0
+    while True:
+        candidate = hashlib.sha1(f"{seed}:{counter}".encode()).hexdigest()[:8]
+        if candidate not in used:
+            used.add(candidate)
+            return candidate
+        counter += 1
+
+
+def _build(
+    path: str,
+    header_rec: _Parsed,
+    records: list[_Parsed],
+    diags: list[Diagnostic],
+    not_loaded: list[NotLoaded],
+    title_slot: dict[str, Any] | None,
+) -> Session:
+    header: dict[str, Any] = header_rec.value
+    raw_version = header.get("version")
+    version = raw_version if isinstance(raw_version, int) and not isinstance(raw_version, bool) else 1
+    objects: list[tuple[int, dict[str, Any]]] = []
+    for rec in records:
+        if isinstance(rec.value, dict):
+            objects.append((rec.line, rec.value))
+        else:
+            diags.append(Diagnostic(path, rec.line, "not-object", f"a JSON {type(rec.value).__name__}, not an object"))
+
+    used: set[str] = {o["id"] for _, o in objects if isinstance(o.get("id"), str)}
+    migrated: list[dict[str, Any] | None] = [None] * len(objects)
+    if version < 2:
+        # v1 → v2: one linear chain in file order; firstKeptEntryIndex indexes the parsed list with the
+        # header at 0, and ids are minted in the same pass (a forward index finds no id yet).
+        prev: str | None = None
+        for i, (line, obj) in enumerate(objects):
+            new = dict(obj)
+            new["id"] = _mint_id(f"{header.get('id')}:{line}", used)
+            new["parentId"] = prev
+            prev = new["id"]
+            if new.get("type") == "compaction" and "firstKeptEntryIndex" in new:
+                idx = new.pop("firstKeptEntryIndex")
+                if isinstance(idx, (int, float)) and not isinstance(idx, bool) and float(idx).is_integer():
+                    k = int(idx) - 1  # list index → objects index
+                    if 0 <= k <= i:
+                        new["firstKeptEntryId"] = (migrated[k] or {}).get("id") if k < i else new["id"]
+            migrated[i] = new
+    if version < 3:
+        for i, (_line, obj) in enumerate(objects):
+            cur = migrated[i] or obj
+            msg = cur.get("message")
+            if cur.get("type") == "message" and isinstance(msg, dict) and msg.get("role") == "hookMessage":
+                cur = dict(cur)
+                cur["message"] = {**msg, "role": "custom"}
+                migrated[i] = cur
+
+    entries: list[Entry] = []
+    by_id: dict[str, Entry] = {}
+    for i, (line, obj) in enumerate(objects):
+        data = migrated[i]
+        view = data if data is not None else obj
+        entry_id = view.get("id")
+        if not isinstance(entry_id, str):
+            entry_id = _mint_id(f"{header.get('id')}:{line}:missing", used)
+            data = {**view, "id": entry_id}
+            view = data
+            diags.append(Diagnostic(path, line, "missing-id", f"entry has no string id; shown as {entry_id}"))
+        parent = view.get("parentId")
+        parent_id = parent if isinstance(parent, str) else None
+        etype = view.get("type")
+        entry = Entry(
+            id=entry_id,
+            parent_id=parent_id,
+            type=etype if isinstance(etype, str) else "",
+            timestamp=view.get("timestamp"),
+            raw=obj,
+            line=line,
+            index=len(entries),
+            data=data,
+        )
+        if entry_id in by_id:
+            diags.append(Diagnostic(path, line, "duplicate-id",
+                                    f"id {entry_id!r} already used on line {by_id[entry_id].line}; this one wins"))
+        by_id[entry_id] = entry
+        entries.append(entry)
+
+    diags.extend(_structure_diagnostics(path, entries, by_id))
+    if version < 3:
+        header = {**header, "version": 3}
+    diags.sort(key=lambda d: d.line)
+    return Session(
+        path=path,
+        header=header,
+        entries=tuple(entries),
+        diagnostics=tuple(diags),
+        not_loaded=tuple(not_loaded),
+        title_slot=title_slot,
+        original_version=version,
+        by_id=by_id,
+    )
+
+
+def _structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, Entry]) -> list[Diagnostic]:
+    """Missing parents and parent cycles, found in one linear pass (each entry is resolved once)."""
+    out: list[Diagnostic] = []
+    state: dict[str, int] = {}  # 1 = on the current walk, 2 = resolved
+    for entry in entries:
+        if entry.parent_id is not None and entry.parent_id != entry.id and entry.parent_id not in by_id:
+            out.append(Diagnostic(path, entry.line, "missing-parent",
+                                  f"parent {entry.parent_id!r} not found; shown as a root"))
+        walk: list[str] = []
+        cur: Entry | None = entry
+        while cur is not None and state.get(cur.id) is None:
+            state[cur.id] = 1
+            walk.append(cur.id)
+            pid = cur.parent_id
+            cur = by_id.get(pid) if pid is not None and pid != cur.id else None
+        if cur is not None and state.get(cur.id) == 1:
+            out.append(Diagnostic(path, cur.line, "cycle",
+                                  f"parent chain of {cur.id!r} loops back to itself; broken there for display"))
+        for eid in walk:
+            state[eid] = 2
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    """Header-level metadata, read from the first lines only."""
+
+    path: str
+    id: str
+    cwd: str | None
+    title: str | None
+    title_source: str | None
+    version: int
+    timestamp: Any
+    parent_session: str | None
+
+
+def session_info(path: str | os.PathLike[str]) -> SessionInfo:
+    """Cheap metadata of a session file (title slot + header); raises ``SessionFileError``."""
+    name = os.fspath(path)
+    try:
+        with open(name, "rb") as fh:
+            head = fh.read(1 << 20)
+    except OSError as exc:
+        raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=name) from None
+    slot: dict[str, Any] | None = None
+    header: dict[str, Any] | None = None
+    for number, raw in enumerate(head.split(b"\n")[:-1] or head.split(b"\n"), start=1):
+        text = raw.decode("utf-8", errors="replace").strip()
+        if not text:
+            continue
+        try:
+            value = _loads(text)
+        except ValueError:
+            if number == 1 or header is None:
+                continue
+            break
+        if number == 1 and is_title_slot(value):
+            slot = value
+            continue
+        if isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str):
+            header = value
+        break
+    if header is None:
+        raise SessionFileError("not a session: the first record is not a session header", path=name)
+    title = header.get("title") if isinstance(header.get("title"), str) else None
+    source = header.get("titleSource") if isinstance(header.get("titleSource"), str) else None
+    if slot is not None:
+        title = slot.get("title") or None
+        source = slot.get("source", source)
+    version = header.get("version")
+    parent = header.get("parentSession")
+    return SessionInfo(
+        path=name,
+        id=header["id"],
+        cwd=header.get("cwd") if isinstance(header.get("cwd"), str) else None,
+        title=title or None,
+        title_source=source,
+        version=version if isinstance(version, int) else 1,
+        timestamp=header.get("timestamp"),
+        parent_session=parent if isinstance(parent, str) else None,
+    )

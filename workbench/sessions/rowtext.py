@@ -1,0 +1,279 @@
+"""One-line display text and searchable text of a tree row, per flavour (spec §8.8, §8.9).
+
+JS string semantics are reproduced where users can see them: ``undefined``/``null`` spelled out in
+display text, emptied in search text; cuts count UTF-16 code units.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from typing import Any, Literal
+
+RowFlavor = Literal["omp", "pi", "omp57"]
+_MISSING: Any = object()
+_JS_WS = " \t\n\r\u000b\u000c\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+
+
+_ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
+
+
+def len16(text: str) -> int:
+    if text.isascii():
+        return len(text)
+    return len(text) + len(_ASTRAL.findall(text))
+
+
+def cut16(text: str, n: int) -> str:
+    """``text.slice(0, n)`` in UTF-16 units (an astral character cut in half is dropped)."""
+    if text.isascii() or not _ASTRAL.search(text, 0, n):
+        return text[:n]
+    units = 0
+    for i, c in enumerate(text):
+        units += 2 if ord(c) > 0xFFFF else 1
+        if units > n:
+            return text[:i]
+    return text
+
+
+def js_str(value: Any) -> str:
+    """``String(value)`` / template conversion; ``_MISSING`` is ``undefined``."""
+    if value is _MISSING:
+        return "undefined"
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, float):
+        if math.isfinite(value) and value.is_integer():
+            return str(int(value))
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return ",".join("" if v is None else js_str(v) for v in value)
+    if isinstance(value, Mapping):
+        return "[object Object]"
+    return str(value)
+
+
+def norm(text: str) -> str:
+    return text.replace("\n", " ").replace("\t", " ").strip(_JS_WS)
+
+
+def extract(content: Any) -> str:
+    """Text of message content: a string cut to 200, or text blocks joined and cut once 200 is reached."""
+    if isinstance(content, str):
+        return cut16(content, 200)
+    if isinstance(content, list):
+        out = ""
+        for block in content:
+            if isinstance(block, Mapping) and block.get("type") == "text":
+                out += js_str(block.get("text", _MISSING))
+                if len16(out) >= 200:
+                    return cut16(out, 200)
+        return out
+    return ""
+
+
+def _join_text_blocks(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(js_str(b.get("text", _MISSING)) for b in content if isinstance(b, Mapping) and b.get("type") == "text")
+    return ""
+
+
+def _truthy(value: Any) -> bool:
+    return value is not _MISSING and value is not None and value is not False and value != "" and value != 0
+
+
+def _shorten(path: Any, home: str | None) -> str:
+    text = js_str(path)
+    if home and text.startswith(home):
+        return "~" + text[len(home):]
+    return text
+
+
+def _or(args: Mapping[str, Any], *keys: str, default: Any = "") -> Any:
+    for key in keys:
+        value = args.get(key, _MISSING)
+        if _truthy(value):
+            return value
+    return default
+
+
+def format_tool_call(name: str, args: Any, *, home: str | None, flavor: RowFlavor) -> str:
+    if not isinstance(args, Mapping):
+        args = {}
+    if name == "read":
+        p = _shorten(_or(args, "path", "file_path"), home)
+        offset, limit = args.get("offset", _MISSING), args.get("limit", _MISSING)
+        if offset is not _MISSING or limit is not _MISSING:
+            start = offset if offset is not _MISSING and offset is not None else 1
+            end: Any = ""
+            if limit is not _MISSING:
+                try:
+                    end = start + limit - 1
+                except TypeError:
+                    end = f"{js_str(start)}{js_str(limit)}"
+            p += ":" + js_str(start) + ("-" + js_str(end) if _truthy(end) else "")
+        return f"[read: {p}]"
+    if name in ("write", "edit"):
+        return f"[{name}: {_shorten(_or(args, 'path', 'file_path'), home)}]"
+    if name == "bash":
+        raw = js_str(_or(args, "command"))
+        return f"[bash: {cut16(norm(raw), 50)}{'...' if len16(raw) > 50 else ''}]"
+    if name == "grep":
+        paths = args.get("paths")
+        if flavor == "omp" and isinstance(paths, list) and paths:
+            where = ", ".join(_shorten(p, home) for p in paths)
+        else:
+            where = _shorten(_or(args, "path", default="."), home)
+        return f"[grep: /{js_str(args.get('pattern', _MISSING))}/ in {where}]"
+    if name == "find" and flavor != "omp":
+        return f"[find: {js_str(args.get('pattern', _MISSING))} in {_shorten(_or(args, 'path', default='.'), home)}]"
+    if name == "glob" and flavor == "omp":
+        scope = js_str(args.get("pattern", _MISSING))
+        if _truthy(args.get("path", _MISSING)):
+            scope += " in " + _shorten(args.get("path"), home)
+        return f"[glob: {scope}]"
+    if name == "ls":
+        return f"[ls: {_shorten(_or(args, 'path', default='.'), home)}]"
+    j = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
+    return f"[{name}: {cut16(j, 40)}{'...' if len16(j) > 40 else ''}]"
+
+
+def _has_text(content: Any, flavor: RowFlavor) -> bool:
+    def meaningful(s: str) -> bool:
+        t = s.strip(_JS_WS)
+        if flavor == "omp":
+            t = t.replace(".", "").replace("…", "").strip(_JS_WS)
+        return bool(t)
+
+    if isinstance(content, str):
+        return meaningful(content)
+    if isinstance(content, list):
+        return any(
+            isinstance(b, Mapping) and b.get("type") == "text" and isinstance(b.get("text"), str) and meaningful(b["text"])
+            for b in content
+        )
+    return False
+
+
+def hidden_tool_call_only(obj: Mapping[str, Any], flavor: RowFlavor) -> bool:
+    """The tool-call-only assistant rule (§8.3 step 1), without the "is the current leaf" exception."""
+    msg = obj.get("message")
+    if obj.get("type") != "message" or not isinstance(msg, Mapping) or msg.get("role") != "assistant":
+        return False
+    if _has_text(msg.get("content"), flavor):
+        return False
+    stop = msg.get("stopReason")
+    return not stop or stop in ("stop", "toolUse")
+
+
+def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mapping[str, Any], home: str | None) -> str:
+    etype = obj.get("type")
+    if etype == "message":
+        msg = obj.get("message")
+        if not isinstance(msg, Mapping):
+            return "[undefined]"
+        role = msg.get("role", _MISSING)
+        content = msg.get("content")
+        if role == "user":
+            return "user: " + norm(extract(content))
+        if role == "developer" and flavor == "omp":
+            return "developer: " + norm(extract(content))
+        if role == "assistant":
+            text = norm(extract(content))
+            if text:
+                return "assistant: " + text
+            stop = msg.get("stopReason")
+            error = msg.get("errorMessage")
+            if flavor == "omp":
+                if stop == "aborted":
+                    if msg.get("silent") or msg.get("userInterrupt"):
+                        return "assistant: (aborted)"
+                    return "assistant: " + cut16(norm(js_str(error)) if _truthy(error) else "Operation aborted", 80)
+                if stop == "error":
+                    return "assistant: " + cut16(norm(js_str(error)) if _truthy(error) else "Error", 80)
+            if stop == "aborted":
+                return "assistant: (aborted)"
+            if _truthy(error):
+                return "assistant: " + cut16(norm(js_str(error)), 80)
+            return "assistant: (no content)"
+        if role == "toolResult":
+            call = tool_calls.get(msg.get("toolCallId")) if isinstance(msg.get("toolCallId"), str) else None
+            if call is not None:
+                return format_tool_call(js_str(call[0]), call[1], home=home, flavor=flavor)
+            name = msg.get("toolName")
+            return f"[{js_str(name) if name is not None else 'tool'}]"
+        if role == "bashExecution":
+            cmd = msg.get("command")
+            return "[bash]: " + norm(js_str(cmd) if cmd is not None else "")
+        return f"[{js_str(role)}]"
+    if etype == "custom_message":
+        return f"[{js_str(obj.get('customType', _MISSING))}]: " + norm(_join_text_blocks(obj.get("content")))
+    if etype == "compaction":
+        tokens = obj.get("tokensBefore")
+        try:
+            k = js_str(math.floor(float(tokens) / 1000 + 0.5))
+        except (TypeError, ValueError, OverflowError):
+            k = "NaN"
+        return f"[compaction: {k}k tokens]"
+    if etype == "branch_summary":
+        return "[branch summary]: " + norm(js_str(obj.get("summary", _MISSING)))
+    if etype == "model_change":
+        key = "modelId" if flavor == "pi" else "model"
+        return f"[model: {js_str(obj.get(key, _MISSING))}]"
+    if etype == "thinking_level_change":
+        level = obj.get("thinkingLevel", _MISSING)
+        if flavor == "omp" and (level is None or level is _MISSING):
+            level = "off"
+        return f"[thinking: {js_str(level)}]"
+    if etype == "custom":
+        return f"[custom: {js_str(obj.get('customType', _MISSING))}]"
+    if etype == "label":
+        label = obj.get("label")
+        return f"[label: {js_str(label) if label is not None else '(cleared)'}]"
+    return ""
+
+
+def _part(value: Any) -> str:
+    return "" if value is None or value is _MISSING else js_str(value)
+
+
+def search_text(obj: Mapping[str, Any], label: str | None, *, flavor: RowFlavor) -> str:
+    parts: list[str] = []
+    if label:
+        parts.append(label)
+    etype = obj.get("type")
+    if etype == "message":
+        msg = obj.get("message")
+        if isinstance(msg, Mapping):
+            parts.append(_part(msg.get("role")))
+            content = msg.get("content", _MISSING)
+            if _truthy(content):  # JS truthiness: an empty array still counts
+                parts.append(extract(content))
+            if msg.get("role") == "bashExecution" and _truthy(msg.get("command", _MISSING)):
+                parts.append(js_str(msg.get("command")))
+    elif etype == "custom_message":
+        parts.append(_part(obj.get("customType")))
+        content = obj.get("content")
+        parts.append(content if isinstance(content, str) else extract(content))
+    elif etype == "compaction":
+        parts.append("compaction")
+    elif etype == "branch_summary":
+        parts += ["branch summary", _part(obj.get("summary"))]
+    elif etype == "model_change":
+        parts += ["model", _part(obj.get("modelId" if flavor == "pi" else "model"))]
+    elif etype == "thinking_level_change":
+        level = obj.get("thinkingLevel")
+        parts += ["thinking", "off" if flavor == "omp" and level is None else _part(level)]
+    elif etype == "custom":
+        parts += ["custom", _part(obj.get("customType"))]
+    elif etype == "label":
+        parts += ["label", _part(obj.get("label"))]
+    return " ".join(parts)

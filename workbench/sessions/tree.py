@@ -1,0 +1,390 @@
+"""The branch tree of a session: leaf, paths, labels, children order and `/tree` navigation (spec §4, §7).
+
+``SessionTree`` works on loaded entries in memory. Its append/branch methods mirror the agent's
+SessionManager so conformance scripts and the UI can reason about "what would happen"; nothing here
+writes a file (``labels.append_label`` is the one writer, and it only appends).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from functools import cmp_to_key
+from typing import Any, Literal
+
+from workbench.errors import NotFoundError
+from workbench.sessions.entries import Entry, Session, paused_gc
+
+Flavor = Literal["omp", "pi", "omp57"]
+_UNSET: Any = object()
+
+
+@dataclass(slots=True, eq=False)
+class TreeNode:
+    """One node of ``get_tree()``: the entry, its children (timestamp order) and its resolved label."""
+
+    entry: Entry
+    children: list[TreeNode] = field(default_factory=list)
+    label: str | None = None
+
+    @property
+    def id(self) -> str:
+        return self.entry.id
+
+
+@dataclass(frozen=True, slots=True)
+class NavigationResult:
+    """What selecting ``target_id`` in `/tree` does (spec §7); ``summary_entry`` is not yet appended."""
+
+    target_id: str
+    old_leaf_id: str | None
+    no_op: bool
+    common_ancestor_id: str | None = None
+    entries_to_summarize: tuple[str, ...] = ()
+    new_leaf_id: str | None = None
+    editor_text: str | None = None
+    summary_entry: Mapping[str, Any] | None = None
+
+    @property
+    def leaf_after(self) -> str | None:
+        """The leaf once the result is applied (the summary entry when one is written)."""
+        if self.no_op:
+            return self.old_leaf_id
+        if self.summary_entry is not None:
+            return str(self.summary_entry["id"])
+        return self.new_leaf_id
+
+
+def entry_from_dict(obj: Mapping[str, Any], *, line: int = 0, index: int = 0) -> Entry:
+    eid = obj.get("id")
+    pid = obj.get("parentId")
+    etype = obj.get("type")
+    return Entry(
+        id=eid if isinstance(eid, str) else str(eid),
+        parent_id=pid if isinstance(pid, str) else None,
+        type=etype if isinstance(etype, str) else "",
+        timestamp=obj.get("timestamp"),
+        raw=obj,
+        line=line,
+        index=index,
+    )
+
+
+def as_entries(source: Session | Iterable[Entry | Mapping[str, Any]]) -> list[Entry]:
+    """Entries of a session, or a list of entries / raw entry dicts (header records are dropped)."""
+    if isinstance(source, Session):
+        return list(source.entries)
+    out: list[Entry] = []
+    for item in source:
+        if isinstance(item, Entry):
+            out.append(item)
+        elif isinstance(item, Mapping) and item.get("type") != "session":
+            out.append(entry_from_dict(item, index=len(out)))
+    return out
+
+
+def branch_path(by_id: Mapping[str, Entry], from_id: str | None) -> list[Entry]:
+    """Root→``from_id`` path through ``parentId`` (§4.4); stops at a missing id or a repeated one."""
+    path: list[Entry] = []
+    seen: set[str] = set()
+    cur = by_id.get(from_id) if from_id is not None else None
+    while cur is not None and cur.id not in seen:
+        seen.add(cur.id)
+        path.append(cur)
+        cur = by_id.get(cur.parent_id) if cur.parent_id is not None else None
+    path.reverse()
+    return path
+
+
+def resolve_labels(entries: Iterable[Entry]) -> dict[str, str]:
+    """Global label map (§4.6): replay label entries in file order; absent/null/"" deletes."""
+    labels: dict[str, str] = {}
+    for entry in entries:
+        if entry.type != "label":
+            continue
+        target = entry.obj.get("targetId")
+        if not isinstance(target, str):
+            continue
+        value = entry.obj.get("label")
+        if value:
+            labels[target] = value if isinstance(value, str) else str(value)
+        else:
+            labels.pop(target, None)
+    return labels
+
+
+def text_of_content(content: Any) -> str:
+    """Editor text of a user/custom message: a string, or its text blocks joined with ""."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            str(b.get("text", "")) for b in content if isinstance(b, Mapping) and b.get("type") == "text"
+        )
+    return ""
+
+
+def _sort_children(children: list[TreeNode]) -> None:
+    if len(children) < 2:
+        return
+    keys = [c.entry.timestamp_ms for c in children]
+    if all(k is not None for k in keys):
+        children.sort(key=lambda c: c.entry.timestamp_ms)  # stable: ties keep file order
+        return
+
+    # Some Date.parse results are NaN: the JS comparator then answers 0 ("equal"), no total order.
+    def cmp(a: TreeNode, b: TreeNode) -> int:
+        ka, kb = a.entry.timestamp_ms, b.entry.timestamp_ms
+        if ka is None or kb is None or ka == kb:
+            return 0
+        return -1 if ka < kb else 1
+
+    children.sort(key=cmp_to_key(cmp))
+
+
+class SessionTree:
+    """Entries of one session with the agent's tree semantics and an in-memory leaf pointer."""
+
+    def __init__(
+        self,
+        source: Session | Iterable[Entry | Mapping[str, Any]],
+        *,
+        leaf: str | None = _UNSET,
+        flavor: Flavor = "omp",
+    ) -> None:
+        self.session = source if isinstance(source, Session) else None
+        self.flavor: Flavor = flavor
+        self.entries: list[Entry] = as_entries(source)
+        self.by_id: dict[str, Entry] = {}
+        for entry in self.entries:
+            self.by_id[entry.id] = entry  # a later duplicate overwrites (§4.1)
+        self.leaf_id: str | None = (self.entries[-1].id if self.entries else None) if leaf is _UNSET else leaf
+        self._tree: list[TreeNode] | None = None
+        self._labels: dict[str, str] | None = None
+        self._counter = 0
+
+    # ----- reading -------------------------------------------------------------------------
+    @property
+    def labels(self) -> dict[str, str]:
+        if self._labels is None:
+            self._labels = resolve_labels(self.entries)
+        return self._labels
+
+    def get_label(self, entry_id: str) -> str | None:
+        return self.labels.get(entry_id)
+
+    def get_entry(self, entry_id: str) -> Entry | None:
+        return self.by_id.get(entry_id)
+
+    def get_leaf_entry(self) -> Entry | None:
+        return self.by_id.get(self.leaf_id) if self.leaf_id is not None else None
+
+    def get_branch(self, from_id: str | None = _UNSET) -> list[Entry]:
+        return branch_path(self.by_id, self.leaf_id if from_id is _UNSET else from_id)
+
+    def active_path_ids(self, leaf_id: str | None = _UNSET) -> set[str]:
+        return {e.id for e in self.get_branch(self.leaf_id if leaf_id is _UNSET else leaf_id)}
+
+    def visible_leaf(self) -> str | None:
+        """omp's "current leaf" for the selector: the leaf after skipping trailing label/custom entries."""
+        cur = self.get_leaf_entry()
+        seen: set[str] = set()
+        while cur is not None and cur.type in ("label", "custom") and cur.id not in seen:
+            seen.add(cur.id)
+            if cur.parent_id is None:
+                return None
+            cur = self.by_id.get(cur.parent_id)
+        return cur.id if cur is not None else None
+
+    def leaf_for_selector(self, flavor: Flavor | None = None) -> str | None:
+        return self.leaf_id if (flavor or self.flavor) == "pi" else self.visible_leaf()
+
+    def get_tree(self) -> list[TreeNode]:
+        """Roots in file order, children sorted by timestamp (stable); orphans and cycle breaks are roots."""
+        if self._tree is not None:
+            return self._tree
+        with paused_gc():
+            self._tree = self._build_tree()
+        return self._tree
+
+    def _build_tree(self) -> list[TreeNode]:
+        labels = self.labels
+        nodes = [TreeNode(e, [], labels.get(e.id)) for e in self.entries]
+        node_of: dict[str, TreeNode] = {}
+        for node in nodes:
+            node_of[node.entry.id] = node
+        roots: list[TreeNode] = []
+        parent_of: dict[int, TreeNode] = {}
+        for node in nodes:
+            pid = node.entry.parent_id
+            parent = node_of.get(pid) if pid is not None and pid != node.entry.id else None
+            if parent is None:
+                roots.append(node)
+            else:
+                parent.children.append(node)
+                parent_of[id(node)] = parent
+        reached = self._reach(roots)
+        if len(reached) < len(nodes):
+            # Parent cycles are unreachable from any root: cut each loop where it closes.
+            for node in nodes:
+                if id(node) in reached:
+                    continue
+                walk: set[int] = set()
+                cur = node
+                while id(cur) not in walk and id(cur) not in reached:
+                    walk.add(id(cur))
+                    cur = parent_of[id(cur)]
+                if id(cur) in reached:
+                    continue
+                parent_of[id(cur)].children.remove(cur)
+                roots.append(cur)
+                reached |= self._reach([cur])
+        for node in nodes:
+            _sort_children(node.children)
+        return roots
+
+    @staticmethod
+    def _reach(roots: list[TreeNode]) -> set[int]:
+        seen: set[int] = set()
+        stack = list(roots)
+        while stack:
+            node = stack.pop()
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            stack.extend(node.children)
+        return seen
+
+    def get_children(self, entry_id: str) -> list[Entry]:
+        kids = [e for e in self.entries if e.parent_id == entry_id and e.id != entry_id]
+        nodes = [TreeNode(e) for e in kids]
+        _sort_children(nodes)
+        return [n.entry for n in nodes]
+
+    # ----- in-memory appends (SessionManager semantics, never written) ---------------------------
+    def _invalidate(self) -> None:
+        self._tree = None
+        self._labels = None
+
+    def mint_id(self) -> str:
+        while True:
+            candidate = uuid.uuid4().hex[:8]
+            if candidate not in self.by_id:
+                return candidate
+
+    def append(self, obj: Mapping[str, Any]) -> Entry:
+        """Append a record as a child of the leaf; it becomes the leaf. Returns the new entry."""
+        data = dict(obj)
+        data.setdefault("id", self.mint_id())
+        data["parentId"] = self.leaf_id
+        data.setdefault("timestamp", datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z"))
+        ordered = {"type": data.pop("type"), "id": data.pop("id"), "parentId": data.pop("parentId"),
+                   "timestamp": data.pop("timestamp"), **data}
+        entry = entry_from_dict(ordered, index=len(self.entries))
+        self.entries.append(entry)
+        self.by_id[entry.id] = entry
+        self.leaf_id = entry.id
+        self._invalidate()
+        return entry
+
+    def branch(self, entry_id: str) -> None:
+        if entry_id not in self.by_id:
+            raise NotFoundError(f"Entry {entry_id} not found")
+        self.leaf_id = entry_id
+
+    def reset_leaf(self) -> None:
+        self.leaf_id = None
+
+    def append_label_change(self, target_id: str, label: str | None) -> Entry:
+        if target_id not in self.by_id:
+            raise NotFoundError(f"Entry {target_id} not found")
+        obj: dict[str, Any] = {"type": "label", "targetId": target_id}
+        if label is not None:
+            obj["label"] = label
+        return self.append(obj)
+
+    def branch_with_summary(
+        self, target_id: str | None, summary: str, details: Any = None, from_hook: bool | None = None
+    ) -> Entry:
+        if target_id is not None and target_id not in self.by_id:
+            raise NotFoundError(f"Entry {target_id} not found")
+        self.leaf_id = target_id
+        return self.append(self.summary_record(target_id, summary, details, from_hook))
+
+    def summary_record(
+        self, target_id: str | None, summary: str, details: Any = None, from_hook: bool | None = None
+    ) -> dict[str, Any]:
+        # Quirk kept: fromId is the new parent (or "root"), not the abandoned leaf (§2.2).
+        obj: dict[str, Any] = {"type": "branch_summary", "fromId": target_id if target_id is not None else "root",
+                               "summary": summary}
+        if details is not None:
+            obj["details"] = details
+        if from_hook is not None:
+            obj["fromHook" if self.flavor == "pi" else "fromExtension"] = from_hook
+        return obj
+
+    def create_branched(self, leaf_id: str) -> SessionTree:
+        """In-memory fork: the root→leaf path without label entries, then fresh labels for that path."""
+        path = [e for e in self.get_branch(leaf_id) if e.type != "label"]
+        on_path = {e.id for e in path}
+        fork = SessionTree([], leaf=None, flavor=self.flavor)
+        for entry in path:
+            fork.entries.append(entry)
+            fork.by_id[entry.id] = entry
+        fork.leaf_id = path[-1].id if path else None
+        for target, label in self.labels.items():
+            if target in on_path:
+                fork.append({"type": "label", "targetId": target, "label": label})
+        fork._invalidate()
+        return fork
+
+    # ----- navigation (§7) ------------------------------------------------------------------
+    def navigate(self, target_id: str, *, summary: str | None = None, details: Any = None) -> NavigationResult:
+        """What `/tree` selection of ``target_id`` does; pure (apply it with ``apply_navigation``)."""
+        old = self.leaf_id
+        if target_id == old:
+            return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
+        target = self.by_id.get(target_id)
+        if target is None:
+            raise NotFoundError(f"Entry {target_id} not found")
+        common: str | None = None
+        to_summarize: list[str] = []
+        if old is not None:
+            old_path = self.active_path_ids(old)
+            for entry in self.get_branch(target_id):
+                if entry.id in old_path:
+                    common = entry.id
+            cur = self.by_id.get(old)
+            seen: set[str] = set()
+            while cur is not None and cur.id != common and cur.id not in seen:
+                seen.add(cur.id)
+                to_summarize.append(cur.id)
+                cur = self.by_id.get(cur.parent_id) if cur.parent_id is not None else None
+            to_summarize.reverse()
+        editor: str | None = None
+        new_leaf: str | None
+        if (target.type == "message" and target.role == "user") or target.type == "custom_message":
+            new_leaf = target.parent_id
+            content = (target.message or {}).get("content") if target.type == "message" else target.get("content")
+            editor = text_of_content(content)
+        else:
+            new_leaf = target_id
+        summary_entry = None
+        if summary is not None and to_summarize:
+            record = self.summary_record(new_leaf, summary, details)
+            summary_entry = {"type": "branch_summary", "id": self.mint_id(), "parentId": new_leaf, **record}
+        return NavigationResult(
+            target_id=target_id, old_leaf_id=old, no_op=False, common_ancestor_id=common,
+            entries_to_summarize=tuple(to_summarize), new_leaf_id=new_leaf, editor_text=editor,
+            summary_entry=summary_entry,
+        )
+
+    def apply_navigation(self, result: NavigationResult) -> None:
+        """Move the in-memory leaf as the agent would (and append the summary entry, in memory only)."""
+        if result.no_op:
+            return
+        self.leaf_id = result.new_leaf_id
+        if result.summary_entry is not None:
+            self.append(result.summary_entry)

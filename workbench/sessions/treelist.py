@@ -1,0 +1,441 @@
+"""The `/tree` selector as pure state: filters, search, selection, folding and rows (spec §8).
+
+``TreeList`` is immutable: every key method returns a new ``TreeList`` that shares the ``FlatTree``
+(computed once, linear in the number of entries). Flavours: ``omp`` (oh-my-pi v17: fuzzy word search,
+layout kept from the full tree, chain anchors, no counter footer), ``pi`` (pi-mono: substring search,
+layout recomputed over the visible rows, folding, counter footer) and ``omp57`` (oh-my-pi 5.7).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from workbench.errors import UsageError
+from workbench.sessions.entries import Entry, Session, paused_gc
+from workbench.sessions.flattree import (
+    FILTER_MODES,
+    FILTER_TAGS,
+    FilterMode,
+    Flavor,
+    FlatTree,
+    TreeRow,
+    layout_forest,
+    render_prefix,
+    truncate_to_width,
+)
+from workbench.sessions.tree import SessionTree
+from workbench.sessions.treekeys import press_key
+
+__all__ = ["FILTER_MODES", "FILTER_TAGS", "FilterMode", "Flavor", "TreeList", "TreeRow", "truncate_to_width"]
+
+_UNSET: Any = object()
+
+
+class IdList(list[str]):
+    """A list of ids that can also be called, for callers written against a method spelling."""
+
+    def __call__(self) -> IdList:
+        return self
+
+
+def _as_tree(source: Session | SessionTree | Iterable[Entry | Mapping[str, Any]], flavor: Flavor) -> SessionTree:
+    if isinstance(source, SessionTree):
+        return source
+    return SessionTree(source, flavor=flavor)
+
+
+class TreeList:
+    """Immutable `/tree` list state. Build once; key methods return new states sharing the flattening."""
+
+    __slots__ = ("_b", "filter_mode", "search", "max_visible", "width", "folded", "selected_id",
+                 "_remembered", "closed", "_visible", "_vlayout", "_vchildren", "_vparent", "_multiple", "_pos")
+
+    def __init__(
+        self,
+        session: Session | SessionTree | Iterable[Entry | Mapping[str, Any]],
+        *,
+        flavor: Flavor = "omp",
+        filter_mode: str = "default",
+        search: str = "",
+        leaf: str | None = _UNSET,
+        height: int = 24,
+        max_visible: int | None = None,
+        selected: str | None = None,
+        home: str | None = _UNSET,
+        width: int | None = None,
+    ) -> None:
+        """Build the selector for ``session`` (a Session, SessionTree or entries).
+
+        ``leaf``: the selector's current leaf; not given = the flavour's choice (pi: the file's leaf;
+        omp: the leaf after skipping trailing label/custom entries); ``None`` = no leaf (as after
+        navigating to a root user message). ``height`` gives ``max_visible = max(5, height // 2)``;
+        ``selected`` is the initial selection (default: the leaf or its nearest visible ancestor);
+        ``home`` shortens tool paths to ``~`` (default ``$HOME``); ``width`` truncates rendered lines.
+        """
+        if flavor not in ("omp", "pi", "omp57"):
+            raise UsageError(f"unknown tree flavor {flavor!r} (use omp or pi)")
+        if filter_mode not in FILTER_MODES:
+            raise UsageError(f"unknown filter mode {filter_mode!r} (use one of {', '.join(FILTER_MODES)})")
+        tree = _as_tree(session, flavor)
+        if leaf is _UNSET:
+            leaf = tree.leaf_for_selector("pi" if flavor == "pi" else "omp")
+        if home is _UNSET:
+            home = os.environ.get("HOME")
+        with paused_gc():
+            self._b = FlatTree(tree, flavor, leaf, home)
+        self.filter_mode: str = filter_mode
+        self.search = search
+        self.max_visible = max_visible if max_visible is not None else max(5, height // 2)
+        self.width = width
+        self.folded: frozenset[int] = frozenset()
+        self.closed = False
+        self._remembered: str | None = None
+        self.selected_id: str | None = None
+        self._compute()
+        start = selected if selected is not None else leaf
+        if flavor == "omp57":
+            self.selected_id = start if self._row_of(start) is not None else self._last_id()
+        else:
+            self.selected_id = self._nearest_visible(start)
+        self._remembered = self.selected_id
+
+    # ----- derived state ---------------------------------------------------------------------
+    @property
+    def flavor(self) -> Flavor:
+        return self._b.flavor
+
+    @property
+    def leaf_id(self) -> str | None:
+        return self._b.leaf
+
+    @property
+    def total(self) -> int:
+        """Number of entries in the full flattened tree."""
+        return len(self._b.order)
+
+    @property
+    def flat_ids(self) -> list[str]:
+        return [self._b.nodes[n].entry.id for n in self._b.order]
+
+    def _tokens(self) -> list[str]:
+        return [t for t in self.search.lower().split() if t]
+
+    def _compute(self) -> None:
+        with paused_gc():
+            self._compute_visible()
+
+    def _compute_visible(self) -> None:
+        self._pos: dict[str, int] | None = None
+        b = self._b
+        tokens = self._tokens()
+        mode = self.filter_mode
+        visible = [n for n in b.order if b.passes(n, mode, tokens)]
+        if b.flavor != "pi":
+            self._visible = visible
+            self._vlayout = b.layout
+            self._multiple = b.multiple_roots
+            self._vchildren: dict[int, list[int]] = {}
+            self._vparent: dict[int, int] = {}
+            return
+        # pi-mono: rebuild the forest of visible rows (nearest visible ancestor = parent), prune folds,
+        # and lay it out again; order stays the flattened order.
+        vis = set(visible)
+        nearest: dict[int, int] = {}
+        vparent: dict[int, int] = {}
+        vchildren: dict[int, list[int]] = {}
+        roots: list[int] = []
+        for n in b.order:
+            p = b.parent[n]
+            anc = nearest.get(p, -1) if p >= 0 else -1
+            if n in vis:
+                nearest[n] = n
+                if anc < 0:
+                    roots.append(n)
+                else:
+                    vparent[n] = anc
+                    vchildren.setdefault(anc, []).append(n)
+            else:
+                nearest[n] = anc
+        self._vchildren = vchildren
+        self._vparent = vparent
+        if self.folded:
+            hidden: set[int] = set()
+            for n in visible:
+                p = vparent.get(n)
+                if p is not None and (p in self.folded or p in hidden):
+                    hidden.add(n)
+            visible = [n for n in visible if n not in hidden]
+            kept = set(visible)
+            children = {k: [c for c in v if c in kept] for k, v in vchildren.items() if k in kept and k not in self.folded}
+            roots = [r for r in roots if r in kept]
+        else:
+            children = vchildren
+        # containsActive on the visible forest: the (visible) leaf row and its visible ancestors.
+        leaf_rows = [n for n in visible if b.nodes[n].entry.id == b.leaf]
+        active: set[int] = set()
+        for n in leaf_rows:
+            cur: int | None = n
+            while cur is not None and cur not in active:
+                active.add(cur)
+                cur = vparent.get(cur)
+        self._vlayout = layout_forest(roots, children, active)
+        self._visible = visible
+        self._multiple = len(roots) > 1
+
+    def _row_of(self, entry_id: str | None) -> int | None:
+        if entry_id is None:
+            return None
+        if self._pos is None:
+            pos: dict[str, int] = {}
+            nodes = self._b.nodes
+            for i, n in enumerate(self._visible):
+                pos.setdefault(nodes[n].entry.id, i)  # first row wins, like findIndex
+            self._pos = pos
+        return self._pos.get(entry_id)
+
+    def _last_id(self) -> str | None:
+        return self._b.nodes[self._visible[-1]].entry.id if self._visible else None
+
+    def _nearest_visible(self, start: str | None) -> str | None:
+        """``start`` or its nearest visible ancestor (entry parent chain); else the last row."""
+        if not self._visible:
+            return None
+        ids = {self._b.nodes[n].entry.id for n in self._visible}
+        seen: set[str] = set()
+        cur = start
+        while cur is not None and cur not in seen:
+            if cur in ids:
+                return cur
+            seen.add(cur)
+            k = self._b.index_of.get(cur)
+            if k is None:
+                break
+            cur = self._b.nodes[k].entry.parent_id
+        return self._last_id()
+
+    @property
+    def visible_ids(self) -> IdList:
+        """Ids of the visible rows in display order (also callable: ``visible_ids()`` gives the same)."""
+        return IdList(self._b.nodes[n].entry.id for n in self._visible)
+
+    @property
+    def selected_index(self) -> int | None:
+        return self._row_of(self.selected_id)
+
+    # ----- state transitions (each returns a new TreeList) --------------------------------------
+    def _copy(self) -> TreeList:
+        new = object.__new__(TreeList)
+        for name in TreeList.__slots__:
+            object.__setattr__(new, name, getattr(self, name))
+        return new
+
+    def _refiltered(self, **changes: Any) -> TreeList:
+        old_index = self.selected_index
+        new = self._copy()
+        for k, v in changes.items():
+            setattr(new, k, v)
+        new._compute()
+        if new.flavor == "omp57":
+            if new._row_of(self.selected_id) is not None:
+                new.selected_id = self.selected_id
+            elif new._visible:
+                idx = min(old_index if old_index is not None else 0, len(new._visible) - 1)
+                new.selected_id = new._b.nodes[new._visible[idx]].entry.id
+            else:
+                new.selected_id = None
+        else:
+            new.selected_id = new._nearest_visible(self._remembered) if new._visible else None
+        if new.selected_id is not None:
+            new._remembered = new.selected_id
+        return new
+
+    def _moved(self, index: int) -> TreeList:
+        new = self._copy()
+        new.selected_id = self._b.nodes[self._visible[index]].entry.id
+        new._remembered = new.selected_id
+        return new
+
+    def select(self, entry_id: str) -> TreeList:
+        row = self._row_of(entry_id)
+        return self if row is None else self._moved(row)
+
+    def up(self) -> TreeList:
+        n, i = len(self._visible), self.selected_index
+        return self if not n or i is None else self._moved((i - 1) % n)
+
+    def down(self) -> TreeList:
+        n, i = len(self._visible), self.selected_index
+        return self if not n or i is None else self._moved((i + 1) % n)
+
+    def first(self) -> TreeList:
+        return self._moved(0) if self._visible else self
+
+    def last(self) -> TreeList:
+        return self._moved(len(self._visible) - 1) if self._visible else self
+
+    def page_up(self) -> TreeList:
+        i = self.selected_index
+        return self if i is None else self._moved(max(0, i - self.max_visible))
+
+    def page_down(self) -> TreeList:
+        i = self.selected_index
+        return self if i is None else self._moved(min(len(self._visible) - 1, i + self.max_visible))
+
+    def set_filter(self, mode: str) -> TreeList:
+        if mode not in FILTER_MODES:
+            raise UsageError(f"unknown filter mode {mode!r} (use one of {', '.join(FILTER_MODES)})")
+        return self._refiltered(filter_mode=mode, folded=frozenset())
+
+    def toggle_filter(self, mode: str) -> TreeList:
+        """pi's Ctrl+T/U/L/A: the mode, or back to default when it is already on."""
+        return self.set_filter("default" if self.filter_mode == mode else mode)
+
+    def cycle_filter(self, backward: bool = False) -> TreeList:
+        i = FILTER_MODES.index(self.filter_mode)  # type: ignore[arg-type]
+        return self.set_filter(FILTER_MODES[(i + (-1 if backward else 1)) % len(FILTER_MODES)])
+
+    def set_search(self, query: str) -> TreeList:
+        return self._refiltered(search=query, folded=frozenset())
+
+    def type_text(self, text: str) -> TreeList:
+        return self.set_search(self.search + text)
+
+    def backspace(self) -> TreeList:
+        return self.set_search(self.search[:-1]) if self.search else self
+
+    def escape(self) -> TreeList:
+        """Clear the query if there is one, else mark the list closed."""
+        return self.set_search("") if self.search else self.close()
+
+    def close(self) -> TreeList:
+        new = self._copy()
+        new.closed = True
+        return new
+
+    # pi-mono folding (§8.6)
+    def _foldable(self, n: int) -> bool:
+        if self.flavor != "pi" or not self._vchildren.get(n):
+            return False
+        p = self._vparent.get(n)
+        return p is None or len(self._vchildren.get(p, ())) > 1
+
+    def fold_left(self) -> TreeList:
+        i = self.selected_index
+        if self.flavor != "pi" or i is None:
+            return self
+        n = self._visible[i]
+        if self._foldable(n) and n not in self.folded:
+            new = self._copy()
+            new.folded = self.folded | {n}
+            new._compute()
+            return new
+        cur = self._vparent.get(n)
+        while cur is not None:
+            p = self._vparent.get(cur)
+            if p is None:
+                break
+            row = self._row_of(self._b.nodes[cur].entry.id)
+            if len(self._vchildren.get(p, ())) > 1 and row is not None and row < i:
+                break
+            cur = p
+        return self if cur is None else self.select(self._b.nodes[cur].entry.id)
+
+    def fold_right(self) -> TreeList:
+        i = self.selected_index
+        if self.flavor != "pi" or i is None:
+            return self
+        n = self._visible[i]
+        if n in self.folded:
+            new = self._copy()
+            new.folded = self.folded - {n}
+            new._compute()
+            return new
+        cur = n
+        while True:
+            kids = self._vchildren.get(cur, [])
+            if not kids:
+                break
+            if len(kids) > 1:
+                cur = kids[0]
+                break
+            cur = kids[0]
+        return self.select(self._b.nodes[cur].entry.id)
+
+    def press(self, key: str) -> TreeList:
+        """Apply a named key (conformance names: up, down, left, right, ctrl+o, alt+u, …) or typed text."""
+        return press_key(self, key)
+
+    # ----- rendering ----------------------------------------------------------------------------
+    def _prefix(self, n: int) -> tuple[str, int, bool]:
+        glyph = None
+        if self.flavor == "pi" and self._foldable(n):
+            glyph = "⊞" if n in self.folded else "⊟"
+        return render_prefix(self._vlayout[n], multiple_roots=self._multiple, flavor=self.flavor,
+                             fold_glyph=glyph, width=self.width)
+
+    def _row(self, i: int, selected_index: int | None) -> TreeRow:
+        b = self._b
+        n = self._visible[i]
+        node = b.nodes[n]
+        entry = node.entry
+        prefix, depth, has_conn = self._prefix(n)
+        fold = "⊞ " if self.flavor == "pi" and n in self.folded and not has_conn else ""
+        active = entry.id in b.active_path
+        text = b.display(n)
+        is_sel = i == selected_index
+        line = ("› " if is_sel else "  ") + prefix + fold + ("• " if active else "") + \
+            (f"[{node.label}] " if node.label else "") + text
+        if self.width is not None:
+            line = truncate_to_width(line, self.width)
+        return TreeRow(id=entry.id, type=entry.type, text=text, label=node.label, active=active, line=line,
+                       depth=depth, index=i, selected=is_sel, role=entry.role, file_line=entry.line)
+
+    def rows(self) -> list[TreeRow]:
+        """Every visible row in display order."""
+        sel = self.selected_index
+        with paused_gc():
+            return [self._row(i, sel) for i in range(len(self._visible))]
+
+    def window(self) -> tuple[int, int]:
+        n = len(self._visible)
+        sel = self.selected_index or 0
+        start = max(0, min(sel - self.max_visible // 2, n - self.max_visible))
+        return start, min(start + self.max_visible, n)
+
+    def window_rows(self) -> list[TreeRow]:
+        sel = self.selected_index
+        start, end = self.window()
+        return [self._row(i, sel) for i in range(start, end)]
+
+    def lines(self) -> list[str]:
+        """The rendered selector: the window of rows and the footer / empty state of the flavour."""
+        tag = FILTER_TAGS[self.filter_mode]
+        n = len(self._visible)
+        if self.flavor != "omp":
+            if not n:
+                return ["  No entries found", f"  (0/0){tag}"]
+            sel = self.selected_index or 0
+            return [r.line for r in self.window_rows()] + [f"  ({sel + 1}/{n}){tag}"]
+        if not n:
+            total = self.total
+            if not total:
+                return ["  No entries found"]
+            if self._tokens():
+                return [f'  No entries match search "{self.search}"', "  Press Backspace to clear the search",
+                        f"  (0/{total}){tag}"]
+            return [f"  {total} entries hidden by the current filter {tag.strip() or '[default]'}",
+                    "  Press Alt+A to show all, Alt+D for default", f"  (0/{total}){tag}"]
+        out = [r.line for r in self.window_rows()]
+        if tag:
+            out.append("  " + tag.strip())
+        return out
+
+    def display_text(self, entry_id: str) -> str:
+        k = self._b.index_of.get(entry_id)
+        return "" if k is None else self._b.display(k)
+
+    def search_text(self, entry_id: str) -> str:
+        k = self._b.index_of.get(entry_id)
+        return "" if k is None else self._b.search(k)

@@ -1,0 +1,67 @@
+"""The values that cross the manager's surface: match contexts, diagnostics, injection gaps."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+MatchSource = Literal["text", "thinking", "tool"]
+
+
+@dataclass(frozen=True, slots=True)
+class MatchContext:
+    """Where a delta came from (the reference's ``TtsrMatchContext``); ``None`` = key absent."""
+
+    source: MatchSource
+    tool_name: str | None = None
+    file_paths: Sequence[str] | None = None
+    stream_key: str | None = None
+
+    @classmethod
+    def from_mapping(cls, m: dict[str, Any]) -> MatchContext:
+        """Build from the reference's camelCase object (``toolName``, ``filePaths``, ``streamKey``)."""
+        paths = m.get("filePaths")
+        return cls(
+            source=m.get("source"),  # type: ignore[arg-type]
+            tool_name=m.get("toolName"),
+            file_paths=tuple(paths) if isinstance(paths, (list, tuple)) else None,
+            stream_key=m.get("streamKey"),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One ``logger.warn`` call of the reference: its message text and context object."""
+
+    message: str
+    context: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class InjectionGap:
+    """Turns since a rule was last injected (clamped at 0) and whether its position is journaled."""
+
+    gap: int | float
+    journal_coords: bool
+
+
+@dataclass(frozen=True, slots=True)
+class InjectionRecord:
+    """The manager's per-name record: the message count at injection and the journal flag."""
+
+    last_injected_at: int | float
+    journal_coords: bool
+
+
+# JavaScript's String.prototype.trim set: WhiteSpace (incl. U+FEFF and every Zs) and
+# LineTerminator. Python's str.strip differs (it strips U+001C-U+001F and U+0085, keeps U+FEFF).
+_JS_SPACE = (
+    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000\ufeff"
+)
+
+
+def js_trim(value: str) -> str:
+    """``String.prototype.trim`` exactly."""
+    return value.strip(_JS_SPACE)

@@ -1,0 +1,90 @@
+"""Manager settings: the reference's ``ttsr.*`` group, merged over its defaults.
+
+The reference spreads the caller's object over the defaults, so unknown keys survive and a key given
+explicitly (even as ``undefined``) wins. ``TtsrSettings`` keeps that: the seven known keys are typed
+fields and everything else lives in ``extra``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+DEFAULTS: dict[str, Any] = {
+    "enabled": True,
+    "contextMode": "discard",
+    "interruptMode": "always",
+    "repeatMode": "once",
+    "repeatGap": 10,
+    "builtinRules": True,
+    "disabledRules": [],
+}
+
+_CAMEL = {
+    "enabled": "enabled",
+    "context_mode": "contextMode",
+    "interrupt_mode": "interruptMode",
+    "repeat_mode": "repeatMode",
+    "repeat_gap": "repeatGap",
+    "builtin_rules": "builtinRules",
+    "disabled_rules": "disabledRules",
+}
+_FIELD = {camel: snake for snake, camel in _CAMEL.items()}
+
+
+def _camel_key(key: str) -> str:
+    if key in _CAMEL:
+        return _CAMEL[key]
+    if key in _FIELD:
+        return key
+    # Unknown snake_case keys are kept as given: the reference never renames them either.
+    return key
+
+
+@dataclass(frozen=True, slots=True)
+class TtsrSettings:
+    """The merged settings. Only ``enabled``, ``repeat_mode`` and ``repeat_gap`` steer the manager."""
+
+    enabled: Any = True
+    context_mode: Any = "discard"
+    interrupt_mode: Any = "always"
+    repeat_mode: Any = "once"
+    repeat_gap: Any = 10
+    builtin_rules: Any = True
+    disabled_rules: Any = field(default_factory=list)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_mapping(cls, m: Mapping[str, Any] | None) -> TtsrSettings:
+        """Merge ``m`` (camelCase or snake_case keys) over the defaults; unknown keys are kept."""
+        merged: dict[str, Any] = dict(DEFAULTS)
+        merged["disabledRules"] = []
+        for key, value in (m or {}).items():
+            merged[_camel_key(str(key))] = value
+        known = {_FIELD[k]: merged.pop(k) for k in list(merged) if k in _FIELD}
+        return cls(**known, extra=merged)
+
+    def to_mapping(self) -> dict[str, Any]:
+        """The camelCase mapping, defaults first, then unknown keys in the order given."""
+        out = {camel: getattr(self, snake) for camel, snake in _FIELD.items()}
+        out.update(self.extra)
+        return out
+
+    @property
+    def is_enabled(self) -> bool:
+        """JS truthiness of ``enabled`` (the reference tests ``if (!settings.enabled)``)."""
+        return js_truthy(self.enabled)
+
+
+def js_truthy(value: Any) -> bool:
+    """JavaScript truthiness for JSON-ish values."""
+    if value is None or value is False:
+        return False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value == value and value != 0  # NaN and 0 are falsy
+    if isinstance(value, str):
+        return value != ""
+    return True
+
+

@@ -1,0 +1,205 @@
+"""Stream buffers and incremental condition tests that give the reference's answers.
+
+The reference re-runs every regex over the whole accumulated buffer at every delta (quadratic in the
+stream length). The answer only depends on the buffer, so the work can be cut when it is provably the
+same:
+
+* A buffer remembers, per condition, the longest prefix known to have **no** match (``clean``). A
+  match in the grown buffer that is not a match of that prefix must read some position at or past
+  ``clean`` (a search attempt that reads only earlier positions behaves exactly as it did there).
+  With ``reach`` = how far an attempt can read forward from its start (``pattern_shape``), new match
+  starts lie at or after ``clean - reach + 1``; if the pattern can never consume ``\\n``, they also
+  lie after the last newline before ``clean``. Only that window is searched, with ``back`` units of
+  context in front and a lookbehind gate so that starts inside the context are not reported.
+* A *monotonic* pattern (no ``$``, ``\\b``, ``\\B`` or negative lookaround anywhere) that matched keeps
+  matching as text is appended, so the result is latched.
+* A snapshot that extends the previous buffer is treated as the appended difference.
+
+Everything else (unbounded lookbehind, a pattern the scanner could not analyse) is a full search, as
+in the reference. Offsets here are engine units (``engine_text``), not Python characters.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from functools import lru_cache
+
+from workbench.ttsr.conditions import CompiledCondition
+from workbench.ttsr.pattern_shape import INF, engine_text
+
+
+class StreamBuffer:
+    """One accumulated stream (text and engine form), kept as chunks and joined on demand."""
+
+    __slots__ = ("_chunks", "_text", "_echunks", "_etext", "length", "newlines", "states")
+
+    def __init__(self, text: str = "") -> None:
+        self._chunks: list[str] = [text] if text else []
+        self._text: str | None = text
+        etext = engine_text(text)
+        self._echunks: list[str] = [etext] if etext else []
+        self._etext: str | None = etext
+        self.length = len(etext)  # engine units
+        self.newlines: list[int] = _newline_positions(etext, 0)
+        # condition id -> [clean_length (-1 = unknown), latched_match]
+        self.states: dict[int | tuple, list] = {}
+
+    def append(self, delta: str) -> None:
+        if not delta:
+            return
+        e = engine_text(delta)
+        self._chunks.append(delta)
+        self._echunks.append(e)
+        self._text = None
+        self._etext = None
+        if "\n" in e:
+            self.newlines.extend(_newline_positions(e, self.length))
+        self.length += len(e)
+
+    @property
+    def text(self) -> str:
+        """The buffer as received (what the reference holds)."""
+        if self._text is None:
+            self._text = "".join(self._chunks)
+            self._chunks = [self._text] if self._text else []
+        return self._text
+
+    @property
+    def etext(self) -> str:
+        if self._etext is None:
+            self._etext = "".join(self._echunks)
+            self._echunks = [self._etext] if self._etext else []
+        return self._etext
+
+    def etail(self, start: int) -> str:
+        """``etext[start:]`` without joining the whole buffer."""
+        if self._etext is not None:
+            return self._etext[start:]
+        need = self.length - start
+        last = self._echunks[-1] if self._echunks else ""
+        if len(last) >= need:
+            return last[len(last) - need :] if need else ""
+        parts: list[str] = []
+        got = 0
+        for chunk in reversed(self._echunks):
+            parts.append(chunk)
+            got += len(chunk)
+            if got >= need:
+                break
+        joined = "".join(reversed(parts))
+        return joined[len(joined) - need :] if need < len(joined) else joined
+
+    def last_newline_before(self, pos: int) -> int:
+        """Index of the last ``\\n`` strictly before ``pos`` (engine units), or -1."""
+        k = bisect_left(self.newlines, pos)
+        return self.newlines[k - 1] if k else -1
+
+    def copy(self) -> StreamBuffer:
+        other = StreamBuffer.__new__(StreamBuffer)
+        other._chunks = [self.text] if self.text else []
+        other._text = self.text
+        other._echunks = [self.etext] if self.etext else []
+        other._etext = self.etext
+        other.length = self.length
+        other.newlines = list(self.newlines)
+        other.states = {k: list(v) for k, v in self.states.items()}
+        return other
+
+
+def _newline_positions(text: str, offset: int) -> list[int]:
+    out: list[int] = []
+    i = text.find("\n")
+    while i != -1:
+        out.append(offset + i)
+        i = text.find("\n", i + 1)
+    return out
+
+
+def condition_matches(cond: CompiledCondition, cid: int | tuple, buf: StreamBuffer) -> bool:
+    """``cond`` tested on the whole buffer, using (and updating) the buffer's memo for ``cid``."""
+    if cond.parts is not None:
+        return all(condition_matches(part, (cid, k), buf) for k, part in enumerate(cond.parts))
+    state = buf.states.get(cid)
+    if state is None:
+        state = buf.states[cid] = [-1, False]
+    if state[1]:
+        return True
+    n = buf.length
+    clean = state[0]
+    if clean == n:
+        return False
+    shape = cond.shape
+    start = 0
+    if clean >= 0:
+        if shape.reach != INF:
+            start = clean - int(shape.reach) + 1
+        if not shape.crosses_newline:
+            lo = max(0, start)
+            k = bisect_left(buf.newlines, clean)
+            if k and buf.newlines[k - 1] >= lo:
+                start = max(start, buf.newlines[k - 1] + 1)
+        if shape.reach == INF and shape.nonfree_class and shape.barrier_count != INF:
+            start = max(
+                start, _barrier_cut(buf, cid, clean, max(0, start), shape.nonfree_class, int(shape.barrier_count))
+            )
+    if start <= 0 or shape.back == INF:
+        found = cond.regex.find(buf.etext) is not None
+    elif cond.context == 0:
+        found = cond.regex.find(buf.etail(start)) is not None
+    elif start >= cond.context and cond.gated is not None:
+        found = cond.gated.find(buf.etail(start - cond.context)) is not None
+    else:
+        found = cond.regex.find(buf.etext) is not None
+    if found:
+        if shape.monotonic:
+            state[1] = True
+    else:
+        state[0] = n
+    return found
+
+
+@lru_cache(maxsize=1024)
+def _barrier_regex(nonfree: str, count: int) -> re.Pattern[str]:
+    # On the reversed text: the shortest run holding `count` units outside the free class.
+    free = "[^" + nonfree[1:] if not nonfree.startswith("[^") else "[" + nonfree[2:]
+    return re.compile(f"(?:{free}*+{nonfree}){{{count}}}")
+
+
+@lru_cache(maxsize=1024)
+def _nonfree_regex(nonfree: str) -> re.Pattern[str]:
+    return re.compile(nonfree)
+
+
+def _barrier_cut(buf: StreamBuffer, cid: object, clean: int, lower: int, nonfree: str, count: int) -> int:
+    """First start a new match can have: an attempt from an earlier start would have to consume
+    ``count`` or more units that only bounded atoms can take (see ``Shape.barrier_count``)."""
+    span = clean - lower
+    size = min(span, 64 + 8 * count)
+    if size > 0:
+        # Dense case (most text is outside the free class): a short reversed tail settles it.
+        m = _barrier_regex(nonfree, count).match(buf.etail(clean - size)[:size][::-1])
+        if m is not None:
+            return clean - m.end() + 1
+        if size >= span:
+            return lower
+    # Sparse case: the positions of the last `count` units outside the free class, kept per
+    # buffer and extended over text not scanned yet (each unit is scanned once).
+    key = ("barrier", cid)
+    state = buf.states.get(key)
+    if state is None or state[0] > clean:
+        state = buf.states[key] = [0, []]
+    if state[0] < clean:
+        region = buf.etail(state[0])[: clean - state[0]]
+        found = [state[0] + m.start() for m in _nonfree_regex(nonfree).finditer(region)]
+        state[1] = (state[1] + found)[-count:]
+        state[0] = clean
+    positions = state[1]
+    if len(positions) >= count:
+        return max(lower, positions[-count] + 1)
+    return lower
+
+
+def naive_matches(cond: CompiledCondition, text: str) -> bool:
+    """The reference's full re-test (for property tests and the benchmark baseline)."""
+    return cond.test(text)

@@ -1,0 +1,169 @@
+"""The served app: one template, one ``AppState`` per browser session, the four tabs.
+
+``create_app(paths, db=...)`` returns a function Panel calls for every new browser session; the
+template is created there (and only there: in a notebook the views are used without it).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import panel as pn
+
+from workbench.ui.catalog import Catalog
+from workbench.ui.entry_html import STYLESHEET
+from workbench.ui.notify import reporting
+from workbench.ui.roots import ServedRoots
+from workbench.ui.state import TABS, AppState
+
+TITLE = "TTSR Workbench"
+_TAB_TITLES = {"sessions": "Sessions", "tree": "Tree", "stepper": "Stepper", "rules": "Rules"}
+_RAW_CSS = """
+.bk-tab { font-size: 14px; }
+"""
+
+
+def default_paths() -> list[Path]:
+    """``sample_sessions/`` of the current directory if present, else the one shipped beside the package."""
+    import workbench
+
+    here = Path.cwd() / "sample_sessions"
+    bundled = Path(workbench.__file__).resolve().parent.parent / "sample_sessions"
+    return [p for p in (here, bundled) if p.is_dir()][:1]
+
+
+class Server:
+    """What all browser sessions of one server share: the roots, the catalog, the uploads folder."""
+
+    def __init__(self, paths: Iterable[str | os.PathLike[str]], db: str | None = None, *, uploads: bool = True) -> None:
+        given = list(paths) or default_paths()
+        self.upload_dir = Path(tempfile.mkdtemp(prefix="workbench-uploads-")) if uploads else None
+        self.roots = ServedRoots.of([*given, *([self.upload_dir] if self.upload_dir else [])])
+        self.catalog = Catalog(self.roots, db)
+        self.catalog.add([r for r in self.roots.roots if r != self.upload_dir])
+
+    def new_state(self) -> AppState:
+        state = AppState(self.roots, store=self.catalog.store)
+        first = self.catalog.summaries()
+        if first:
+            state.session = first[0].path
+        return state
+
+
+def build_views(server: Server, state: AppState) -> dict[str, Any]:
+    """The tab contents for one state (imported lazily so a failing tab cannot stop the others)."""
+    from workbench.ui.sessions_view import SessionsView
+
+    views: dict[str, Any] = {"sessions": SessionsView(state=state, catalog=server.catalog, uploads=server.upload_dir)}
+    for name, loader in (("tree", _tree), ("stepper", _stepper), ("rules", _rules)):
+        try:
+            views[name] = loader(state, server, views)
+        except ImportError as exc:  # a layer below is still missing: say so instead of failing
+            views[name] = pn.pane.Alert(f"{_TAB_TITLES[name]} is not available: {exc}", alert_type="warning")
+    return views
+
+
+def _tree(state: AppState, server: Server, views: dict[str, Any]) -> Any:
+    from workbench.ui.tree_view import TreeView
+
+    return TreeView(state=state, catalog=server.catalog)
+
+
+def _stepper(state: AppState, server: Server, views: dict[str, Any]) -> Any:
+    from workbench.ui.stepper_view import StepperView
+
+    return StepperView(state=state)
+
+
+def _rules(state: AppState, server: Server, views: dict[str, Any]) -> Any:
+    from workbench.ui.rules_view import RulesView
+
+    return RulesView(state=state, stepper=views.get("stepper"))
+
+
+def build_page(server: Server) -> pn.template.base.BasePage:
+    """One browser session: state, URL sync, tabs in the template."""
+    state = server.new_state()
+    state.sync_url()
+    views = build_views(server, state)
+    tabs = pn.Tabs(*[(_TAB_TITLES[n], views[n]) for n in TABS], dynamic=False, sizing_mode="stretch_both",
+                   css_classes=["wb-tabs"])
+    tabs.active = TABS.index(state.tab)
+
+    def _tab_from_state(event: Any) -> None:
+        tabs.active = TABS.index(event.new)
+
+    def _state_from_tab(event: Any) -> None:
+        state.tab = TABS[event.new]
+
+    state.param.watch(_tab_from_state, "tab")
+    tabs.param.watch(_state_from_tab, "active")
+
+    session_select = pn.widgets.Select(options=_session_options(server), value=state.session or None,
+                                       width=320, css_classes=["wb-session-select"],
+                                       stylesheets=["select.bk-input { color: #24292f; background: #fff; }"])
+
+    def _pick(event: Any) -> None:
+        if event.new and event.new != state.session:
+            with reporting("Open session"):
+                state.open_session(event.new)
+
+    session_select.param.watch(_pick, "value")
+
+    def _refresh_options(*_: Any) -> None:
+        session_select.options = _session_options(server)
+        if state.session in session_select.options:
+            session_select.value = state.session
+
+    state.param.watch(_refresh_options, ["session", "catalog_revision"])
+    flavour = pn.widgets.RadioButtonGroup.from_param(state.param.flavour, color="light", width=110)
+    template = pn.template.FastListTemplate(
+        title=TITLE,
+        header=[pn.Row(pn.pane.Str("session", styles={"color": "white"}, align="center"), session_select,
+                       pn.pane.Str("flavour", styles={"color": "white"}, align="center"), flavour)],
+        main=[tabs],
+        accent="#1f6feb",
+        header_background="#24292f",
+        theme_toggle=False,
+        main_layout=None,
+        raw_css=[_RAW_CSS],
+    )
+    template.state = state  # tests and notebooks reach the state through the page
+    _follow(state, views)
+    return template
+
+
+def _follow(state: AppState, views: dict[str, Any]) -> None:
+    """Live mode: poll the open session file and the rule files twice a second."""
+    tree = views.get("tree")
+
+    def poll() -> None:
+        with reporting("Live update"):
+            if hasattr(tree, "poll"):
+                tree.poll()
+            ruleset = state._ruleset
+            if ruleset is not None and ruleset.changed_on_disk():
+                state.rules_revision += 1
+
+    pn.state.add_periodic_callback(poll, period=500)
+
+
+def _session_options(server: Server) -> list[str]:
+    return [s.path for s in server.catalog.summaries()]
+
+
+def create_app(paths: Iterable[str | os.PathLike[str]] = (), db: str | None = None) -> Callable[[], Any]:
+    """A factory for ``pn.serve``: each browser session gets its own state and template."""
+    pn.extension("tabulator", notifications=True, raw_css=[STYLESHEET])
+    pn.config.notifications = True
+    server = Server(paths, db)
+
+    def app() -> Any:
+        return build_page(server)
+
+    app.server = server  # type: ignore[attr-defined]
+    return app

@@ -1,0 +1,75 @@
+"""Errors and long work reach the user as notifications, never as tracebacks in the page.
+
+``reporting()`` wraps a UI callback: a ``WorkbenchError`` becomes an error toast with its own message
+(it names file and line); any other exception becomes a short toast and is logged with its traceback
+on the server. In a notebook (no notification area) the message goes to a fallback sink instead.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Literal
+
+import panel as pn
+
+from workbench.errors import WorkbenchError
+
+log = logging.getLogger("workbench.ui")
+
+Level = Literal["info", "success", "warning", "error"]
+
+# Tests and notebooks can read what was announced without a browser.
+_history: list[tuple[Level, str]] = []
+
+
+def notify(message: str, level: Level = "info", duration: int = 4000) -> None:
+    """Show a toast in the current browser session (or log it when there is none)."""
+    _history.append((level, message))
+    del _history[:-200]
+    area = getattr(pn.state, "notifications", None)
+    if area is None:
+        log.log(logging.ERROR if level == "error" else logging.INFO, message)
+        return
+    try:
+        getattr(area, level)(message, duration=0 if level == "error" else duration)
+    except Exception:  # a closed session: nothing to show it in
+        log.info(message)
+
+
+def history() -> list[tuple[Level, str]]:
+    return list(_history)
+
+
+def describe(exc: BaseException) -> str:
+    if isinstance(exc, WorkbenchError):
+        return str(exc)
+    return f"Unexpected error: {type(exc).__name__}: {exc}"
+
+
+@contextmanager
+def reporting(what: str) -> Iterator[None]:
+    """Run a block; turn any failure into one notification naming ``what`` was being done."""
+    try:
+        yield
+    except WorkbenchError as exc:
+        notify(f"{what}: {exc}", "error")
+    except Exception as exc:  # never let a traceback reach the page
+        log.exception("%s failed", what)
+        notify(f"{what}: {describe(exc)}", "error")
+
+
+def guarded(what: str) -> Callable[[Callable[..., object]], Callable[..., None]]:
+    """Decorator form of ``reporting`` for widget callbacks and param watchers."""
+
+    def wrap(fn: Callable[..., object]) -> Callable[..., None]:
+        def inner(*args: object, **kwargs: object) -> None:
+            with reporting(what):
+                fn(*args, **kwargs)
+
+        inner.__name__ = getattr(fn, "__name__", "callback")
+        inner.__doc__ = fn.__doc__
+        return inner
+
+    return wrap

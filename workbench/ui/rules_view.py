@@ -1,0 +1,229 @@
+"""Rules tab: discovered rules by bucket and provider, shadowed ones, warnings, and a live editor.
+
+Editing a rule keeps the new text in memory (``RuleSet.overrides``), bumps ``rules_revision`` so the
+stepper re-runs the current stream, and then lists the steps where the edited rule now fires.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import panel as pn
+import param
+from panel.viewable import Viewer
+
+from workbench.errors import WorkbenchError
+from workbench.ui.entry_html import STYLESHEET, esc, pre, table_html
+from workbench.ui.notify import reporting
+from workbench.ui.state import AppState
+
+_BUCKETS = (("ttsr", "TTSR (stream-triggered)"), ("always_apply", "Always apply"), ("rulebook", "Rulebook"),
+            ("dropped", "Dropped"))
+_MAX_FIRES_LISTED = 40
+
+
+class RulesView(Viewer):
+    """Rule discovery results and an editor that shows where an edited rule fires in the current stream."""
+
+    state = param.ClassSelector(class_=AppState)
+    stepper = param.Parameter(default=None, doc="The page's StepperView (its stream is re-run on each edit).")
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self._debounce = 0
+        self.summary = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-rules"])
+        self.rule_select = pn.widgets.Select(name="Edit rule", options=[], width=260)
+        self.rule_select.param.watch(lambda e: self._load_editor(), "value")
+        self.editor = pn.widgets.TextAreaInput(
+            name="", height=260, sizing_mode="stretch_width", css_classes=["wb-rule-editor"],
+            stylesheets=[":host textarea { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; }"],
+        )
+        self.editor.param.watch(self._on_edit, "value_input")
+        self.revert = pn.widgets.Button(label="Revert to file", width=130)
+        self.revert.on_click(lambda e: self._revert())
+        self.open_first = pn.widgets.Button(label="Open first fire in Stepper", width=200, disabled=True)
+        self.open_first.on_click(lambda e: self._open_first())
+        self.fires = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-rule-fires"])
+        self.preview = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width")
+        self._first_fire: int | None = None
+        self.state.param.watch(lambda e: self.refresh(), ["rules_dir", "rules_revision"])
+        self.state.param.watch(lambda e: self._show_fires(), ["stream", "session", "chunking", "tab"])
+        self.refresh()
+
+    @classmethod
+    def from_folder(cls, folder: str | os.PathLike[str], stream: str | os.PathLike[str] | None = None) -> RulesView:
+        """Rules of a project folder for a notebook cell; with ``stream``, the editor shows where rules fire."""
+        from pathlib import Path
+
+        from workbench.ui.roots import ServedRoots
+        from workbench.ui.stepper_view import StepperView
+
+        root = Path(folder).expanduser().resolve()
+        if stream is not None:
+            stepper = StepperView.from_paths(stream, root)
+            stepper.state.tab = "rules"
+            return cls(state=stepper.state, stepper=stepper)
+        state = AppState(ServedRoots.of([root]), rules_dir=str(root), tab="rules")
+        return cls(state=state)
+
+    # -- discovery -----------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        with reporting("Rules"):
+            self._refresh()
+
+    def _refresh(self) -> None:
+        from workbench.rules import bucket_rules
+        from workbench.ttsr import TtsrManager
+
+        ruleset = self.state.rule_set()
+        loaded = ruleset.loaded()
+        rules = ruleset.rules()
+        manager = TtsrManager(self.state.settings_mapping())
+        buckets = bucket_rules(rules, manager)
+        items = {i.rule.name: i for i in loaded.items if i.active}
+        parts = [f'<div class="wb-kv">Rules folder: <b>{esc(ruleset.folder or "(none)")}</b> · '
+                 f"{len(rules)} active rule(s)</div>"]
+        for key, title in _BUCKETS:
+            group = getattr(buckets, key)
+            rows = []
+            for b in group:
+                item = items.get(b.rule.name)
+                src = b.rule.source
+                edited = " (edited)" if b.rule.name in ruleset.overrides else ""
+                rows.append([b.rule.name + edited, src.provider_name if src else "", src.level if src else "",
+                             self._short(b.rule.path), b.reason])
+            parts.append(f"<h4>{esc(title)} · {len(group)}</h4>")
+            parts.append(table_html(["rule", "provider", "level", "path", "why here"], rows) if rows
+                         else '<div class="wb-muted">(none)</div>')
+        shadowed = [i for i in loaded.items if i.shadowed]
+        if shadowed:
+            parts.append(f"<h4>Shadowed · {len(shadowed)}</h4>")
+            parts.append(table_html(["rule", "provider", "path", "shadowed by"],
+                                    [[i.rule.name, i.provider_name, i.path, i.shadowed_by or ""] for i in shadowed]))
+        invalid = [i for i in loaded.items if i.invalid]
+        warnings = [*loaded.warnings, *(d.message for d in manager.diagnostics), *(f"{i.path}: {i.invalid}" for i in invalid)]
+        for name, ws in ruleset.edit_warnings.items():
+            warnings.extend(f"{name} (edited): {w}" for w in ws)
+        parts.append(f"<h4>Warnings · {len(warnings)}</h4>")
+        parts.append("".join(f'<div class="wb-kv">⚠ {esc(w)}</div>' for w in warnings) or '<div class="wb-muted">(none)</div>')
+        self.summary.object = "".join(parts)
+        names = [r.name for r in rules]
+        current = self.rule_select.value
+        self.rule_select.options = names
+        if current in names:
+            self._show_fires()
+        elif names:
+            self.rule_select.value = next((b.rule.name for b in buckets.ttsr), names[0])
+        self._preview(buckets, rules)
+
+    def _short(self, path: str) -> str:
+        """A rule path relative to the rules folder when it is inside it."""
+        folder = self.state.rule_set().folder
+        if folder is not None and path.startswith(str(folder) + "/"):
+            return path[len(str(folder)) + 1:]
+        return path
+
+    def _preview(self, buckets: Any, rules: list[Any]) -> None:
+        from workbench.rules import render_system_prompt, resolve_rule_url
+
+        prompt = render_system_prompt(buckets.always_apply_rules, buckets.rulebook_rules)
+        name = self.rule_select.value
+        url = ""
+        if name:
+            try:
+                res = resolve_rule_url(f"rule://{name}", rules)
+                url = f'<h4>rule://{esc(name)}</h4>{pre(res.content)}'
+            except WorkbenchError as exc:
+                url = f'<div class="wb-kv">rule://{esc(name)}: {esc(exc)}</div>'
+        self.preview.object = f"<h4>System prompt (rules section)</h4>{pre(prompt or '(empty)')}{url}"
+
+    # -- editor --------------------------------------------------------------------------------------
+    def _load_editor(self) -> None:
+        name = self.rule_select.value
+        if not name:
+            return
+        with reporting("Rule editor"):
+            self.editor.value = self.state.rule_set().source_text(name)
+            self._show_fires()
+
+    def _on_edit(self, event: Any) -> None:
+        # Debounce typing: the stream is re-run once the text has been still for 0.4 s.
+        self._debounce += 1
+        ticket = self._debounce
+        text = event.new
+
+        def apply() -> None:
+            if ticket == self._debounce:
+                self.apply_edit(text)
+
+        if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+            pn.state.curdoc.add_timeout_callback(apply, 400)
+        else:
+            apply()
+
+    def apply_edit(self, text: str | None) -> None:
+        """Use ``text`` as the selected rule's Markdown and re-run the stream."""
+        name = self.rule_select.value
+        if not name or text is None:
+            return
+        ruleset = self.state.rule_set()
+        if text == ruleset.source_text(name):
+            return
+        with reporting(f"Rule {name}"):
+            ruleset.edit(name, text)
+            self.state.rules_revision += 1  # the stepper rebuilds first (registered earlier), then _refresh
+
+    def _revert(self) -> None:
+        name = self.rule_select.value
+        if name:
+            self.state.rule_set().revert(name)
+            self.editor.value = self.state.rule_set().source_text(name)
+            self.state.rules_revision += 1
+
+    def _show_fires(self) -> None:
+        name = self.rule_select.value
+        if self.state.tab != "rules":
+            return  # computed when the tab is shown (replaying a long stream is not free)
+        if self.stepper is not None:
+            self.stepper.ensure()
+        stepper = getattr(self.stepper, "stepper", None) if self.stepper is not None else None
+        self._first_fire = None
+        self.open_first.disabled = True
+        if not name:
+            self.fires.object = ""
+            return
+        if stepper is None:
+            self.fires.object = '<div class="wb-muted">No stream in the Stepper: open a session or choose a stream.</div>'
+            return
+        with reporting("Rule fires"):
+            steps = []
+            for snap in stepper.snapshots():
+                state = snap.rule(name)
+                if state is not None and state.matched:
+                    steps.append(snap)
+            if not steps:
+                why = ""
+                last = stepper.seek(len(stepper) - 1).rule(name) if len(stepper) else None
+                if last is not None and not last.registered:
+                    why = f" (not registered: {last.rejected})"
+                self.fires.object = (f'<div class="wb-kv"><b>{esc(name)}</b> does not fire in the current stream'
+                                     f"{esc(why)}.</div>")
+                return
+            self._first_fire = steps[0].index
+            self.open_first.disabled = False
+            rows = [[s.index, s.event.type, (s.event.delta or "")[:60]] for s in steps[:_MAX_FIRES_LISTED]]
+            more = f'<div class="wb-muted">… and {len(steps) - _MAX_FIRES_LISTED} more</div>' if len(steps) > _MAX_FIRES_LISTED else ""
+            self.fires.object = (f'<div class="wb-kv"><span class="wb-tag wb-tag-trigger">{esc(name)}</span> '
+                                 f"fires at {len(steps)} step(s) of the current stream</div>"
+                                 + table_html(["step", "event", "delta"], rows, ["wb-row-trigger"] * len(rows)) + more)
+
+    def _open_first(self) -> None:
+        if self._first_fire is not None:
+            self.state.param.update(step=self._first_fire, tab="stepper")
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        left = pn.Column(self.summary, scroll=True, sizing_mode="stretch_both", min_width=560)
+        right = pn.Column(pn.Row(self.rule_select, self.revert, self.open_first), self.editor, self.fires,
+                          self.preview, scroll=True, sizing_mode="stretch_both", min_width=560)
+        return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)

@@ -1,0 +1,130 @@
+"""The rule set the stepper and the Rules tab share: discovered from a folder, editable in place.
+
+Discovery reads only the chosen project folder and the bundled rules: ``home`` is an empty private
+folder and ``repo_root`` is the project itself, so a served app never reads the server user's own
+``~/.omp`` rules (outside the served roots). Edits made in the browser are kept as overrides in
+memory (the rule file on disk is not rewritten); a file edited on disk is picked up on the next poll.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from workbench.rules import RuleLoadResult, build_rule_from_markdown, load_rules
+
+
+class RuleSet:
+    """Rules of one project folder plus in-browser overrides, reloaded when files change."""
+
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.home = Path(tempfile.mkdtemp(prefix="workbench-home-"))
+        self.overrides: dict[str, str] = {}  # rule name -> edited Markdown (frontmatter + body)
+        self.edit_warnings: dict[str, list[str]] = {}
+        self._loaded: RuleLoadResult | None = None
+        self._signature: tuple[Any, ...] = ()
+
+    # -- loading -----------------------------------------------------------------------------------
+    def loaded(self) -> RuleLoadResult:
+        if self._loaded is None:
+            cwd = str(self.folder) if self.folder else str(self.home)
+            self._loaded = load_rules(cwd=cwd, home=str(self.home), repo_root=cwd, env={})
+            self._signature = self.signature()
+        return self._loaded
+
+    def signature(self) -> tuple[Any, ...]:
+        """Names, sizes and mtimes of the rule files under the folder (cheap change detection)."""
+        if self.folder is None:
+            return ()
+        out = []
+        for sub in (".omp/rules", ".xcsh/rules", ".agent/rules", ".agents/rules", ".cursor/rules", ".windsurf/rules",
+                    ".clinerules", ".github/instructions"):
+            base = self.folder / sub
+            if not base.exists():
+                continue
+            files = [base] if base.is_file() else sorted(p for p in base.rglob("*") if p.is_file())
+            for f in files:
+                try:
+                    st = f.stat()
+                except OSError:
+                    continue
+                out.append((str(f), st.st_size, st.st_mtime_ns))
+        return tuple(out)
+
+    def changed_on_disk(self) -> bool:
+        """True (and the cache dropped) when a rule file was added, removed or edited."""
+        if self._loaded is None:
+            return False
+        sig = self.signature()
+        if sig != self._signature:
+            self._loaded = None
+            return True
+        return False
+
+    # -- rules -------------------------------------------------------------------------------------
+    def rules(self) -> list[Any]:
+        """Active rules in priority order, with browser edits applied."""
+        out = []
+        for rule in self.loaded().rules:
+            text = self.overrides.get(rule.name)
+            out.append(self._edited(rule, text) if text is not None else rule)
+        return out
+
+    def source_text(self, name: str) -> str:
+        """The Markdown of a rule as the editor should show it (the override, else the file)."""
+        if name in self.overrides:
+            return self.overrides[name]
+        rule = self.loaded().get(name)
+        if rule is None:
+            return ""
+        path = Path(rule.path)
+        if path.is_file():
+            try:
+                return path.read_text(encoding="utf-8")
+            except OSError:
+                pass
+        return _as_markdown(rule)
+
+    def edit(self, name: str, text: str) -> Any:
+        """Keep ``text`` as the rule's new Markdown; returns the rebuilt rule (raises on bad input)."""
+        rule = self.loaded().get(name)
+        if rule is None:
+            from workbench.errors import NotFoundError
+
+            raise NotFoundError(f"rule {name!r} is not in the current rule set")
+        built = self._edited(rule, text)
+        self.overrides[name] = text
+        return built
+
+    def revert(self, name: str) -> None:
+        self.overrides.pop(name, None)
+        self.edit_warnings.pop(name, None)
+
+    def _edited(self, rule: Any, text: str) -> Any:
+        warnings: list[str] = []
+        built = build_rule_from_markdown(os.path.basename(rule.path) or f"{rule.name}.md", text, rule.path,
+                                         rule.source, rule_name=rule.name, warnings=warnings)
+        self.edit_warnings[rule.name] = warnings
+        return replace(built, source=rule.source) if built.source is None else built
+
+
+def _as_markdown(rule: Any) -> str:
+    """A Markdown rendering of a rule that has no file (bundled rules)."""
+    lines = ["---"]
+    if rule.description:
+        lines.append(f"description: {rule.description}")
+    for key, value in (("condition", rule.condition), ("astCondition", rule.ast_condition), ("scope", rule.scope),
+                       ("globs", rule.globs)):
+        if value:
+            lines.append(f"{key}:")
+            lines.extend(f"  - {json.dumps(v, ensure_ascii=False)}" for v in value)  # JSON strings are YAML
+    if rule.interrupt_mode:
+        lines.append(f"interruptMode: {rule.interrupt_mode}")
+    lines.append("---")
+    lines.append(rule.content)
+    return "\n".join(lines)

@@ -1,0 +1,126 @@
+"""An open session file as the views need it: parsed entries, the tree, the ``/tree`` list, the graph.
+
+A file an agent is still writing is read up to its last newline only: a partial last line waits
+until its newline arrives (the reader would otherwise report it as truncated on every poll).
+``refresh()`` re-reads when the file grew or changed and says whether anything changed.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workbench.errors import SessionFileError
+from workbench.sessions import SessionTree, build_session_context, parse_session_bytes
+from workbench.sessions.treelist import TreeList, TreeRow
+
+# Rows per Left/Right page in the browser list (TreeList derives max_visible = height // 2).
+PAGE_HEIGHT = 40
+META_TYPES = frozenset({"label", "custom", "model_change", "thinking_level_change", "session_info",
+                        "ttsr_injection", "compaction", "branch_summary"})
+
+
+@dataclass(frozen=True, slots=True)
+class RowView:
+    """What the browser list needs from a ``TreeRow``: the gutter prefix split from the text."""
+
+    id: str
+    prefix: str
+    active: bool
+    label: str
+    text: str
+    kind: str
+
+    def as_list(self) -> list[Any]:
+        return [self.id, self.prefix, self.active, self.label, self.text, self.kind]
+
+
+def row_view(row: TreeRow) -> RowView:
+    suffix = ("• " if row.active else "") + (f"[{row.label}] " if row.label else "") + row.text
+    body = row.line[2:]  # drop the cursor column; selection is drawn by the browser
+    prefix = body[: len(body) - len(suffix)] if body.endswith(suffix) else ""
+    kind = "meta" if row.type in META_TYPES or (row.type != "message") else (row.role or "message")
+    return RowView(row.id, prefix, row.active, row.label or "", row.text, kind)
+
+
+class SessionDoc:
+    """One session file, loaded for a flavour."""
+
+    def __init__(self, path: Path, flavour: str = "omp") -> None:
+        self.path = path
+        self.flavour = flavour
+        self._stamp: tuple[int, int] | None = None
+        self._consumed = 0
+        self.session: Any = None
+        self.tree: SessionTree | None = None
+        self.base: TreeList | None = None
+        self.partial_tail = False
+        self.refresh()
+
+    # -- loading -----------------------------------------------------------------------------------
+    def refresh(self) -> bool:
+        """Re-read the file if it changed on disk; True when the entries changed."""
+        try:
+            st = os.stat(self.path)
+        except OSError as exc:
+            raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=str(self.path)) from None
+        stamp = (st.st_size, st.st_mtime_ns)
+        if stamp == self._stamp:
+            return False
+        self._stamp = stamp
+        try:
+            data = self.path.read_bytes()
+        except OSError as exc:
+            raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=str(self.path)) from None
+        cut = data.rfind(b"\n") + 1
+        self.partial_tail = cut < len(data) and bool(data[cut:].strip())
+        usable = data[:cut] if cut else data
+        if self.session is not None and cut == self._consumed:
+            return False
+        self._consumed = cut
+        self.session = parse_session_bytes(usable, path=str(self.path))
+        self.tree = SessionTree(self.session, flavor=self._tree_flavour)
+        self.base = TreeList(self.tree, flavor=self._tree_flavour, height=PAGE_HEIGHT)
+        self._graph_cache = None
+        return True
+
+    @property
+    def _tree_flavour(self) -> Any:
+        return "pi" if self.flavour == "pi" else "omp"
+
+    # -- queries -----------------------------------------------------------------------------------
+    @property
+    def entry_count(self) -> int:
+        return len(self.session.entries)
+
+    def tree_list(self, filter_mode: str, query: str, selected: str | None) -> TreeList:
+        assert self.base is not None
+        tl = self.base
+        if filter_mode != tl.filter_mode:
+            tl = tl.set_filter(filter_mode)
+        if query != tl.search:
+            tl = tl.set_search(query)
+        if selected:
+            tl = tl.select(selected)
+        return tl
+
+    def entry(self, entry_id: str) -> Any:
+        return self.tree.get_entry(entry_id) if self.tree else None
+
+    def label(self, entry_id: str) -> str | None:
+        return self.tree.get_label(entry_id) if self.tree else None
+
+    def leaf(self) -> str | None:
+        return self.base.leaf_id if self.base else None
+
+    def active_ids(self) -> set[str]:
+        return self.tree.active_path_ids(self.leaf()) if self.tree else set()
+
+    def display_text(self, entry_id: str) -> str:
+        return self.base.display_text(entry_id) if self.base else ""
+
+    def context(self, leaf_id: str) -> Any:
+        flavor = "pi" if self.flavour == "pi" else "omp"
+        return build_session_context(self.session, leaf_id, flavor=flavor)

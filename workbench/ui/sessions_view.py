@@ -1,0 +1,138 @@
+"""Sessions tab: the ingested sessions, adding files or folders, and a search across all of them."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import panel as pn
+import param
+from panel.viewable import Viewer
+
+from workbench.errors import AccessError, UsageError
+from workbench.ui.catalog import Catalog
+from workbench.ui.notify import guarded, notify, reporting
+from workbench.ui.state import AppState
+
+_TABLE_TITLES = {"name": "Session", "date": "Date", "entries": "Entries", "branches": "Branches",
+                 "labels": "Labels", "injections": "TTSR inj.", "errors": "Errors", "path": "File"}
+
+
+class SessionsView(Viewer):
+    """Table of sessions (click a row to open it), an add-path box, an upload zone and a global search."""
+
+    state = param.ClassSelector(class_=AppState)
+    catalog = param.ClassSelector(class_=Catalog)
+    uploads = param.ClassSelector(class_=Path, default=None, allow_None=True,
+                                  doc="Folder (a served root) where uploaded files are written; None = uploads off.")
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self._table = pn.widgets.Tabulator(
+            self.catalog.frame(), pagination="remote", page_size=15, show_index=False, disabled=True,
+            selectable=False, sizing_mode="stretch_width", titles=_TABLE_TITLES, layout="fit_data_stretch",
+            hidden_columns=[], header_align="left", css_classes=["wb-sessions-table"],
+        )
+        self._table.on_click(self._on_row_click)
+        self._path = pn.widgets.TextInput(placeholder="Add a file or folder under the served roots", width=420)
+        self._add = pn.widgets.Button(label="Add", color="primary", width=80)
+        self._add.on_click(self._on_add)
+        self._path.param.watch(self._on_add, "enter_pressed")
+        self._upload = pn.widgets.FileInput(accept=".jsonl", multiple=True, width=320,
+                                            visible=self.uploads is not None)
+        self._upload.param.watch(self._on_upload, "value")
+        self._progress = pn.indicators.Progress(active=False, value=0, max=100, width=300, visible=False)
+        self._search = pn.widgets.TextInput(placeholder="Search all sessions", width=420)
+        self._search.param.watch(self._on_search, "value")
+        self._hits = pn.widgets.Tabulator(
+            None, pagination="remote", page_size=10, show_index=False, disabled=True, selectable=False,
+            sizing_mode="stretch_width", visible=False, layout="fit_data_stretch",
+            titles={"session": "Session", "id": "Entry", "type": "Type", "text": "Text"},
+        )
+        self._hits.on_click(self._on_hit_click)
+        roots = ", ".join(str(r) for r in self.catalog.roots.roots if r != self.uploads)
+        note = f"Serving: {roots}"
+        if self.catalog.store_error:
+            note += f" — {self.catalog.store_error}"
+        self._note = pn.pane.Str(note, styles={"color": "#6e7781", "font-size": "12px"})
+        self.state.param.watch(lambda e: self.reload(), "catalog_revision")
+
+    def reload(self) -> None:
+        self._table.value = self.catalog.frame()
+
+    @guarded("Open session")
+    def _on_row_click(self, event: Any) -> None:
+        row = self._table.value.iloc[event.row]
+        self.state.open_session(row["path"])
+
+    @guarded("Open search hit")
+    def _on_hit_click(self, event: Any) -> None:
+        row = self._hits.value.iloc[event.row]
+        self.state.open_session(row["session"], leaf=str(row["id"]))
+
+    def _on_add(self, *_: Any) -> None:
+        with reporting("Add path"):
+            raw = self._path.value.strip()
+            if not raw:
+                raise UsageError("type a path to a session file or a folder")
+            self.add_paths([self.catalog.roots.resolve(raw)])
+            self._path.value = ""
+
+    def add_paths(self, paths: list[Path]) -> None:
+        """Ingest with a progress bar; errors in single files become one warning each."""
+        self._progress.param.update(visible=True, value=0)
+
+        def progress(i: int, n: int, name: str) -> None:
+            self._progress.value = int(100 * i / max(n, 1))
+
+        try:
+            before = len(self.catalog.summaries())
+            errors = self.catalog.add(paths, progress)
+        finally:
+            self._progress.visible = False
+        added = len(self.catalog.summaries()) - before
+        for err in errors[:5]:
+            notify(err, "warning", 8000)
+        if len(errors) > 5:
+            notify(f"… and {len(errors) - 5} more files with problems", "warning", 8000)
+        notify(f"{added} session(s) added", "success")
+        self.state.catalog_revision += 1
+
+    def _on_upload(self, event: Any) -> None:
+        with reporting("Upload"):
+            if self.uploads is None:
+                raise AccessError("uploads are turned off")
+            values = event.new if isinstance(event.new, list) else [event.new]
+            names = self._upload.filename if isinstance(self._upload.filename, list) else [self._upload.filename]
+            saved = []
+            for name, data in zip(names, values):
+                if not data:
+                    continue
+                # Only the file's base name is used: an upload can never choose where it lands.
+                safe = Path(str(name)).name or "upload.jsonl"
+                target = Path(tempfile.mkdtemp(dir=self.uploads)) / safe
+                target.write_bytes(data)
+                saved.append(target)
+            if saved:
+                self.add_paths(saved)
+
+    def _on_search(self, event: Any) -> None:
+        with reporting("Search"):
+            hits = self.catalog.search(event.new)
+            import pandas as pd
+
+            self._hits.value = pd.DataFrame(hits, columns=["session", "id", "type", "text"])
+            self._hits.visible = bool(event.new.strip())
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return pn.Column(
+            pn.pane.Markdown("#### Sessions · click a row to open it in the Tree tab", margin=(0, 5)),
+            pn.Row(self._path, self._add, self._upload, self._progress),
+            self._note,
+            self._table,
+            pn.pane.Markdown("#### Search every session", margin=(10, 5, 0, 5)),
+            self._search,
+            self._hits,
+            sizing_mode="stretch_width",
+        )

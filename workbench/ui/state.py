@@ -1,0 +1,108 @@
+"""One state object per browser session (or notebook): what is open and how it is viewed.
+
+Views hold no state of their own that a user would want to share: everything a deep link restores
+(session, selected entry, filter, search, stream, step, tab) is a parameter here, and
+``AppState.sync_url()`` binds those parameters to the page URL.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import param
+
+from workbench.ui.roots import ServedRoots
+
+FILTER_MODES = ("default", "no-tools", "user-only", "labeled-only", "all")
+FLAVOURS = ("omp", "pi")
+CHUNKINGS = ("words", "fixed", "tokens")
+CONTEXT_MODES = ("keep", "discard")
+INTERRUPT_MODES = ("always", "prose-only", "tool-only", "never")
+REPEAT_MODES = ("once", "after-gap")
+TABS = ("sessions", "tree", "stepper", "rules")
+
+# URL query key -> parameter name (UI.md: ?session=…&leaf=…&filter=…&q=…&stream=…&step=…)
+URL_KEYS = {
+    "session": "session",
+    "leaf": "leaf",
+    "filter": "filter",
+    "q": "q",
+    "stream": "stream",
+    "step": "step",
+    "tab": "tab",
+    "rules": "rules_dir",
+    "flavor": "flavour",
+}
+
+
+class AppState(param.Parameterized):
+    """The shared state of one browser session; views watch it and write to it."""
+
+    session = param.String(default="", doc="Open session file, as shown (relative to its served root).")
+    leaf = param.String(default="", doc="Selected entry id in the tree (its conversation is shown).")
+    filter = param.Selector(default="default", objects=list(FILTER_MODES), doc="Tree filter mode.")
+    q = param.String(default="", doc="Tree search query.")
+    flavour = param.Selector(default="omp", objects=list(FLAVOURS), doc="Which agent's /tree behaviour to follow.")
+    stream = param.String(default="", doc="Stream file for the stepper; empty = derived from the open session.")
+    chunking = param.Selector(default="words", objects=list(CHUNKINGS), doc="How a derived stream is chunked.")
+    rules_dir = param.String(default="", doc="Folder whose rules the stepper and rules tab use.")
+    context_mode = param.Selector(default="discard", objects=list(CONTEXT_MODES))
+    interrupt_mode = param.Selector(default="always", objects=list(INTERRUPT_MODES))
+    repeat_mode = param.Selector(default="once", objects=list(REPEAT_MODES))
+    repeat_gap = param.Integer(default=10, bounds=(0, 1000))
+    step = param.Integer(default=0, bounds=(0, None), doc="Stepper position (snapshot index).")
+    tab = param.Selector(default="sessions", objects=list(TABS))
+    follow = param.Boolean(default=True, doc="Follow the open session file while an agent writes it.")
+    revision = param.Integer(default=0, doc="Bumped when the open session file changed on disk.")
+    rules_revision = param.Integer(default=0, doc="Bumped when a rule file changed on disk or in the editor.")
+    catalog_revision = param.Integer(default=0, doc="Bumped when sessions were added to the store.")
+
+    def __init__(self, roots: ServedRoots, *, store: Any = None, **params: Any) -> None:
+        super().__init__(**params)
+        self.roots = roots
+        self.store = store
+        self._ruleset: Any = None
+
+    # -- paths -------------------------------------------------------------------------------------
+    def session_path(self) -> Path | None:
+        """The open session as an absolute path under the served roots (None when nothing is open)."""
+        return self.roots.resolve(self.session) if self.session else None
+
+    def stream_path(self) -> Path | None:
+        return self.roots.resolve(self.stream) if self.stream else None
+
+    def rules_path(self) -> Path | None:
+        if self.rules_dir:
+            return self.roots.resolve(self.rules_dir)
+        found = next(self.roots.rule_dirs(), None)
+        return found
+
+    def rule_set(self) -> Any:
+        """The shared ``RuleSet`` of the chosen rules folder (created when the folder changes)."""
+        from workbench.ui.ruleset import RuleSet
+
+        folder = self.rules_path()
+        if self._ruleset is None or self._ruleset.folder != folder:
+            self._ruleset = RuleSet(folder)
+        return self._ruleset
+
+    def settings_mapping(self) -> dict[str, Any]:
+        """The TTSR settings chosen in the UI, as the reference's camelCase mapping."""
+        return {"contextMode": self.context_mode, "interruptMode": self.interrupt_mode,
+                "repeatMode": self.repeat_mode, "repeatGap": self.repeat_gap}
+
+    def open_session(self, path: str | os.PathLike[str], *, leaf: str = "") -> None:
+        """Open a session (checked against the roots) and switch to the tree."""
+        real = self.roots.resolve(path)
+        self.param.update(session=self.roots.display(real), leaf=leaf, q="", step=0, tab="tree")
+
+    def sync_url(self) -> None:
+        """Bind the shareable parameters to the page URL (no-op outside a served page)."""
+        import panel as pn
+
+        location = getattr(pn.state, "location", None)
+        if location is None:
+            return
+        location.sync(self, {name: key for key, name in URL_KEYS.items()})

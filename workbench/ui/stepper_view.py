@@ -1,0 +1,342 @@
+"""Stepper tab: step a stream through the rules and see buffers, rule states, events and both retries.
+
+The view keeps only an index into the ``Stepper``'s snapshots (``AppState.step``); the stepper is
+rebuilt when the stream, the rules or the settings change.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import panel as pn
+import param
+from panel.viewable import Viewer
+
+from workbench.errors import UsageError, WorkbenchError
+from workbench.ui.entry_html import STYLESHEET, conversation_html, esc, highlight_spans, pre, table_html
+from workbench.ui.notify import notify, reporting
+from workbench.ui.state import CHUNKINGS, CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, AppState
+
+DERIVED = "(derived from the open session)"
+_BUFFER_TAIL = 1500
+_CONVERSATION_TAIL = 14
+_LOG_WINDOW = 14
+_SUPPRESSED = {"spent", "waiting"}
+
+
+def _html(min_height: int = 120, **kw: Any) -> pn.pane.HTML:
+    return pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", min_height=min_height, **kw)
+
+
+def _card(title: str, body: Any, **kw: Any) -> pn.Card:
+    return pn.Card(body, title=title, collapsible=False, sizing_mode="stretch_width", margin=(4, 4), **kw)
+
+
+class StepperView(Viewer):
+    """Stream + rules + settings → a step-by-step replay with time travel."""
+
+    state = param.ClassSelector(class_=AppState)
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.stepper: Any = None
+        self._events_at: dict[int, tuple[Any, ...]] = {}
+        self._play_cb: Any = None
+        s = self.state
+        self.stream_select = pn.widgets.Select(name="Stream", options=self._stream_options(), width=280)
+        self.stream_select.value = s.stream if s.stream in self.stream_select.options.values() else ""
+        self.stream_select.param.watch(lambda e: setattr(s, "stream", e.new or ""), "value")
+        self.chunking = pn.widgets.Select.from_param(s.param.chunking, name="Chunking", width=100)
+        self.rules_select = pn.widgets.Select(name="Rules from", options=self._rules_options(), width=220)
+        self.rules_select.param.watch(lambda e: setattr(s, "rules_dir", e.new or ""), "value")
+        self.context_mode = pn.widgets.RadioButtonGroup.from_param(s.param.context_mode, name="Context", width=140,
+                                                                   margin=(24, 10, 5, 10))
+        self.interrupt_mode = pn.widgets.Select.from_param(s.param.interrupt_mode, name="Interrupt", width=110)
+        self.repeat_mode = pn.widgets.Select.from_param(s.param.repeat_mode, name="Repeat", width=100)
+        self.repeat_gap = pn.widgets.IntInput.from_param(s.param.repeat_gap, name="Gap", width=70)
+        self.reset_btn = pn.widgets.Button(label="|◀ Reset", width=90)
+        self.back_btn = pn.widgets.Button(label="◀ Back", width=85)
+        self.step_btn = pn.widgets.Button(label="Step ▶", width=85, color="primary")
+        self.play_btn = pn.widgets.Toggle(label="▶ Play", width=90)
+        self.next_btn = pn.widgets.Button(label="Next trigger ▶|", width=130)
+        self.reset_btn.on_click(lambda e: self.go(0))
+        self.back_btn.on_click(lambda e: self.go(self.state.step - 1))
+        self.step_btn.on_click(lambda e: self.go(self.state.step + 1))
+        self.next_btn.on_click(lambda e: self.next_trigger())
+        self.play_btn.param.watch(self._on_play, "value")
+        self.slider = pn.widgets.IntSlider(name="", start=0, end=1, value=0, sizing_mode="stretch_width",
+                                           min_width=200, margin=(12, 10))
+        self.slider.param.watch(lambda e: self.go(e.new), "value_throttled")
+        self.position = _html(min_height=20, css_classes=["wb-step-position"], margin=(8, 10))
+        self.buffers = _html(css_classes=["wb-buffers"])
+        self.rules = _html(css_classes=["wb-rules-table"])
+        self.events = _html(css_classes=["wb-events"])
+        self.rendered = _html(css_classes=["wb-rendered"])
+        self.keep = _html(css_classes=["wb-keep"])
+        self.discard = _html(css_classes=["wb-discard"])
+        s.param.watch(self._rebuild_event, ["session", "stream", "chunking", "rules_dir", "context_mode",
+                                            "interrupt_mode", "repeat_mode", "repeat_gap", "rules_revision"])
+        s.param.watch(lambda e: self._rebuild_if_derived(), "revision")
+        s.param.watch(lambda e: self._on_step(), "step")
+        s.param.watch(lambda e: self._refresh_options(), ["catalog_revision"])
+        s.param.watch(lambda e: self.ensure(), "tab")
+        self._dirty = True
+        self._keep_step = True
+        self.ensure()
+
+    # -- notebook entry point ------------------------------------------------------------------------
+    @classmethod
+    def from_paths(cls, source: str | Path, rules_dir: str | Path | None = None, **settings: Any) -> StepperView:
+        """A stepper for a notebook cell: ``source`` is a ``*.stream.jsonl`` file or a session file.
+
+        The served roots are the folders of ``source`` and ``rules_dir``; ``settings`` are AppState
+        parameters (``context_mode="keep"``, ``chunking="fixed"``, ``step=…``).
+        """
+        from workbench.ui.roots import STREAM_SUFFIX, ServedRoots
+
+        src = Path(source).expanduser().resolve()
+        folders = [src.parent] + ([Path(rules_dir).expanduser().resolve()] if rules_dir else [])
+        state = AppState(ServedRoots.of(folders), tab="stepper", **settings)
+        if src.name.endswith(STREAM_SUFFIX):
+            state.stream = str(src)
+        else:
+            state.session = str(src)
+        if rules_dir:
+            state.rules_dir = str(Path(rules_dir).expanduser().resolve())
+        return cls(state=state)
+
+    # -- choices -------------------------------------------------------------------------------------
+    def _stream_options(self) -> dict[str, str]:
+        opts = {DERIVED: ""}
+        for f in self.state.roots.stream_files():
+            shown = self.state.roots.display(f)
+            opts[shown] = shown
+        return opts
+
+    def _rules_options(self) -> dict[str, str]:
+        opts: dict[str, str] = {}
+        for d in self.state.roots.rule_dirs():
+            shown = self.state.roots.display(d) or "."
+            opts[shown] = self.state.roots.display(d)
+        return opts or {"(no rules folder under the served roots)": ""}
+
+    def _refresh_options(self) -> None:
+        self.stream_select.options = self._stream_options()
+        self.rules_select.options = self._rules_options()
+
+    # -- building ------------------------------------------------------------------------------------
+    def _rebuild_event(self, *events: Any) -> None:
+        keep_step = all(e.name in ("rules_revision",) for e in events)
+        self._mark_dirty(keep_step)
+
+    def _rebuild_if_derived(self) -> None:
+        if not self.state.stream:
+            self._mark_dirty(True)
+
+    def _mark_dirty(self, keep_step: bool) -> None:
+        # Replaying a long session costs real time: only do it while the Stepper or Rules tab shows it.
+        self._dirty = True
+        self._keep_step = self._keep_step and keep_step
+        self.ensure()
+
+    def ensure(self) -> None:
+        """Rebuild now if something changed and the stepper is on screen (or not served at all)."""
+        if self._dirty and self.state.tab in ("stepper", "rules"):
+            keep = self._keep_step
+            self._dirty, self._keep_step = False, True
+            self.rebuild(keep_step=keep)
+
+    def _load_stream(self) -> Any:
+        from workbench.replay import derive_stream, read_stream
+
+        path = self.state.stream_path()
+        if path is not None:
+            return read_stream(path), self.state.roots.display(path)
+        session_path = self.state.session_path()
+        if session_path is None:
+            raise UsageError("open a session (Sessions tab) or choose a stream file")
+        from workbench.sessions import load_session
+
+        stream = derive_stream(load_session(session_path), policy=self.state.chunking)
+        return stream, f"{self.state.roots.display(session_path)} re-chunked by {self.state.chunking}"
+
+    def rebuild(self, keep_step: bool = False) -> None:
+        """Make a new stepper from the current choices; errors become a notification."""
+        from workbench.replay import Stepper
+
+        self._stop_play()
+        self.stepper = None
+        self._events_at = {}
+        self.position.object = '<div class="wb-kv">Loading the stream and the rules…</div>'
+        with reporting("Stepper"):
+            stream, label = self._load_stream()
+            ruleset = self.state.rule_set()
+            rules = ruleset.rules()
+            folder = ruleset.folder
+            cwd = stream.cwd or (str(folder) if folder else "/")
+            self.stepper = Stepper(stream, rules, self.state.settings_mapping(), cwd=cwd, home=str(ruleset.home))
+            self._label = label
+            n = len(self.stepper)
+            self.slider.param.update(start=0, end=max(n - 1, 1), disabled=n <= 1)
+            if self.rules_select.value != self.state.rules_dir and self.state.rules_dir in self.rules_select.options.values():
+                self.rules_select.value = self.state.rules_dir
+            step = min(self.state.step, max(n - 1, 0)) if keep_step or self.state.step else 0
+            if step != self.state.step:
+                self.state.step = step
+        self._on_step()
+
+    # -- moving --------------------------------------------------------------------------------------
+    def go(self, index: int) -> None:
+        if self.stepper is None:
+            return
+        n = len(self.stepper)
+        self.state.step = max(0, min(int(index), n - 1)) if n else 0
+
+    def next_trigger(self) -> None:
+        if self.stepper is None:
+            return
+        with reporting("Next trigger"):
+            found = self.stepper.next_trigger(self.state.step)
+            if found is None:
+                notify("No further trigger in this stream.", "info", 2500)
+                self.go(len(self.stepper) - 1)
+            else:
+                self.go(found)
+
+    def _on_play(self, event: Any) -> None:
+        if event.new:
+            self.play_btn.label = "⏸ Pause"
+            if self._play_cb is None:
+                self._play_cb = pn.state.add_periodic_callback(self._tick, period=120)
+        else:
+            self._stop_play()
+
+    def _stop_play(self) -> None:
+        if self._play_cb is not None:
+            self._play_cb.stop()
+            self._play_cb = None
+        if self.play_btn.value:
+            self.play_btn.value = False
+        self.play_btn.label = "▶ Play"
+
+    def _tick(self) -> None:
+        if self.stepper is None or self.state.step >= len(self.stepper) - 1:
+            self._stop_play()
+            return
+        self.go(self.state.step + 1)
+        if self.stepper.seek(self.state.step).is_trigger:
+            self._stop_play()  # pause on a trigger so it can be read
+
+    # -- rendering -----------------------------------------------------------------------------------
+    def _on_step(self) -> None:
+        with reporting("Step"):
+            self._render()
+
+    def _render(self) -> None:
+        st = self.stepper
+        if st is None or not len(st):
+            msg = '<div class="wb-muted">Nothing to step: choose a stream or open a session.</div>'
+            for pane in (self.buffers, self.rules, self.events, self.rendered, self.keep, self.discard):
+                pane.object = msg if pane is self.buffers else ""
+            self.position.object = ""
+            return
+        i = min(self.state.step, len(st) - 1)
+        snap = st.seek(i)
+        if self.slider.value != i:
+            self.slider.value = i
+        ev = snap.event
+        trig = '<span class="wb-tag wb-tag-trigger">TRIGGER</span>' if snap.is_trigger else ""
+        self.position.object = (
+            f'<div class="wb-kv">step <b>{i}</b> / {len(st) - 1} · event <b>{esc(ev.type)}</b> · '
+            f"status <b>{esc(snap.session_status)}</b> · messages {esc(snap.message_count)} {trig}"
+            f'<br>stream: {esc(self._label)}</div>'
+        )
+        self.buffers.object = self._buffers_html(snap)
+        self.rules.object = self._rules_html(snap)
+        self.events.object = self._events_html(i)
+        self.rendered.object = "".join(
+            f'<div class="wb-kv">{esc(kind)}</div>{pre(text)}' for kind, text in snap.rendered
+        ) or '<div class="wb-muted">(no template rendered at this step)</div>'
+        mode = self.state.context_mode
+        self.keep.object = self._conversation(snap.retry_keep.messages(), "keep", mode)
+        self.discard.object = self._conversation(snap.retry_discard.messages(), "discard", mode)
+
+    def _buffers_html(self, snap: Any) -> str:
+        if not snap.buffers:
+            return '<div class="wb-muted">(no buffer yet)</div>'
+        parts = []
+        for b in snap.buffers:
+            text = str(b.text)
+            fired = set(snap.matched)
+            names = sorted({name for name, _a, _z in b.spans})
+            cut = max(0, len(text) - _BUFFER_TAIL)
+            shown = text[cut:]
+            # spans of rules that fired here in the trigger colour; others (scope not monitored, spent)
+            # are only underlined: the regex matches but the rule did not act on it
+            local = [(a - cut, z - cut, "wb-match" if name in fired else "wb-match-other")
+                     for name, a, z in b.spans if z > cut]
+            head = "…" if cut else ""
+            tag = "".join(f'<span class="wb-tag {"wb-tag-trigger" if n in fired else ""}" '
+                          f'title="{"fired" if n in fired else "regex matches; rule did not fire"}">{esc(n)}</span>'
+                          for n in names)
+            parts.append(f'<div class="wb-card"><h4>{esc(b.key)} {tag}</h4>'
+                         f'<div class="wb-pre">{head}{highlight_spans(shown, local)}</div></div>')
+        return "".join(parts)
+
+    def _rules_html(self, snap: Any) -> str:
+        rows, classes = [], []
+        for r in snap.rules:
+            status = r.status
+            cls = "wb-row-trigger" if status == "triggered" else "wb-row-suppressed" if status in _SUPPRESSED else ""
+            last = "—" if r.last_injected_at is None else f"turn {r.last_injected_at}"
+            why = "matched" if r.why is None and r.matched else (r.rejected if not r.registered else r.why) or ""
+            rows.append([r.name, status.upper() if status == "triggered" else status, last,
+                         "—" if r.gap is None else r.gap, "—" if r.remaining is None else r.remaining, why])
+            classes.append(cls)
+        if not rows:
+            return '<div class="wb-muted">No rules: choose a rules folder.</div>'
+        return table_html(["rule", "status", "last inj.", "gap", "left", "why now"], rows, classes)
+
+    def _events_at_step(self, j: int) -> tuple[Any, ...]:
+        if j not in self._events_at:
+            self._events_at[j] = tuple(self.stepper.seek(j).events)
+        return self._events_at[j]
+
+    def _events_html(self, i: int) -> str:
+        st = self.stepper
+        lines = []
+        for j in range(max(0, i - _LOG_WINDOW), i + 1):
+            ev = st.seek(j).event
+            delta = ev.delta if ev.delta is not None else (ev.name or ev.tool_name or ev.stop_reason or ev.role or "")
+            cur = " wb-ev-current" if j == i else ""
+            lines.append(f'<div class="wb-ev{cur}">{j:>5} {esc(ev.type)} {esc(json.dumps(delta, ensure_ascii=False)[:80]) if delta != "" else ""}</div>')
+            for rev in self._events_at_step(j):
+                what = ",".join(rev.rules) or rev.reason or ""
+                extra = f" {rev.reason}" if rev.reason and rev.rules else ""
+                lines.append(f'<div class="wb-ev wb-ev-trigger">{j:>5} ▸ {esc(rev.type)} {esc(what)}{esc(extra)}</div>')
+        return "".join(lines)
+
+    def _conversation(self, messages: list[Any], which: str, mode: str) -> str:
+        chosen = ('<span class="wb-tag wb-tag-active">selected context mode</span>' if which == mode else "")
+        head = f'<div class="wb-kv">retry under <b>{which}</b> {chosen} · {len(messages)} message(s)</div>'
+        more = ""
+        if len(messages) > _CONVERSATION_TAIL:
+            more = f'<div class="wb-muted">… {len(messages) - _CONVERSATION_TAIL} earlier message(s)</div>'
+            messages = messages[-_CONVERSATION_TAIL:]
+        return head + more + conversation_html(messages)
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        choose = pn.Row(self.stream_select, self.chunking, self.rules_select, self.context_mode, self.interrupt_mode,
+                        self.repeat_mode, self.repeat_gap, sizing_mode="stretch_width")
+        controls = pn.Row(self.reset_btn, self.back_btn, self.step_btn, self.play_btn, self.next_btn, self.slider,
+                          sizing_mode="stretch_width")
+        top = pn.Row(_card("Buffers", self.buffers, height=230, scroll=True),
+                     _card("Rules", self.rules, height=230, scroll=True), sizing_mode="stretch_width")
+        bottom = pn.Row(_card("Events", self.events, height=330, scroll=True),
+                        _card("Keep", self.keep, height=330, scroll=True),
+                        _card("Discard", self.discard, height=330, scroll=True), sizing_mode="stretch_width")
+        return pn.Column(choose, controls, self.position, top, bottom,
+                         _card("Rendered templates", self.rendered, scroll=True, max_height=260),
+                         sizing_mode="stretch_width")

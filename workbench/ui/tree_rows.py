@@ -1,0 +1,173 @@
+"""The ``/tree`` list as a browser component: monospace rows, a keyboard, inline label editing.
+
+Rows are drawn with ``textContent`` only, so session text (HTML, ``<script>``) is inert by
+construction. Keys are sent to Python, which owns filter, search and selection (the flavour's rules
+live there); the browser only draws, scrolls and hosts the inline label box (Shift+L).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import param
+from panel.custom import JSComponent
+
+_CSS = """
+:host { display: block; }
+.wb-tree { height: 100%; overflow: auto; outline: none; font-family: "DejaVu Sans Mono", "Liberation Mono", Menlo, monospace;
+  font-size: 12.5px; line-height: 19px; border: 1px solid #d0d7de; border-radius: 6px; background: #fff; }
+.wb-tree:focus { border-color: #1f6feb; box-shadow: 0 0 0 2px rgba(31,111,235,.25); }
+.wb-tree-row { white-space: pre; cursor: pointer; padding: 0 8px; overflow: hidden; text-overflow: ellipsis; }
+.wb-tree-row:hover { background: #f3f4f6; }
+.wb-tree-row .wb-prefix { color: #8c959f; }
+.wb-tree-row .wb-bullet { color: #1f6feb; font-weight: 700; }
+.wb-tree-row.wb-active .wb-text { color: #1f6feb; }
+.wb-tree-row .wb-label { color: #8250df; font-weight: 600; }
+.wb-tree-row.wb-selected { background: rgba(31,111,235,.16); font-weight: 600; }
+.wb-tree-row.wb-kind-meta .wb-text { color: #6e7781; }
+.wb-tree-empty { padding: 12px; color: #6e7781; font-family: sans-serif; white-space: pre-line; }
+.wb-label-edit { font: inherit; border: 1px solid #8250df; border-radius: 3px; padding: 0 4px; width: 16em; }
+"""
+
+_ESM = r"""
+export function render({ model, el }) {
+  const box = document.createElement("div");
+  box.className = "wb-tree";
+  box.tabIndex = 0;
+  box.setAttribute("role", "listbox");
+  box.setAttribute("aria-label", "Session tree");
+  let byId = new Map();
+
+  function rowEl(r) {
+    // r = [id, prefix, active, label, text, kind]
+    const d = document.createElement("div");
+    d.className = "wb-tree-row" + (r[2] ? " wb-active" : "") + (r[5] === "meta" ? " wb-kind-meta" : "");
+    d.dataset.id = r[0];
+    d.setAttribute("role", "option");
+    const p = document.createElement("span"); p.className = "wb-prefix"; p.textContent = r[1]; d.appendChild(p);
+    if (r[2]) { const b = document.createElement("span"); b.className = "wb-bullet"; b.textContent = "• "; d.appendChild(b); }
+    if (r[3]) { const l = document.createElement("span"); l.className = "wb-label"; l.textContent = "[" + r[3] + "] "; d.appendChild(l); }
+    const t = document.createElement("span"); t.className = "wb-text"; t.textContent = r[4]; d.appendChild(t);
+    return d;
+  }
+  function draw() {
+    const frag = document.createDocumentFragment();
+    byId = new Map();
+    for (const r of model.rows) { const d = rowEl(r); byId.set(r[0], d); frag.appendChild(d); }
+    box.replaceChildren(frag);
+    if (!model.rows.length) {
+      const e = document.createElement("div"); e.className = "wb-tree-empty"; e.textContent = model.empty_text; box.appendChild(e);
+    }
+    mark(true);
+  }
+  let current = null;
+  function mark(scroll) {
+    if (current) current.classList.remove("wb-selected");
+    current = byId.get(model.selected) || null;
+    if (current) {
+      current.classList.add("wb-selected");
+      current.setAttribute("aria-selected", "true");
+      if (scroll) current.scrollIntoView({ block: "nearest" });
+    }
+  }
+  function openLabelEditor() {
+    const row = byId.get(model.selected);
+    if (!row || row.querySelector("input")) return;
+    const input = document.createElement("input");
+    input.className = "wb-label-edit";
+    input.placeholder = "label (empty clears)";
+    const lab = row.querySelector(".wb-label");
+    input.value = lab ? lab.textContent.slice(1, -2) : "";
+    row.insertBefore(input, row.querySelector(".wb-text"));
+    input.focus(); input.select();
+    let done = false;
+    const finish = (save) => {
+      if (done) return; done = true;
+      if (save) model.send_msg({ kind: "label", id: row.dataset.id, value: input.value });
+      input.remove(); box.focus();
+    };
+    input.addEventListener("keydown", (e) => {
+      e.stopPropagation();
+      if (e.key === "Enter") { e.preventDefault(); finish(true); }
+      else if (e.key === "Escape") { e.preventDefault(); finish(false); }
+    });
+    input.addEventListener("blur", () => finish(false));
+  }
+  box.addEventListener("click", (e) => {
+    if (e.target.tagName === "INPUT") return;
+    const row = e.target.closest(".wb-tree-row");
+    if (row) { model.selected = row.dataset.id; }
+    box.focus();
+  });
+  function shortcut(e) {
+    // Returns a message for the flavour's keys, or null.
+    if (e.altKey && !e.ctrlKey && /^Key[DTULA]$/.test(e.code)) return { kind: "key", key: "alt+" + e.code.slice(3).toLowerCase() };
+    if (e.ctrlKey && !e.altKey && e.code === "KeyO") return { kind: "key", key: e.shiftKey ? "shift+ctrl+o" : "ctrl+o" };
+    return null;
+  }
+  box.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT") return;
+    let msg = shortcut(e);
+    if (!msg) {
+      if (["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp", "PageDown", "Escape", "Enter", "Backspace"].includes(e.key)) {
+        msg = { kind: "key", key: e.key.toLowerCase() };
+      } else if (e.shiftKey && !e.ctrlKey && !e.altKey && e.code === "KeyL") {
+        e.preventDefault(); e.stopPropagation(); openLabelEditor(); return;
+      } else if (e.key.length === 1 && !e.ctrlKey && !e.altKey && !e.metaKey) {
+        msg = { kind: "type", text: e.key };
+      }
+    }
+    if (msg) { e.preventDefault(); e.stopPropagation(); model.send_msg(msg); }
+  });
+  // Alt+D/T/U/L/A and Ctrl+O also work while the search box has focus (omp's search is typed into the list).
+  const onDoc = (e) => {
+    if (!box.isConnected || box.offsetParent === null) return;
+    const msg = shortcut(e);
+    if (msg) { e.preventDefault(); model.send_msg(msg); }
+  };
+  document.addEventListener("keydown", onDoc);
+  model.on("remove", () => document.removeEventListener("keydown", onDoc));
+  model.on("rows", draw);
+  model.on("empty_text", draw);
+  model.on("selected", () => mark(true));
+  model.on("msg:custom", (msg) => {
+    if (msg.kind === "edit-label") openLabelEditor();
+    else if (msg.kind === "focus") box.focus();
+  });
+  draw();
+  return box;
+}
+"""
+
+
+class TreeRows(JSComponent):
+    """Rows of the tree list. ``rows`` items: ``[id, prefix, on_active_path, label, text, kind]``."""
+
+    rows = param.List(default=[], doc="Visible rows, in display order.")
+    selected = param.String(default="", doc="Id of the selected row.")
+    empty_text = param.String(default="No entries found")
+
+    _esm = _ESM
+    _stylesheets = [_CSS]
+
+    def __init__(self, **params: Any) -> None:
+        params.setdefault("sizing_mode", "stretch_both")
+        super().__init__(**params)
+        self._listeners: list[Callable[[dict[str, Any]], None]] = []
+
+    def on_message(self, callback: Callable[[dict[str, Any]], None]) -> None:
+        """Receive key and label messages from the browser."""
+        self._listeners.append(callback)
+
+    def _handle_msg(self, data: Any) -> None:
+        if isinstance(data, dict):
+            for callback in list(self._listeners):
+                callback(data)
+
+    def edit_label(self) -> None:
+        """Open the inline label editor on the selected row."""
+        self._send_msg({"kind": "edit-label"})
+
+    def focus(self) -> None:
+        self._send_msg({"kind": "focus"})
