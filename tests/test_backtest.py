@@ -190,11 +190,7 @@ def test_dask_cluster_gives_identical_results(rules_dir, corpus):
     assert seen[-1] == (4, 4)
 
 
-def test_parquet_files_when_the_store_can_export_tables(rules_dir, corpus, tmp_path):
-    from workbench.store import Store
-
-    if not hasattr(Store, "export_table_parquet"):
-        pytest.skip("workbench.store.Store has no export_table_parquet(table, path) yet")
+def test_parquet_files_next_to_the_database(rules_dir, corpus, tmp_path):
     written = write_results(run_backtest(rules_dir, [corpus], workers=1), tmp_path / "out")
     for table in ("backtest_rules", "backtest_hits", "backtest_sessions"):
         data = Path(written[table]).read_bytes()

@@ -2,8 +2,7 @@
 
 ``aggregate`` folds task outcomes (``workbench.backtest.backtest_session``) into a ``BacktestResult``
 in input order, so a run on local processes and one on a Dask cluster compare equal.
-``write_results`` stores the three tables through ``workbench.store.Store`` (DuckDB, and Parquet
-when the store can export a table).
+``write_results`` stores the three tables through ``workbench.store.Store`` (DuckDB and Parquet).
 """
 
 from __future__ import annotations
@@ -196,8 +195,8 @@ TABLES = ("backtest_rules", "backtest_hits", "backtest_sessions")
 
 
 def write_results(result: BacktestResult, out_dir: str | os.PathLike[str], *, db_name: str = "backtest.duckdb") -> dict[str, str]:
-    """Write the three result tables to ``<out>/backtest.duckdb`` (replacing earlier runs) and, when
-    the store can export tables, to ``<out>/<table>.parquet``. Returns what was written."""
+    """Write the three result tables to ``<out>/backtest.duckdb`` (replacing earlier runs) and to
+    ``<out>/<table>.parquet`` (a table with no rows has no Parquet file). Returns what was written."""
     from workbench.store import Store
 
     out = Path(out_dir)
@@ -210,11 +209,7 @@ def write_results(result: BacktestResult, out_dir: str | os.PathLike[str], *, db
         for table, table_rows in rows.items():
             store.write_rows(table, table_rows, replace=True)
         written["duckdb"] = str(db)
-        export = getattr(store, "export_table_parquet", None)
-        if export is not None:
-            for table in TABLES:
-                if rows[table]:
-                    target = out / f"{table}.parquet"
-                    export(table, str(target))
-                    written[table] = str(target)
+        for table in TABLES:
+            if rows[table]:  # write_rows creates no table for zero rows
+                written[table] = store.export_table_parquet(table, out / f"{table}.parquet")
     return written

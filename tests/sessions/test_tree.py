@@ -127,3 +127,16 @@ def test_create_branched_copies_path_and_reemits_labels():
     assert [e.id for e in fork.entries][:2] == ["a", "b"]
     assert [(e.type, e.obj.get("targetId")) for e in fork.entries[2:]] == [("label", "a")]
     assert fork.labels == {"a": "first"}
+
+
+def test_interactive_navigation_to_visible_leaf_is_noop_for_omp(fixture_path):
+    session = load_session(fixture_path("v3_branched_labels.jsonl"))
+    assert SessionTree(session, flavor="omp").navigate("a2b", interactive=True).no_op
+    assert not SessionTree(session, flavor="pi").navigate("a2b", interactive=True).no_op
+    assert not SessionTree(session, flavor="omp").navigate("a2b").no_op
+
+
+def test_get_children_in_timestamp_order(fixture_path):
+    tree = SessionTree(load_session(fixture_path("v3_branched_labels.jsonl")))
+    assert [e.id for e in tree.get_children("a1")] == ["u2a", "u2b"]
+    assert tree.get_children("a2a") == [] and tree.get_children("zzz") == []

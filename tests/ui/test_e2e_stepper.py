@@ -74,3 +74,18 @@ def test_rule_editor_reruns_stream(page, app_url, shot):
     expect(fires).to_contain_text("fires at")
     expect(summary).to_contain_text("no-any (edited)")
     shot(page, "rules")
+
+
+def test_stepper_keyboard(page, app_url):
+    _open_stepper(page, app_url, "&step=2")
+    position = page.locator(".wb-step-position")
+    expect(position).to_contain_text("step 2 /")
+    page.locator(".wb-buffers").click()  # focus the page, not a form field
+    page.keyboard.press("ArrowRight")
+    expect(position).to_contain_text("step 3 /")
+    page.keyboard.press("ArrowLeft")
+    expect(position).to_contain_text("step 2 /")
+    page.keyboard.press("n")
+    expect(position).to_contain_text("step 6 /")
+    page.keyboard.press("Shift+N")
+    expect(position).to_contain_text("step 0 /")

@@ -25,7 +25,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--home", metavar="DIR", help="home folder for user-level rules when --rules is a project")
     p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores; 1 = in process)")
-    p.add_argument("--out", metavar="DIR", help="write backtest.duckdb (and Parquet when supported) to DIR")
+    p.add_argument("--out", metavar="DIR", help="write backtest.duckdb and Parquet files to DIR")
     p.add_argument("--chunking", choices=("words", "fixed", "tokens"), default="words",
                    help="how recorded messages are cut into deltas (default: words)")
     p.add_argument("--chunk-size", type=int, metavar="N", help="units per delta (default: 8 words)")

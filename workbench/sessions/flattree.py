@@ -251,3 +251,57 @@ def render_prefix(
             cells = cells[len(cells) - cap:]
             cells[0] = "…" + cells[0][1:]
     return "".join(cells), disp, has_conn
+
+
+@dataclass(frozen=True, slots=True)
+class VisibleForest:
+    """pi-mono's re-laid-out view: visible rows, their visible parents/children and the new layout."""
+
+    visible: list[int]
+    vparent: dict[int, int]
+    vchildren: dict[int, list[int]]
+    roots: list[int]
+    layout: dict[int, Layout]
+
+
+def pi_visible_forest(flat: FlatTree, visible: list[int], folded: frozenset[int]) -> VisibleForest:
+    """Rebuild the forest of visible rows (parent = nearest visible ancestor), drop the descendants of
+    folded rows, and lay it out again (§8.3, pi only); rows keep the flattened order."""
+    vis = set(visible)
+    nearest: dict[int, int] = {}
+    vparent: dict[int, int] = {}
+    vchildren: dict[int, list[int]] = {}
+    roots: list[int] = []
+    for n in flat.order:
+        p = flat.parent[n]
+        anc = nearest.get(p, -1) if p >= 0 else -1
+        if n in vis:
+            nearest[n] = n
+            if anc < 0:
+                roots.append(n)
+            else:
+                vparent[n] = anc
+                vchildren.setdefault(anc, []).append(n)
+        else:
+            nearest[n] = anc
+    children = vchildren
+    if folded:
+        hidden: set[int] = set()
+        for n in visible:
+            p = vparent.get(n)
+            if p is not None and (p in folded or p in hidden):
+                hidden.add(n)
+        visible = [n for n in visible if n not in hidden]
+        kept = set(visible)
+        children = {k: [c for c in v if c in kept] for k, v in vchildren.items() if k in kept and k not in folded}
+        roots = [r for r in roots if r in kept]
+    # containsActive on the visible forest: the (visible) leaf row and its visible ancestors.
+    active: set[int] = set()
+    for n in visible:
+        if flat.nodes[n].entry.id != flat.leaf:
+            continue
+        cur: int | None = n
+        while cur is not None and cur not in active:
+            active.add(cur)
+            cur = vparent.get(cur)
+    return VisibleForest(visible, vparent, vchildren, roots, layout_forest(roots, children, active))

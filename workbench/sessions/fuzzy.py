@@ -304,10 +304,11 @@ def word_prefilter(query: str) -> re.Pattern[str] | None:
     parts: list[str] = []
     for tok in nq.split(" "):
         variants = [tok, *_adjacent_swaps(tok)]
-        alts = sorted({".*?".join(re.escape(c) for c in v[:-2]) for v in variants if len(v) > 2})
+        # "[^c]*c" steps keep the subsequence test linear (".*?c" would backtrack polynomially).
+        alts = sorted({"".join(f"[^{re.escape(c)}]*{re.escape(c)}" for c in v[:-2]) for v in variants if len(v) > 2})
         if alts and all(alts):
-            parts.append("(?=.*?(?:" + "|".join(alts) + "))")
-    return re.compile("^" + "".join(parts), re.DOTALL) if parts else None
+            parts.append("(?=(?:" + "|".join(alts) + "))")
+    return re.compile("^" + "".join(parts)) if parts else None
 
 
 def word_match(query: str, text: str | WordIndex) -> FuzzyMatch:

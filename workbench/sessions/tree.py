@@ -162,6 +162,7 @@ class SessionTree:
             self.by_id[entry.id] = entry  # a later duplicate overwrites (§4.1)
         self.leaf_id: str | None = (self.entries[-1].id if self.entries else None) if leaf is _UNSET else leaf
         self._tree: list[TreeNode] | None = None
+        self._node_of: dict[str, TreeNode] = {}
         self._labels: dict[str, str] | None = None
         self._counter = 0
 
@@ -215,6 +216,7 @@ class SessionTree:
         node_of: dict[str, TreeNode] = {}
         for node in nodes:
             node_of[node.entry.id] = node
+        self._node_of = node_of
         roots: list[TreeNode] = []
         parent_of: dict[int, TreeNode] = {}
         for node in nodes:
@@ -258,10 +260,10 @@ class SessionTree:
         return seen
 
     def get_children(self, entry_id: str) -> list[Entry]:
-        kids = [e for e in self.entries if e.parent_id == entry_id and e.id != entry_id]
-        nodes = [TreeNode(e) for e in kids]
-        _sort_children(nodes)
-        return [n.entry for n in nodes]
+        """Children of an entry in tree order (timestamp, stable); uses the built tree, O(children)."""
+        self.get_tree()
+        node = self._node_of.get(entry_id)
+        return [c.entry for c in node.children] if node is not None else []
 
     # ----- in-memory appends (SessionManager semantics, never written) ---------------------------
     def _invalidate(self) -> None:
@@ -341,9 +343,17 @@ class SessionTree:
         return fork
 
     # ----- navigation (§7) ------------------------------------------------------------------
-    def navigate(self, target_id: str, *, summary: str | None = None, details: Any = None) -> NavigationResult:
-        """What `/tree` selection of ``target_id`` does; pure (apply it with ``apply_navigation``)."""
+    def navigate(
+        self, target_id: str, *, summary: str | None = None, details: Any = None, interactive: bool = False
+    ) -> NavigationResult:
+        """What `/tree` selection of ``target_id`` does; pure (apply it with ``apply_navigation``).
+
+        ``interactive=True`` adds the selector's own no-op check: omp treats selecting the visible leaf
+        (the leaf minus trailing label/custom entries) as "already here", pi only the real leaf.
+        """
         old = self.leaf_id
+        if interactive and self.flavor != "pi" and target_id == self.visible_leaf():
+            return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
         if target_id == old:
             return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
         target = self.by_id.get(target_id)

@@ -21,7 +21,7 @@ from workbench.sessions.flattree import (
     Flavor,
     FlatTree,
     TreeRow,
-    layout_forest,
+    pi_visible_forest,
     render_prefix,
     truncate_to_width,
 )
@@ -139,50 +139,12 @@ class TreeList:
             self._vchildren: dict[int, list[int]] = {}
             self._vparent: dict[int, int] = {}
             return
-        # pi-mono: rebuild the forest of visible rows (nearest visible ancestor = parent), prune folds,
-        # and lay it out again; order stays the flattened order.
-        vis = set(visible)
-        nearest: dict[int, int] = {}
-        vparent: dict[int, int] = {}
-        vchildren: dict[int, list[int]] = {}
-        roots: list[int] = []
-        for n in b.order:
-            p = b.parent[n]
-            anc = nearest.get(p, -1) if p >= 0 else -1
-            if n in vis:
-                nearest[n] = n
-                if anc < 0:
-                    roots.append(n)
-                else:
-                    vparent[n] = anc
-                    vchildren.setdefault(anc, []).append(n)
-            else:
-                nearest[n] = anc
-        self._vchildren = vchildren
-        self._vparent = vparent
-        if self.folded:
-            hidden: set[int] = set()
-            for n in visible:
-                p = vparent.get(n)
-                if p is not None and (p in self.folded or p in hidden):
-                    hidden.add(n)
-            visible = [n for n in visible if n not in hidden]
-            kept = set(visible)
-            children = {k: [c for c in v if c in kept] for k, v in vchildren.items() if k in kept and k not in self.folded}
-            roots = [r for r in roots if r in kept]
-        else:
-            children = vchildren
-        # containsActive on the visible forest: the (visible) leaf row and its visible ancestors.
-        leaf_rows = [n for n in visible if b.nodes[n].entry.id == b.leaf]
-        active: set[int] = set()
-        for n in leaf_rows:
-            cur: int | None = n
-            while cur is not None and cur not in active:
-                active.add(cur)
-                cur = vparent.get(cur)
-        self._vlayout = layout_forest(roots, children, active)
-        self._visible = visible
-        self._multiple = len(roots) > 1
+        forest = pi_visible_forest(b, visible, self.folded)
+        self._vchildren = forest.vchildren
+        self._vparent = forest.vparent
+        self._vlayout = forest.layout
+        self._visible = forest.visible
+        self._multiple = len(forest.roots) > 1
 
     def _row_of(self, entry_id: str | None) -> int | None:
         if entry_id is None:

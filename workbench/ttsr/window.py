@@ -144,19 +144,28 @@ def condition_matches(cond: CompiledCondition, cid: int | tuple, buf: StreamBuff
                 start, _barrier_cut(buf, cid, clean, max(0, start), shape.nonfree_class, int(shape.barrier_count))
             )
     if start <= 0 or shape.back == INF:
-        found = cond.regex.find(buf.etext) is not None
+        offset, window, rx = 0, buf.etext, cond.regex
     elif cond.context == 0:
-        found = cond.regex.find(buf.etail(start)) is not None
+        offset, window, rx = start, buf.etail(start), cond.regex
     elif start >= cond.context and cond.gated is not None:
-        found = cond.gated.find(buf.etail(start - cond.context)) is not None
+        offset, window, rx = start - cond.context, buf.etail(start - cond.context), cond.gated
     else:
-        found = cond.regex.find(buf.etext) is not None
-    if found:
-        if shape.monotonic:
-            state[1] = True
-    else:
+        offset, window, rx = 0, buf.etext, cond.regex
+    m = rx.find(window)
+    if m is None:
         state[0] = n
-    return found
+        return False
+    if shape.monotonic:
+        state[1] = True
+    elif shape.reach != INF:
+        # Every read of the path that matched lies in [start - back, start + reach): once that
+        # is inside the buffer, appending cannot undo this match.
+        at = m.range().start
+        if not window.isascii():
+            at = len(window.encode("utf-8", "surrogatepass")[:at].decode("utf-8", "surrogatepass"))
+        if offset + at + shape.reach <= n:
+            state[1] = True
+    return True
 
 
 @lru_cache(maxsize=1024)

@@ -88,9 +88,10 @@ def _rules(state: AppState, server: Server, views: dict[str, Any]) -> Any:
 def build_page(server: Server) -> pn.template.base.BasePage:
     """One browser session: state, URL sync, tabs in the template."""
     state = server.new_state()
+    state.apply_query(dict(pn.state.session_args or {}))
     state.sync_url()
     views = build_views(server, state)
-    tabs = pn.Tabs(*[(_TAB_TITLES[n], views[n]) for n in TABS], dynamic=False, sizing_mode="stretch_both",
+    tabs = pn.Tabs(*[(_TAB_TITLES[n], views[n]) for n in TABS], dynamic=True, sizing_mode="stretch_both",
                    css_classes=["wb-tabs"])
     tabs.active = TABS.index(state.tab)
 

@@ -47,9 +47,17 @@ class RulesView(Viewer):
         self.fires = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-rule-fires"])
         self.preview = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width")
         self._first_fire: int | None = None
-        self.state.param.watch(lambda e: self.refresh(), ["rules_dir", "rules_revision"])
-        self.state.param.watch(lambda e: self._show_fires(), ["stream", "session", "chunking", "tab"])
-        self.refresh()
+        self._dirty = True
+        self.state.param.watch(lambda e: self._mark_dirty(), ["rules_dir", "rules_revision", "tab"])
+        self.state.param.watch(lambda e: self._show_fires(), ["stream", "session", "chunking"])
+        self._mark_dirty()
+
+    def _mark_dirty(self) -> None:
+        # Discovery and bucketing are done when the tab is on screen, not for every page load.
+        self._dirty = True
+        if self.state.tab == "rules":
+            self._dirty = False
+            self.refresh()
 
     @classmethod
     def from_folder(cls, folder: str | os.PathLike[str], stream: str | os.PathLike[str] | None = None) -> RulesView:

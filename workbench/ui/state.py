@@ -98,6 +98,31 @@ class AppState(param.Parameterized):
         real = self.roots.resolve(path)
         self.param.update(session=self.roots.display(real), leaf=leaf, q="", step=0, tab="tree")
 
+    def apply_query(self, args: dict[str, Any]) -> None:
+        """Set parameters from URL query arguments (``pn.state.session_args``: name -> [bytes]).
+
+        Done before the views are built, so a deep link opens its session once instead of opening the
+        default session first and then the linked one. Bad values are ignored (the URL is user input).
+        """
+        updates: dict[str, Any] = {}
+        for key, name in URL_KEYS.items():
+            values = args.get(key)
+            if not values:
+                continue
+            raw = values[0]
+            text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
+            p = self.param[name]
+            try:
+                value: Any = int(text) if isinstance(p, param.Integer) else text
+                if isinstance(p, param.Selector) and value not in p.objects:
+                    continue
+                p._validate(value)
+            except (ValueError, TypeError):
+                continue
+            updates[name] = value
+        if updates:
+            self.param.update(**updates)
+
     def sync_url(self) -> None:
         """Bind the shareable parameters to the page URL (no-op outside a served page)."""
         import panel as pn

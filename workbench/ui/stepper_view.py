@@ -69,6 +69,9 @@ class StepperView(Viewer):
         self.slider = pn.widgets.IntSlider(name="", start=0, end=1, value=0, sizing_mode="stretch_width",
                                            min_width=200, margin=(12, 10))
         self.slider.param.watch(lambda e: self.go(e.new), "value_throttled")
+        from workbench.ui.keys import KeyCatcher
+
+        self.keys = KeyCatcher(["arrowleft", "arrowright", "space", "n", "shift+n", "home"], self._on_key)
         self.position = _html(min_height=20, css_classes=["wb-step-position"], margin=(8, 10))
         self.buffers = _html(css_classes=["wb-buffers"])
         self.rules = _html(css_classes=["wb-rules-table"])
@@ -205,6 +208,26 @@ class StepperView(Viewer):
             else:
                 self.go(found)
 
+    def previous_trigger(self) -> None:
+        if self.stepper is not None:
+            found = self.stepper.prev_trigger(self.state.step)
+            self.go(0 if found is None else found)
+
+    def _on_key(self, key: str) -> None:
+        with reporting("Stepper key"):
+            if key == "arrowleft":
+                self.go(self.state.step - 1)
+            elif key == "arrowright":
+                self.go(self.state.step + 1)
+            elif key == "space":
+                self.play_btn.value = not self.play_btn.value
+            elif key == "n":
+                self.next_trigger()
+            elif key == "shift+n":
+                self.previous_trigger()
+            elif key == "home":
+                self.go(0)
+
     def _on_play(self, event: Any) -> None:
         if event.new:
             self.play_btn.label = "⏸ Pause"
@@ -251,7 +274,8 @@ class StepperView(Viewer):
         self.position.object = (
             f'<div class="wb-kv">step <b>{i}</b> / {len(st) - 1} · event <b>{esc(ev.type)}</b> · '
             f"status <b>{esc(snap.session_status)}</b> · messages {esc(snap.message_count)} {trig}"
-            f'<br>stream: {esc(self._label)}</div>'
+            f'<br>stream: {esc(self._label)} · keys: ←/→ step, Space play/pause, N next trigger, '
+            f'Shift+N previous</div>'
         )
         self.buffers.object = self._buffers_html(snap)
         self.rules.object = self._rules_html(snap)
@@ -331,7 +355,7 @@ class StepperView(Viewer):
         choose = pn.Row(self.stream_select, self.chunking, self.rules_select, self.context_mode, self.interrupt_mode,
                         self.repeat_mode, self.repeat_gap, sizing_mode="stretch_width")
         controls = pn.Row(self.reset_btn, self.back_btn, self.step_btn, self.play_btn, self.next_btn, self.slider,
-                          sizing_mode="stretch_width")
+                          self.keys, sizing_mode="stretch_width")
         top = pn.Row(_card("Buffers", self.buffers, height=230, scroll=True),
                      _card("Rules", self.rules, height=230, scroll=True), sizing_mode="stretch_width")
         bottom = pn.Row(_card("Events", self.events, height=330, scroll=True),
