@@ -121,8 +121,14 @@ CONTEXTS = [
 EDIT = MatchContext("tool", tool_name="edit", file_paths=("src/app.ts",), stream_key="toolcall:edit#src/app.ts")
 
 
-def run(size: int, *, naive: bool, seed: int = 7, edits: bool = True) -> tuple[int, float, int, float]:
-    """(deltas, seconds, snapshots, seconds) for a stream of ``size`` characters."""
+def run(
+    size: int, *, naive: bool, seed: int = 7, edits: bool = True, segments: list[float] | None = None
+) -> tuple[int, float, int, float]:
+    """(deltas, seconds, snapshots, seconds) for a stream of ``size`` characters.
+
+    ``segments`` (if given) receives the seconds spent on each tenth of the deltas, so that the
+    growth of the per-delta cost can be read inside one run, independent of machine load drift.
+    """
     rng = random.Random(seed)
     deltas = chunks(make_text(size, rng), rng)
     # Contexts switch every ~200 deltas; 80% of the text goes to the prose stream.
@@ -139,9 +145,14 @@ def run(size: int, *, naive: bool, seed: int = 7, edits: bool = True) -> tuple[i
     try:
         mgr = build_manager()
         t0 = time.perf_counter()
-        hits = 0
-        for d, c in plan:
-            hits += len(mgr.check_delta(d, c))
+        tenth = max(1, len(plan) // 10)
+        mark = t0
+        for i, (d, c) in enumerate(plan):
+            mgr.check_delta(d, c)
+            if segments is not None and (i + 1) % tenth == 0:
+                now = time.perf_counter()
+                segments.append(now - mark)
+                mark = now
         t_delta = time.perf_counter() - t0
         t0 = time.perf_counter()
         snaps = 0
@@ -166,15 +177,26 @@ def main() -> None:
     mb = 1 << 20
     sizes = [mb // 4, mb // 2, mb] if args.quick else [mb, 2 * mb, 4 * mb]
     print(f"{len(RULES)} rules; deltas of 10-40 chars; 2 x 100 KB edit payloads via check_snapshot")
+    t0 = time.perf_counter()
+    for _ in range(1_000_000):
+        pass
+    print(f"machine calibration: empty Python loop {(time.perf_counter() - t0) * 1000:.1f} ns/iteration "
+          "(an idle machine runs CPython 3.11 at ~10-15 ns; figures below scale with it)")
     rates = []
+    segments: list[float] = []
     for size in sizes:
-        n, t, snaps, ts = run(size, naive=False)
+        n, t, snaps, ts = run(size, naive=False, segments=segments if size == sizes[-1] else None)
         rates.append(n / t)
         print(
             f"optimised {size / mb:5.2f} MB: {n:7d} deltas in {t:6.2f} s = {n / t:9.0f} deltas/s; "
             f"{snaps} snapshots in {ts:5.2f} s"
         )
     print(f"growth factor (deltas/s at {sizes[0] / mb:g} MB / at {sizes[-1] / mb:g} MB): {rates[0] / rates[-1]:.2f}")
+    if len(segments) >= 10:
+        print(
+            f"within the {sizes[-1] / mb:g} MB run: last tenth of the deltas took {segments[9] / segments[0]:.2f}x "
+            "the time of the first tenth (1.0 = cost per delta independent of buffer size)"
+        )
     if not args.no_naive:
         small = [mb // 32, mb // 16, mb // 8]
         naive_rates = []

@@ -9,14 +9,16 @@ This is the only module that imports ``duckdb`` or holds SQL. Tables:
 
 Ingest has two roads. Well-formed v3 files (the bulk of any archive) are read by DuckDB itself: the
 lines come in through ``read_csv`` with a delimiter JSON text cannot hold (so nothing is split and no
-JSON is validated twice), and one multi-path ``json_extract_string`` per line, wrapped in ``TRY``,
-both types the columns and flags the lines that are not JSON. That keeps the load near DuckDB's own
-``read_json_objects`` speed (``benchmarks/ingest.py``). ``raw`` is kept as VARCHAR holding the line
-exactly as written (DuckDB's JSON functions take it as is; a JSON-typed column would re-validate). A file that needs anything else (a v1/v2 migration, an omp title slot, a malformed or blank
-line, duplicate ids, a parent that is not an earlier entry) goes through ``workbench.sessions``, the
-parser the rest of the workbench uses, and its rows are handed to DuckDB as one columnar batch. Both
-roads produce the same rows (a test holds them to it). Nothing is ever inserted row by row: DuckDB's
-``executemany`` costs about 1 ms a row (env-notes §5).
+line is parsed twice), and one multi-path ``json_extract_string`` per line, wrapped in ``TRY``, both
+types the columns and flags the lines that are not JSON. That keeps the load near DuckDB's own
+``read_json_objects`` speed (``benchmarks/ingest.py``). ``raw`` is a VARCHAR holding the line exactly
+as written (DuckDB's JSON functions take it as is; a JSON-typed column would validate it again).
+
+A file that needs anything else (a v1/v2 migration, an omp title slot, a malformed, blank or CRLF
+line, bytes that are not UTF-8, duplicate ids, a parent that is not an earlier entry) goes through
+``workbench.sessions``, the parser the rest of the workbench uses; its rows reach DuckDB as columnar
+batches. Both roads produce the same rows (tests hold them to it). Nothing is inserted row by row:
+DuckDB's ``executemany`` costs about 1 ms a row (env-notes §5).
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from functools import wraps
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import wraps
 from pathlib import Path
 from typing import Any, Literal
 

@@ -159,3 +159,15 @@ def test_session_name_is_last_truthy_session_info():
              {"type": "session_info", "id": "i3", "parentId": "i2", "timestamp": "t", "name": ""}]
     session = parse_session_text("".join(json.dumps(o) + "\n" for o in lines), path="n.jsonl")
     assert session.name == "second"
+
+
+def test_title_slot_with_other_key_order_and_invalid_slot():
+    header = json.dumps({"type": "session", "id": "s", "version": 3, "title": "from header"})
+    slot = json.dumps({"v": 1, "type": "title", "title": "from slot", "updatedAt": "2026-07-01T00:00:00Z", "pad": "  "})
+    assert parse_session_text(slot + "\n" + header + "\n", path="a.jsonl").title == "from slot"
+    empty = json.dumps({"type": "title", "v": 1, "title": "", "updatedAt": "x", "pad": ""})
+    assert parse_session_text(empty + "\n" + header + "\n", path="b.jsonl").title is None
+    bad = json.dumps({"type": "title", "v": 2, "title": "t", "updatedAt": "x", "pad": ""})
+    session = parse_session_text(bad + "\n" + header + "\n", path="c.jsonl")
+    assert session.title == "from header"
+    assert [(d.line, d.kind) for d in session.diagnostics] == [(1, "title-slot")]

@@ -134,3 +134,13 @@ def test_home_end_and_visible_ids_spellings(branched):
     tl = TreeList(branched, flavor="omp")
     assert tl.press("home").selected_id == "u1" and tl.press("end").selected_id == "a2a"
     assert tl.visible_ids() == tl.visible_ids == ["u1", "a1", "u2b", "a2b", "u2a", "a2a"]
+
+
+def test_pi_page_keys_and_toggles(branched):
+    tl = TreeList(branched, flavor="pi")
+    assert tl.press("ctrl+b").selected_id == "u1" and tl.press("ctrl+f").selected_id == "a2a"
+    assert tl.press("ctrl+u").filter_mode == "user-only"
+    assert tl.press("ctrl+u").press("ctrl+u").filter_mode == "default"
+    assert tl.press("alt+u").filter_mode == "default"  # not a pi key
+    assert TreeList(branched, flavor="omp").press("alt+u").filter_mode == "user-only"
+    assert tl.press("L").search == "" and TreeList(branched, flavor="omp").press("l").search == "l"

@@ -123,7 +123,7 @@ def _parse_lines(
     last_line = nonblank[-1][0] if nonblank else 0
     parsed: list[_Parsed] = []
     for number, text in nonblank:
-        if number == 1 and text.lstrip(_WHITESPACE).startswith('{"type":"title"'):
+        if number == 1 and '"title"' in text:
             try:
                 slot = _loads(text)
             except ValueError:

@@ -24,6 +24,8 @@ def press_key(tl: TreeList, key: str) -> TreeList:
     flavor = tl.flavor
     if key in _SIMPLE:
         return getattr(tl, _SIMPLE[key])()
+    if flavor == "pi" and key in ("ctrl+b", "ctrl+f"):
+        return tl.page_up() if key == "ctrl+b" else tl.page_down()
     if key == "ctrl+o":
         return tl.cycle_filter()
     if key in ("shift+ctrl+o", "ctrl+shift+o"):

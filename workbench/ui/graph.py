@@ -130,7 +130,7 @@ def build_figure(
     visible_rows = min(n, 60)
     p = figure(
         sizing_mode="stretch_both", min_height=260, tools="pan,wheel_zoom,box_zoom,reset,tap",
-        x_range=(-0.8, max(lanes, 4) - 0.2), y_range=(-visible_rows + 0.5, 1.0),
+        x_range=(-0.8, max(lanes, 4) - 0.2), y_range=(-visible_rows + 0.2, 0.8),
         toolbar_location="above", title=f"Branch graph · {n} entries · {len(lay.branch_points)} branch points",
     )
     p.toolbar.active_scroll = p.select_one(WheelZoomTool)
@@ -143,7 +143,8 @@ def build_figure(
         p.scatter("x", "y", source=bp, size=17, fill_alpha=0, line_color="#d1242f", line_width=2,
                   legend_label="branch point")
     renderer = p.scatter("x", "y", source=nodes, size="size", fill_color="colour", line_color="line",
-                         line_width="width", nonselection_fill_alpha=1.0, selection_fill_alpha=1.0)
+                         line_width="width", nonselection_fill_alpha=1.0, selection_fill_alpha=1.0,
+                         legend_field="kind")
     labelled = [i for i, lab in enumerate(nodes.data["label"]) if lab]
     if labelled:
         ls = ColumnDataSource(dict(x=[lay.xs[i] + 0.18 for i in labelled], y=[lay.ys[i] for i in labelled],
@@ -155,9 +156,12 @@ def build_figure(
     # Bokeh's hover template escapes field values (@text is inserted as text, not HTML).
     p.add_tools(HoverTool(renderers=[renderer], tooltips=[("", "@text"), ("id", "@id"), ("label", "@label")]))
     p.select_one(TapTool).renderers = [renderer]
-    p.legend.location = "bottom_right"
-    p.legend.label_text_font_size = "10px"
-    p.legend.background_fill_alpha = 0.7
+    legend = p.legend[0]
+    legend.label_text_font_size = "10px"
+    legend.glyph_height = legend.glyph_width = 14
+    legend.spacing = 0
+    legend.border_line_alpha = 0
+    p.add_layout(legend, "right")
 
     if on_select is not None:
         def _tapped(attr: str, old: Any, new: list[int]) -> None:
