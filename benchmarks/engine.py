@@ -198,7 +198,7 @@ def main() -> None:
             "the time of the first tenth (1.0 = cost per delta independent of buffer size)"
         )
     if not args.no_naive:
-        small = [mb // 32, mb // 16, mb // 8]
+        small = [mb // 128, mb // 64, mb // 32]
         naive_rates = []
         for size in small:
             n, t, snaps, ts = run(size, naive=True, edits=False)

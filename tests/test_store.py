@@ -226,7 +226,8 @@ def test_reingest_replaces_a_changed_file_and_skips_unchanged_ones(archive: Path
         os.utime(target, ns=(1_800_000_000_000_000_000, 1_800_000_000_000_000_000))
         third = store.ingest([archive], progress=None)
         assert third.skipped_files == 3 and third.sessions == 1
-        assert [r["id"] for r in store.entries("sess-broken")] == ["m1", "m3", "m4"]
+        assert [(r["id"], r["line"]) for r in store.entries("sess-broken")] == [("m1", 2), ("m3", 3), ("m4", 4)]
+        assert [r["mode"] for r in store.read_table("files") if r["path"] == str(target.resolve())] == ["fast"]
         assert [e for e in store.ingest_errors() if e["path"] == str(target.resolve())] == []
         assert store.session("sess-broken")["error_count"] == 0
         assert len([r for r in store.read_table("files") if r["path"] == str(target.resolve())]) == 1

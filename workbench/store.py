@@ -444,6 +444,20 @@ class Store:
             )
         except duckdb.Error as exc:
             raise _ReadFailed(str(exc)) from None
+        # From here on rowids must not move under us (a checkpoint may compact a table), so the
+        # numbering and the updates run in one transaction.
+        con.begin()
+        try:
+            rejected = self._number_and_index(batch, summary)
+        except BaseException:
+            con.rollback()
+            raise
+        con.commit()
+        return rejected
+
+    def _number_and_index(self, batch: list[_FileStat], summary: IngestSummary) -> list[_FileStat]:
+        con = self._con
+        paths = [s.path for s in batch]
         sizes = "SELECT unnest(?::VARCHAR[]) AS path, unnest(?::BIGINT[]) AS size"
         con.execute(
             f"""CREATE OR REPLACE TEMP TABLE _files AS

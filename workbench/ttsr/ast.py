@@ -21,7 +21,7 @@ NATIVE_ALIASES: dict[str, str | None] = {
     "c#": "csharp", "c++": "cpp", "cc": "cpp", "cfg": None, "cjs": "javascript", "clj": None,
     "cljc": None, "cljs": None, "clojure": None, "clojurescript": None, "cmake": None, "conf": None,
     "config": None, "containerfile": None, "cpp": "cpp", "cs": "csharp", "csharp": "csharp",
-    "css": "css", "cts": "typescript", "cu": "cpp", "cuh": "cpp", "cxx": "cpp", "dart": None,
+    "css": "css", "cts": "typescript", "cu": "cpp", "cuh": "cpp", "cxx": "cpp", "dart": "dart",
     "diff": None, "docker": None, "dockerfile": None, "edn": None, "el": None, "elisp": None,
     "elixir": "elixir", "emacs-lisp": None, "emacslisp": None, "erl": None, "erlang": None,
     "ex": "elixir", "exs": "elixir", "f03": None, "f08": None, "f90": None, "f95": None,
@@ -31,7 +31,7 @@ NATIVE_ALIASES: dict[str, str | None] = {
     "java": "java", "javascript": "javascript", "jl": None, "js": "javascript", "json": "json",
     "jsx": "javascript", "julia": None, "just": None, "justfile": None, "kotlin": "kotlin",
     "ksh": "bash", "kt": "kotlin", "ktm": "kotlin", "kts": "kotlin", "lua": "lua", "m": None,
-    "mak": None, "make": None, "makefile": None, "markdown": None, "md": None, "mdx": None,
+    "mak": None, "make": None, "makefile": None, "markdown": "markdown", "md": "markdown", "mdx": None,
     "mjs": "javascript", "mk": None, "ml": None, "mm": None, "mts": "typescript", "nix": "nix",
     "obj-c": None, "objc": None, "objective-c": None, "ocaml": None, "odin": None, "patch": None,
     "pcal": None, "php": "php", "plist": None, "pluscal": None, "powershell": None,
@@ -44,7 +44,7 @@ NATIVE_ALIASES: dict[str, str | None] = {
     "tf": "hcl", "tfvars": "hcl", "tla": None, "tla+": None, "tlaplus": None, "toml": None,
     "ts": "typescript", "tsx": "tsx", "typescript": "typescript", "v": None, "verilog": None,
     "vh": None, "vue": None, "xhtml": "html", "xml": None, "xsl": None, "xslt": None,
-    "yaml": "yaml", "yml": "yaml", "zig": None, "zsh": "bash",
+    "yaml": "yaml", "yml": "yaml", "zig": "zig", "zsh": "bash",
 }
 
 SUPPORTED_TEXT = "Unsupported language '{lang}'. Supported: " + ", ".join(sorted(NATIVE_ALIASES))

@@ -11,7 +11,7 @@ throttle keyed by buffer only. Matching answers are the reference's; the work pe
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
