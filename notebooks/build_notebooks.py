@@ -162,6 +162,14 @@ description: No console.log / console.debug left in server code
 condition: 'console\\.(log|debug)\\('
 scope: tool:write(src/**/*.ts)
 interruptMode: always
+examples:
+  - tool: edit
+    path: src/auth.ts
+    old_string: "const fresh = await issueToken(userId);"
+    new_string: "console.log(\\"refreshing\\", userId);"
+    triggers: true
+  - text: 'logger.debug({ userId }, "refreshing");'
+    triggers: false
 ---
 Log through `logger.debug({ ... }, "message")` from `src/log.ts`; never log tokens.
 '''
@@ -217,12 +225,27 @@ def debug_trigger() -> list:
             "print(\"why not:\", snap.rule(\"no-debug-logging\").why)"
         ),
         new_markdown_cell(
-            "The scope says `tool:write(...)`, but the model used the **edit** tool. Fix the scope and replay."
+            "The rule's own `examples` (checked by `workbench rules test` and the Rules tab) fail for the same "
+            "reason, without any recording:"
+        ),
+        new_code_cell(
+            "from workbench.checks import run_rule_examples\n\n"
+            "def check_examples(rule):\n"
+            "    report = run_rule_examples(rule)\n"
+            "    for result in report.results:\n"
+            "        print(\"ok  \" if result.passed else \"FAIL\", result.example.label, \"-\", result.reason)\n"
+            "    return report.ok\n\n"
+            "check_examples(rule)"
+        ),
+        new_markdown_cell(
+            "The scope says `tool:write(...)`, but the model used the **edit** tool. Fix the scope, check the "
+            "examples, and replay."
         ),
         new_code_cell(
             "rule_file.write_text(rule_file.read_text().replace(\n"
             "    \"scope: tool:write(src/**/*.ts)\", \"scope: tool:edit(src/**/*.ts), tool:write(src/**/*.ts)\"))\n"
             "rule, stepper = replay()\n"
+            "assert check_examples(rule)\n"
             "trigger = stepper.next_trigger(-1)\n"
             "snap = stepper.seek(trigger)\n"
             "print(\"fires at step\", trigger, \"on\", snap.event.type, repr(snap.event.delta))\n"

@@ -233,10 +233,13 @@ def test_project_rules_shadowing_and_buckets(tmp_path):
     assert tuple(recovered.globs) == ("*.py",) and recovered.condition
 
 
-def test_rule_examples_have_the_documented_shape(tmp_path):
+def test_rule_examples_cover_each_kind_and_pass(tmp_path):
+    from workbench.checks import run_rule_examples
+
     with_examples = [r for r in _project_rules(tmp_path).rules if r.frontmatter and "examples" in r.frontmatter]
     assert {r.name for r in with_examples} == {"no-unwrap", "no-console-log", "ts-no-as-any"}
+    kinds = {k for r in with_examples for ex in r.frontmatter["examples"] for k in ("text", "thinking", "tool") if k in ex}
+    assert kinds == {"text", "thinking", "tool"}
     for rule in with_examples:
-        for example in rule.frontmatter["examples"]:
-            assert set(example) == {"text", "triggers"}
-            assert isinstance(example["text"], str) and isinstance(example["triggers"], bool)
+        report = run_rule_examples(rule)
+        assert report.ok and len(report.results) == len(rule.frontmatter["examples"]), report.to_json()

@@ -412,7 +412,7 @@ def test_a_batch_duckdb_cannot_read_is_split_until_the_bad_file_is_alone(tmp_pat
 
     for i in range(4):
         (tmp_path / f"s{i}.jsonl").write_text(BRANCHED_V3.replace("sess-branched", f"sess-{i}"))
-    real = store_module.Store._ingest_fast_sql
+    real = store_module.Store._ingest_fast
     seen: list[int] = []
 
     def reader_that_chokes_on_s2(self, batch, summary):
@@ -421,7 +421,7 @@ def test_a_batch_duckdb_cannot_read_is_split_until_the_bad_file_is_alone(tmp_pat
             raise store_module._ReadFailed("simulated reader failure")
         return real(self, batch, summary)
 
-    monkeypatch.setattr(store_module.Store, "_ingest_fast_sql", reader_that_chokes_on_s2)
+    monkeypatch.setattr(store_module.Store, "_ingest_fast", reader_that_chokes_on_s2)
     with Store() as store:
         store.ingest([tmp_path])
         modes = {Path(r["path"]).name: r["mode"] for r in store.read_table("files")}

@@ -30,6 +30,9 @@ examples:
     triggers: false
   - text: "let retries = env_u32(\\"RETRIES\\").unwrap_or_default();"
     triggers: false
+  - thinking: "The quick version would call .unwrap() on every lookup."
+    triggers: false
+    note: thinking is not in this rule's scope
 ---
 Do not call `.unwrap()` in library or service code. Propagate the error with `?` and add context
 with `map_err(...)`; in tests, use `expect("why this cannot fail")` so a failure explains itself.
@@ -89,6 +92,17 @@ examples:
     triggers: true
   - text: "const user = isAuthedRequest(req) ? req.user : undefined;"
     triggers: false
+  - tool: edit
+    path: src/session.ts
+    old_string: "return undefined;"
+    new_string: "return (req as any).user?.id;"
+    triggers: true
+  - tool: edit
+    path: scripts/report.py
+    old_string: "x = 1"
+    new_string: "x = y as any"
+    triggers: false
+    note: the scope only covers .ts files
 ---
 Do not silence the type checker with `as any`. Narrow the value with a type guard (see
 `isAuthedRequest` in `src/session.ts`) or declare the missing property on the type.

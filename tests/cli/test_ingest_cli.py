@@ -36,11 +36,31 @@ def test_text_summary_names_files_sessions_entries_and_errors_with_file_line(fol
     assert f"{bad}:2: malformed" in out
 
 
+def test_without_db_the_output_says_nothing_was_saved(folder: Path, tmp_path: Path, capsys):
+    assert main(["ingest", str(folder)]) == 0
+    assert "in memory only, nothing was saved" in capsys.readouterr().out
+    assert main(["ingest", str(folder), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["db"] == ":memory:" and data["saved"] is False
+    db = tmp_path / "kept.duckdb"
+    assert main(["ingest", str(folder), "--db", str(db)]) == 0
+    out = capsys.readouterr().out
+    assert "nothing was saved" not in out and f"store: {db} (2 sessions, 2 entries in total)" in out
+
+
+def test_help_explains_db_with_an_example(capsys):
+    with pytest.raises(SystemExit):
+        main(["ingest", "--help"])
+    out = capsys.readouterr().out
+    assert "--db FILE" in out and "--db sessions.duckdb" in out and "nothing is saved" in out
+
+
 def test_json_output_and_a_db_file_that_keeps_the_rows(folder: Path, tmp_path: Path, capsys):
     db = tmp_path / "w.duckdb"
     assert main(["ingest", str(folder), "--db", str(db), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["sessions"] == 2 and data["entries"] == 2 and data["totals"]["sessions"] == 2
+    assert data["saved"] is True
     assert [(e["line"], e["kind"]) for e in data["errors"]] == [(2, "malformed")]
     assert main(["ingest", str(folder), "--db", str(db), "--json"]) == 0
     again = json.loads(capsys.readouterr().out)

@@ -25,6 +25,21 @@ def test_active_branch_keeps_lane_zero_and_branches_open_lanes():
     assert lay.parents[lay.ids.index("b1x")] == lay.ids.index("b1")
 
 
+def test_rows_follow_file_order_and_lanes_are_reused():
+    # r -> a -> (b [active], c); c's branch and a later branch d off b's chain do not overlap in time
+    c = Node("c", [Node("cx")])
+    d = Node("d")
+    b = Node("b", [Node("bx", [Node("by"), d])])
+    root = Node("r", [Node("a", [b, c])])
+    order = {"r": 0, "a": 1, "c": 2, "cx": 3, "b": 4, "bx": 5, "by": 6, "d": 7}
+    lay = layout([root], active={"r", "a", "b", "bx", "by"}, order=order)
+    pos = dict(zip(lay.ids, zip(lay.xs, lay.ys)))
+    assert [pos[i][1] for i in ("r", "a", "c", "b")] == [0, -1, -2, -4]
+    assert {pos[i][0] for i in ("r", "a", "b", "bx", "by")} == {0}
+    assert pos["c"][0] == pos["cx"][0] == 1
+    assert pos["d"][0] == 1  # rows 5..7 are free in lane 1 once c's branch ended at row 3
+
+
 def test_deep_chain_does_not_recurse():
     root = cur = Node("n0")
     for i in range(1, 5000):

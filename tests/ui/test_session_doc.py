@@ -58,3 +58,12 @@ def test_context_at_a_leaf(tmp_path):
     doc = SessionDoc(_copy(tmp_path))
     ctx = doc.context("e06")
     assert [m["role"] for m in ctx.messages] == ["user", "assistant", "toolResult", "assistant", "user", "assistant"]
+
+
+def test_deep_prefixes_are_capped_at_the_inner_levels():
+    from workbench.ui.session_doc import cap_prefix
+
+    deep = "│  " * 12 + "├─ "
+    capped = cap_prefix(deep, levels=4)
+    assert capped == "…  " + "│  " * 2 + "├─ "
+    assert cap_prefix("├─ ", levels=4) == "├─ "

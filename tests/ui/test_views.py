@@ -131,3 +131,29 @@ def test_url_keys_cover_the_deep_link_fields():
     state = AppState(ServedRoots.of([FIXTURES]))
     for name in URL_KEYS.values():
         assert name in state.param
+
+
+def test_upload_lands_under_the_uploads_root_by_base_name_only(served):
+    server = Server([served])
+    state = server.new_state()
+    view = build_views(server, state)["sessions"]
+    data = (served / "branched.jsonl").read_bytes()
+    view._upload.param.update(filename=["../../evil.jsonl"], value=[data])
+    saved = list(server.upload_dir.rglob("*.jsonl"))
+    assert [p.name for p in saved] == ["evil.jsonl"]
+    assert saved[0].resolve().is_relative_to(server.upload_dir.resolve())
+    assert any(s.path.endswith("evil.jsonl") for s in server.catalog.summaries())
+
+
+@pytest.mark.parametrize("make", [
+    lambda d: TreeView.from_path(d / "branched.jsonl"),
+    lambda d: StepperView.from_paths(d / "project" / "unwrap.stream.jsonl", d / "project"),
+    lambda d: RulesView.from_folder(d / "project"),
+])
+def test_views_render_as_notebook_cells(served, make):
+    import panel as pn
+    from bokeh.document import Document
+
+    view = make(served)
+    model = pn.panel(view).get_root(Document())
+    assert model is not None and model.id

@@ -9,18 +9,30 @@ from workbench.cli._output import add_json_flag, print_json
 from workbench.errors import UsageError
 
 _SHOWN_ERRORS = 20  # the text summary lists this many problems; --json lists them all
+_MEMORY = ":memory:"
+
+_EXAMPLES = """\
+examples:
+  workbench ingest ~/.pi/agent/sessions                         check an archive; nothing is saved
+  workbench ingest ~/.pi/agent/sessions --db sessions.duckdb    keep the rows in sessions.duckdb
+  workbench ingest ~/.pi/agent/sessions --db sessions.duckdb    run again: unchanged files are skipped
+"""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "ingest",
         help="load session files and folders into a DuckDB store",
-        description="Load pi / oh-my-pi session files (folders: every *.jsonl, recursively) into DuckDB. "
-        "Unchanged files are skipped; changed files are replaced. Bad lines are reported with file:line.",
+        description="Load pi / oh-my-pi session files (folders: every *.jsonl, recursively) into DuckDB.\n"
+        "Unchanged files are skipped; changed files are replaced. Bad lines are reported with\n"
+        "file:line. Without --db the store lives in memory: you get the summary, nothing is saved.",
+        epilog=_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="session files or folders")
-    parser.add_argument("--db", default=":memory:",
-                        help="DuckDB file to write (default: an in-memory store, summary only)")
+    parser.add_argument("--db", metavar="FILE", default=_MEMORY,
+                        help="DuckDB file to create or update, e.g. --db sessions.duckdb (default: an "
+                        "in-memory store that is thrown away: summary only, nothing saved)")
     parser.add_argument("--parquet", metavar="DIR", default=None,
                         help="also write the tables as Parquet (entries partitioned by session) under DIR")
     parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
@@ -31,7 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     from workbench.store import Store  # duckdb loads only when the command runs
 
-    if args.db != ":memory:" and args.db.endswith("/"):
+    saved = args.db != _MEMORY
+    if saved and args.db.endswith("/"):
         raise UsageError(f"--db {args.db}: give a file name, not a folder")
     show_progress = not args.quiet and not args.json and sys.stderr.isatty()
 
@@ -42,7 +55,7 @@ def _run(args: argparse.Namespace) -> int:
         summary = store.ingest(args.paths, progress=progress if show_progress else None, parquet=args.parquet)
         totals = store.stats()
     if args.json:
-        print_json({**summary.to_dict(), "db": args.db, "totals": totals})
+        print_json({**summary.to_dict(), "db": args.db, "saved": saved, "totals": totals})
         return 0
     read = summary.files - summary.skipped_files
     print(f"files: {summary.files} ({read} read, {summary.skipped_files} unchanged, "
@@ -53,8 +66,11 @@ def _run(args: argparse.Namespace) -> int:
         print(f"  {err}")
     if len(summary.errors) > _SHOWN_ERRORS:
         print(f"  ... {len(summary.errors) - _SHOWN_ERRORS} more (see --json or the ingest_errors table)")
-    if args.db != ":memory:":
+    if saved:
         print(f"store: {args.db} ({totals['sessions']} sessions, {totals['entries']} entries in total)")
+    else:
+        print("store: in memory only, nothing was saved (add --db FILE to keep the rows, "
+              "e.g. --db sessions.duckdb)")
     if summary.parquet:
         print(f"parquet: {summary.parquet}")
     return 0

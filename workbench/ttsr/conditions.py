@@ -94,13 +94,14 @@ def compile_rule_condition(pattern: str) -> CompiledCondition:
     body, flags = split_flags(pattern)
     try:
         scanned = scan(body, flags)
-        regex = regress.Regex(scanned.source, flags or None)
     except PatternSyntaxError as exc:
         raise InputError(f"Invalid regular expression: /{body}/{flags}: {exc}", field="condition") from None
+    try:
+        regex = regress.Regex(scanned.source, flags or None)
     except regress.RegressError as exc:
         raise InputError(f"Invalid regular expression: /{body}/{flags}: {exc}", field="condition") from None
-    except BaseException as exc:  # noqa: BLE001 - a native panic must not escape the manager
-        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+    except BaseException as exc:  # a native panic (pyo3 PanicException) must not escape the manager
+        if type(exc).__name__ != "PanicException":
             raise
         raise InputError(f"Invalid regular expression: /{body}/{flags}: {exc}", field="condition") from None
     shape = scanned.shape
@@ -110,10 +111,8 @@ def compile_rule_condition(pattern: str) -> CompiledCondition:
         context = int(shape.back)
         try:
             gated = regress.Regex(f"(?<=[\\s\\S]{{{context}}})(?:{scanned.source})", flags or None)
-        except BaseException as exc:  # noqa: BLE001 - fall back to full searches
-            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-                raise
-            gated = None
+        except regress.RegressError:
+            gated = None  # fall back to full searches
     parts = None
     bodies = lookahead_conjunction(body, flags)
     if bodies:

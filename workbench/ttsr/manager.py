@@ -22,7 +22,7 @@ from workbench.ttsr.context import Diagnostic, InjectionGap, InjectionRecord, Ma
 from workbench.ttsr.globs import matches_any_path
 from workbench.ttsr.scope import RuleScope, build_scope, normalized_tool_name
 from workbench.ttsr.settings import TtsrSettings
-from workbench.ttsr.window import StreamBuffer, condition_matches
+from workbench.ttsr.window import StreamBuffer, condition_matches, memo_answer
 
 MSG_INVALID_REGEX = "TTSR condition has invalid regex pattern, skipping condition"
 MSG_INVALID_SCOPE_TOKEN = "TTSR scope token is invalid, skipping token"
@@ -406,8 +406,11 @@ class TtsrManager:
             return f"path gate: no glob matched {list(entry.globs or [])}"
         if not entry.conditions:
             return "no regex condition (AST only)"
-        if any(cond.test(text) for cond in entry.conditions):
-            return None
+        buf = self._buffers.get(self.buffer_key(ctx))
+        for cond, cid in zip(entry.conditions, entry.condition_ids):
+            known = None if buf is None else memo_answer(cond, cid, buf)
+            if known if known is not None else cond.test(text):
+                return None
         return "no condition matched"
 
     def copy(self) -> TtsrManager:

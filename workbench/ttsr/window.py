@@ -209,6 +209,21 @@ def _barrier_cut(buf: StreamBuffer, cid: object, clean: int, lower: int, nonfree
     return lower
 
 
+def memo_answer(cond: CompiledCondition, cid: int | tuple, buf: StreamBuffer) -> bool | None:
+    """What the memo already says about ``cond`` on the whole buffer (None: unknown). Pure."""
+    if cond.parts is not None:
+        answers = [memo_answer(part, (cid, k), buf) for k, part in enumerate(cond.parts)]
+        if False in answers:
+            return False
+        return True if all(a is True for a in answers) else None
+    state = buf.states.get(cid)
+    if state is None:
+        return None
+    if state[1]:
+        return True
+    return False if state[0] == buf.length else None
+
+
 def naive_matches(cond: CompiledCondition, text: str) -> bool:
     """The reference's full re-test (for property tests and the benchmark baseline)."""
     return cond.test(text)

@@ -1,9 +1,10 @@
 """The branch graph of a whole session (Bokeh): one dot per entry, drawn like a commit graph.
 
-Layout: y is the row order of a depth-first walk (the child on the active path first, as ``/tree``
-orders them), x is a lane: a node's first child continues its parent's lane and every further
-child opens a new lane. So the active path is the straight line on the left and each branch is a
-column of its own, which stays readable for long single-chain sessions where "x = depth" would not.
+Layout: y is the entry's position in the file (time order), x is a lane: a node's first child (the
+one on the active path first, as ``/tree`` orders them) continues its parent's lane and every other
+child starts a lane of its own, reusing a lane no branch occupies at those rows. So the active path
+is the straight line on the left and each branch is a short column beside the point it left, which
+stays readable for long single-chain sessions where "x = depth" would not.
 """
 
 from __future__ import annotations
@@ -29,22 +30,28 @@ class GraphLayout:
     branch_points: list[int]
 
 
-def layout(roots: Sequence[Any], active: set[str]) -> GraphLayout:
-    """Lane layout of ``get_tree()`` roots (nodes with ``.id`` and ``.children``); iterative (deep chains)."""
+def layout(roots: Sequence[Any], active: set[str], order: Mapping[str, int] | None = None) -> GraphLayout:
+    """Lane layout of ``get_tree()`` roots (nodes with ``.id`` and ``.children``); iterative (deep chains).
+
+    ``order`` gives each entry's row (its position in the file, i.e. time order); without it the row
+    is the depth-first position. A chain is a run of first children; the chain holding the active
+    path gets lane 0 and every other chain the lowest lane that is free over its rows (so lanes
+    are reused by branches that do not overlap in time).
+    """
     ids: list[str] = []
-    xs: list[float] = []
-    ys: list[float] = []
     parents: list[int] = []
     branch_points: list[int] = []
-    next_lane = 0
+    chain_of: list[int] = []
+    chains: list[list[int]] = []  # node indices per chain
+    chain_parent: list[int] = []  # the node a chain hangs from (-1 for a root chain)
 
     def ordered(children: Iterable[Any]) -> list[Any]:
         kids = list(children)
-        return sorted(kids, key=lambda n: 0 if _contains(n, active) else 1)
+        return sorted(kids, key=lambda n: 0 if _contains(n) else 1)
 
     contains_cache: dict[int, bool] = {}
 
-    def _contains(node: Any, act: set[str]) -> bool:
+    def _contains(node: Any) -> bool:
         key = id(node)
         if key not in contains_cache:
             # iterative post-order to avoid recursion limits on 10k-entry chains
@@ -54,31 +61,50 @@ def layout(roots: Sequence[Any], active: set[str]) -> GraphLayout:
                 if id(cur) in contains_cache:
                     continue
                 if done:
-                    contains_cache[id(cur)] = cur.id in act or any(contains_cache[id(c)] for c in cur.children)
+                    contains_cache[id(cur)] = cur.id in active or any(contains_cache[id(c)] for c in cur.children)
                 else:
                     stack.append((cur, True))
                     stack.extend((c, False) for c in cur.children if id(c) not in contains_cache)
         return contains_cache[key]
 
-    stack: list[tuple[Any, int, int]] = []
-    for root in reversed(ordered(roots)):
-        stack.append((root, -1, -1))
+    stack: list[tuple[Any, int, int]] = [(root, -1, -1) for root in reversed(ordered(roots))]
     while stack:
-        node, parent, lane = stack.pop()
-        if lane < 0:
-            lane = next_lane
-            next_lane += 1
+        node, parent, chain = stack.pop()
+        if chain < 0:
+            chain = len(chains)
+            chains.append([])
+            chain_parent.append(parent)
         index = len(ids)
         ids.append(node.id)
-        xs.append(float(lane))
-        ys.append(-float(index))
         parents.append(parent)
+        chain_of.append(chain)
+        chains[chain].append(index)
         kids = ordered(node.children)
         if len(kids) > 1:
             branch_points.append(index)
-        # push in reverse so the first child is visited next; it keeps the lane, others get new lanes
+        # push in reverse so the first child is visited next; it continues the chain
         for k, child in reversed(list(enumerate(kids))):
-            stack.append((child, index, lane if k == 0 else -1))
+            stack.append((child, index, chain if k == 0 else -1))
+
+    rows = [float(order.get(i, k)) if order is not None else float(k) for k, i in enumerate(ids)]
+    spans = []
+    for c, members in enumerate(chains):
+        pts = [rows[m] for m in members] + ([rows[chain_parent[c]]] if chain_parent[c] >= 0 else [])
+        spans.append((min(pts), max(pts)))
+    lanes: list[list[tuple[float, float]]] = []
+    lane_of = [0] * len(chains)
+    for c in sorted(range(len(chains)), key=lambda c: (c != 0, spans[c][0], c)):
+        lo, hi = spans[c]
+        for lane, taken in enumerate(lanes):
+            if c != 0 and all(hi < a - 0.5 or lo > b + 0.5 for a, b in taken) and lane > 0:
+                taken.append((lo, hi))
+                lane_of[c] = lane
+                break
+        else:
+            lanes.append([(lo, hi)])
+            lane_of[c] = len(lanes) - 1
+    xs = [float(lane_of[chain_of[k]]) for k in range(len(ids))]
+    ys = [-r for r in rows]
     return GraphLayout(ids, xs, ys, parents, branch_points)
 
 
@@ -113,21 +139,29 @@ def build_figure(
         x=lay.xs, y=lay.ys, id=lay.ids, text=texts, kind=kinds,
         label=[labels.get(i, "") for i in lay.ids],
         colour=[KIND_COLOURS[k] for k in kinds],
-        line=[ACTIVE if i in active else "#ffffff" for i in lay.ids],
-        width=[2.5 if i in active else 1.0 for i in lay.ids],
         size=[9 if i in active else 7 for i in lay.ids],
     ))
     x0, y0, x1, y1, ecol, ew = [], [], [], [], [], []
+
+    def seg(a: float, b: float, c: float, d: float, colour: str, width: float) -> None:
+        x0.append(a); y0.append(b); x1.append(c); y1.append(d); ecol.append(colour); ew.append(width)
+
     for idx, p in enumerate(lay.parents):
         if p < 0:
             continue
-        x0.append(lay.xs[p]); y0.append(lay.ys[p]); x1.append(lay.xs[idx]); y1.append(lay.ys[idx])
         on = lay.ids[idx] in active and lay.ids[p] in active
-        ecol.append(ACTIVE if on else EDGE)
-        ew.append(3.5 if on else 1.5)
+        colour, width = (ACTIVE, 3.5) if on else (EDGE, 1.5)
+        px, py, cx, cy = lay.xs[p], lay.ys[p], lay.xs[idx], lay.ys[idx]
+        if px == cx:
+            seg(px, py, cx, cy, colour, width)
+        else:
+            # an elbow, like a commit graph: across to the branch's lane, then down its own lane
+            # (a straight diagonal would cut across every row between parent and child)
+            seg(px, py, cx, py, colour, width)
+            seg(cx, py, cx, cy, colour, width)
     edges = ColumnDataSource(dict(x0=x0, y0=y0, x1=x1, y1=y1, colour=ecol, width=ew))
     lanes = int(max(lay.xs, default=0)) + 1
-    visible_rows = min(n, 60)
+    visible_rows = min(n, 40)
     p = figure(
         sizing_mode="stretch_both", min_height=260, tools="pan,wheel_zoom,box_zoom,reset,tap",
         x_range=(-0.8, max(lanes, 4) - 0.2), y_range=(-visible_rows + 0.2, 0.8),
@@ -142,8 +176,12 @@ def build_figure(
         bp = ColumnDataSource(dict(x=[lay.xs[i] for i in lay.branch_points], y=[lay.ys[i] for i in lay.branch_points]))
         p.scatter("x", "y", source=bp, size=17, fill_alpha=0, line_color="#d1242f", line_width=2,
                   legend_label="branch point")
-    renderer = p.scatter("x", "y", source=nodes, size="size", fill_color="colour", line_color="line",
-                         line_width="width", nonselection_fill_alpha=1.0, selection_fill_alpha=1.0,
+    on_path = [k for k, i in enumerate(lay.ids) if i in active]
+    halo = ColumnDataSource(dict(x=[lay.xs[k] for k in on_path], y=[lay.ys[k] for k in on_path]))
+    p.scatter("x", "y", source=halo, size=15, fill_color=ACTIVE, fill_alpha=0.28, line_alpha=0,
+              legend_label="active path")
+    renderer = p.scatter("x", "y", source=nodes, size="size", fill_color="colour", line_color="#ffffff",
+                         line_width=1, nonselection_fill_alpha=1.0, selection_fill_alpha=1.0,
                          legend_field="kind")
     labelled = [i for i, lab in enumerate(nodes.data["label"]) if lab]
     if labelled:
@@ -183,9 +221,13 @@ def mark_selected(fig: Any, selected: ColumnDataSource, lay: GraphLayout, entry_
     selected.data = dict(x=[x], y=[y])
     yr = fig.y_range
     start, end = (yr.start, yr.end) if yr.start is not None and yr.end is not None else (y - 30, y + 1)
-    if not (min(start, end) <= y <= max(start, end)):
-        h = abs(end - start)
-        yr.start, yr.end = y - h / 2, y + h / 2
+    lo, hi = min(start, end), max(start, end)
+    if not (lo <= y <= hi):
+        h = hi - lo
+        bottom = min(lay.ys, default=0.0) - 0.8
+        # centre on the node, but keep the window over the data (no half-empty graph at either end)
+        new_lo = max(bottom, min(y - h / 2, 0.8 - h))
+        yr.start, yr.end = new_lo, new_lo + h
 
 
 def in_document(model: Any, fn: Callable[[], None]) -> None:

@@ -45,6 +45,8 @@ class RulesView(Viewer):
         self.open_first = pn.widgets.Button(label="Open first fire in Stepper", width=200, disabled=True)
         self.open_first.on_click(lambda e: self._open_first())
         self.fires = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-rule-fires"])
+        self.examples = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width",
+                                     css_classes=["wb-rule-examples"])
         self.preview = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width")
         self._first_fire: int | None = None
         self._dirty = True
@@ -124,6 +126,7 @@ class RulesView(Viewer):
         elif names:
             self.rule_select.value = next((b.rule.name for b in buckets.ttsr), names[0])
         self._preview(buckets, rules)
+        self._show_examples(rules)
 
     def _short(self, path: str) -> str:
         """A rule path relative to the rules folder when it is inside it."""
@@ -154,6 +157,7 @@ class RulesView(Viewer):
         with reporting("Rule editor"):
             self.editor.value = self.state.rule_set().source_text(name)
             self._show_fires()
+            self._show_examples(self.state.rule_set().rules())
 
     def _on_edit(self, event: Any) -> None:
         # Debounce typing: the stream is re-run once the text has been still for 0.4 s.
@@ -188,6 +192,33 @@ class RulesView(Viewer):
             self.state.rule_set().revert(name)
             self.editor.value = self.state.rule_set().source_text(name)
             self.state.rules_revision += 1
+
+    def _show_examples(self, rules: list[Any]) -> None:
+        """The rule's own ``examples`` (frontmatter), each passing or failing against the edited rule."""
+        name = self.rule_select.value
+        rule = next((r for r in rules if r.name == name), None)
+        if rule is None:
+            self.examples.object = ""
+            return
+        try:
+            from workbench.checks import run_rule_examples
+            from workbench.rules.examples import has_examples
+        except ImportError:
+            self.examples.object = ""
+            return
+        if not has_examples(rule.frontmatter):
+            self.examples.object = '<div class="wb-muted">This rule has no <code>examples</code> in its frontmatter.</div>'
+            return
+        report = run_rule_examples(rule)
+        if report.error:
+            self.examples.object = f'<div class="wb-kv">⚠ examples: {esc(report.error)}</div>'
+            return
+        rows = [[res.example.label, res.example.shown, "pass" if res.passed else "FAIL", res.reason]
+                for res in report.results]
+        classes = ["" if res.passed else "wb-row-trigger" for res in report.results]
+        passed = sum(1 for res in report.results if res.passed)
+        self.examples.object = (f"<h4>Examples · {passed}/{len(rows)} pass</h4>"
+                                + table_html(["example", "input", "result", "why"], rows, classes))
 
     def _show_fires(self) -> None:
         name = self.rule_select.value
@@ -233,5 +264,5 @@ class RulesView(Viewer):
     def __panel__(self) -> pn.viewable.Viewable:
         left = pn.Column(self.summary, scroll=True, sizing_mode="stretch_both", min_width=560)
         right = pn.Column(pn.Row(self.rule_select, self.revert, self.open_first), self.editor, self.fires,
-                          self.preview, scroll=True, sizing_mode="stretch_both", min_width=560)
+                          self.examples, self.preview, scroll=True, sizing_mode="stretch_both", min_width=560)
         return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)

@@ -18,6 +18,7 @@ from workbench.sessions.treelist import TreeList, TreeRow
 
 # Rows per Left/Right page in the browser list (TreeList derives max_visible = height // 2).
 PAGE_HEIGHT = 40
+MAX_PREFIX_LEVELS = 8
 META_TYPES = frozenset({"label", "custom", "model_change", "thinking_level_change", "session_info",
                         "ttsr_injection", "compaction", "branch_summary"})
 
@@ -42,7 +43,18 @@ def row_view(row: TreeRow) -> RowView:
     body = row.line[2:]  # drop the cursor column; selection is drawn by the browser
     prefix = body[: len(body) - len(suffix)] if body.endswith(suffix) else ""
     kind = "meta" if row.type in META_TYPES or (row.type != "message") else (row.role or "message")
-    return RowView(row.id, prefix, row.active, row.label or "", row.text, kind)
+    return RowView(row.id, cap_prefix(prefix), row.active, row.label or "", row.text, kind)
+
+
+def cap_prefix(prefix: str, levels: int = MAX_PREFIX_LEVELS) -> str:
+    """Keep the innermost ``levels`` gutter cells, marking the cut with ``…`` (as omp does for narrow
+    terminals), so deeply nested branches still show their text."""
+    cells = [prefix[i:i + 3] for i in range(0, len(prefix), 3)]
+    if len(cells) <= levels:
+        return prefix
+    cells = cells[-levels:]
+    cells[0] = "…" + cells[0][1:]
+    return "".join(cells)
 
 
 class SessionDoc:

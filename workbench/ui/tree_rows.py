@@ -60,6 +60,9 @@ export function render({ model, el }) {
       const e = document.createElement("div"); e.className = "wb-tree-empty"; e.textContent = model.empty_text; box.appendChild(e);
     }
     mark(true);
+    // the list may not be laid out yet (first render, a tab just shown): scroll again once it is
+    requestAnimationFrame(() => mark(true));
+    setTimeout(() => mark(true), 250);
   }
   let current = null;
   function mark(scroll) {
@@ -68,7 +71,12 @@ export function render({ model, el }) {
     if (current) {
       current.classList.add("wb-selected");
       current.setAttribute("aria-selected", "true");
-      if (scroll) current.scrollIntoView({ block: "nearest" });
+      if (scroll && box.clientHeight) {
+        const top = current.offsetTop, bottom = top + current.offsetHeight;
+        if (top < box.scrollTop || bottom > box.scrollTop + box.clientHeight) {
+          box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+        }
+      }
     }
   }
   function openLabelEditor() {

@@ -243,7 +243,8 @@ class TreeView(Viewer):
             self.graph.object = None
             return
         active = doc.active_ids()
-        lay = graph_mod.layout(doc.tree.get_tree(), active)
+        order = {e.id: e.index for e in doc.session.entries}
+        lay = graph_mod.layout(doc.tree.get_tree(), active, order)
         fig, sel = graph_mod.build_figure(lay, doc.tree.by_id, active, doc.tree.labels, lambda e: doc.display_text(e.id),
                                           on_select=self._on_graph_tap)
         self._layout_cache, self._fig, self._sel_source = lay, fig, sel

@@ -1,0 +1,159 @@
+"""The yes/no answer of the word-local scorer, fast enough to run on every row of a 100k-entry tree.
+
+``word_match(query, text).matches`` builds a word index of the text and scores every word; the `/tree`
+filter (omp17) only needs the boolean. ``word_matches(query, norm)`` answers it from the text's
+normalized form (``normalized_text``) with string searches and small regexes, one rule at a time, in
+the same order of cases as ``fuzzy._direct`` so the answer is identical (a fuzz test pins it):
+
+* the whole token in the compact text, first occurrence at a word start;
+* the token inside one word (covers ``word == tok`` and prefixes);
+* a word that is the token minus its last one or two characters;
+* the token as a subsequence of one word within the span limit (greedy from the word's start);
+* the acronym rule for 2–4 character tokens;
+* then the same for each adjacent letter/digit swap of the token.
+
+``normalize_many`` normalizes many texts in one regex pass over their concatenation (ASCII texts),
+which is what makes the first keystroke of a search cheap.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from workbench.sessions.fuzzy import _adjacent_swaps, _normalize_cached, _u16, normalize_words
+
+__all__ = ["normalize_many", "normalized_text", "word_matches"]
+
+# One pass for both split rules of ``normalize_words`` (acronym run, then camelCase): neither rule
+# creates or removes a boundary of the other, so applying them together gives the same text.
+_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_NON_ALNUM_KEEP_SEP = re.compile(r"[^a-z0-9\x00]+")
+_SEP = "\x00"
+
+
+def normalized_text(text: str) -> str:
+    """What ``fuzzy.index_text`` indexes: ``normalize_words`` in UTF-16 units."""
+    return _u16(normalize_words(text))
+
+
+def normalize_many(texts: list[str]) -> list[str]:
+    """``normalized_text`` of every text; ASCII texts are done together in a few regex passes."""
+    out: list[str | None] = [None] * len(texts)
+    ascii_idx = [i for i, t in enumerate(texts) if t.isascii() and _SEP not in t]
+    if ascii_idx:
+        joined = _SEP.join(texts[i] for i in ascii_idx)
+        # The separator is neither a letter nor a digit: no split rule fires across it, and the
+        # non-alphanumeric runs on either side of it collapse to spaces that the strip below removes.
+        spaced = _NON_ALNUM_KEEP_SEP.sub(" ", _SPLIT.sub(" ", joined).lower())
+        for i, part in zip(ascii_idx, spaced.split(_SEP)):
+            out[i] = part.strip()
+    for i, t in enumerate(texts):
+        if out[i] is None:
+            out[i] = normalized_text(t)
+    return out  # type: ignore[return-value]
+
+
+@dataclass(frozen=True, slots=True)
+class _TokenRules:
+    tok: str
+    compact: re.Pattern[str]  # the token in the compact text: its characters with optional spaces
+    short_word: re.Pattern[str] | None  # a word equal to tok minus its last 1 or 2 characters
+    subseq: re.Pattern[str]  # necessary condition of the in-word subsequence rule
+    limit: int  # the subsequence rule's span limit
+
+
+@lru_cache(maxsize=512)
+def _rules(tok: str) -> _TokenRules:
+    m = len(tok)
+    esc = [re.escape(c) for c in tok]
+    compact = re.compile(" ?".join(esc))
+    shorter = [tok[:j] for j in range(max(1, m - 2), m)]
+    short_word = (
+        re.compile("(?:^| )(?:" + "|".join(re.escape(s) for s in shorter) + ")(?: |$)") if shorter else None
+    )
+    limit = max(m + 2, math.ceil(1.8 * m))
+    gap = max(0, limit - m)
+    # Between two matched characters the greedy scan skips neither a space nor the next character.
+    subseq = re.compile(esc[0] + "".join(f"[^ {esc[i]}]{{0,{gap}}}{esc[i]}" for i in range(1, m)))
+    return _TokenRules(tok, compact, short_word, subseq, limit)
+
+
+def _greedy_span(tok: str, word: str) -> int | None:
+    """``fuzzy._scan`` without scores: the span of the greedy match of ``tok`` in ``word``, or None."""
+    qi = 0
+    first = -1
+    last = -1
+    m = len(tok)
+    for i, ch in enumerate(word):
+        if qi >= m:
+            break
+        if ch == tok[qi]:
+            if first < 0:
+                first = i
+            last = i
+            qi += 1
+    return last - first + 1 if qi == m else None
+
+
+def _direct(tok: str, norm: str) -> bool:
+    r = _rules(tok)
+    m = r.compact.search(norm)
+    if m is not None and (m.start() == 0 or norm[m.start() - 1] == " "):
+        return True
+    if tok in norm:
+        return True
+    if r.short_word is not None and r.short_word.search(norm) is not None:
+        return True
+    if r.subseq.search(norm) is not None:
+        n = len(tok)
+        for word in norm.split(" "):
+            if n <= len(word) and tok[0] in word:
+                span = _greedy_span(tok, word)
+                if span is not None and span <= r.limit:
+                    return True
+    if 2 <= len(tok) <= 4:
+        return _acronym(tok, norm)
+    return False
+
+
+def _acronym(tok: str, norm: str) -> bool:
+    """Greedy: the first word starting with tok[0], then the next word starting with tok[1], …"""
+    if norm.startswith(tok[0]):
+        first = 0
+    else:
+        k = norm.find(" " + tok[0])
+        if k < 0:
+            return False
+        first = k + 1
+    pos = first
+    for ch in tok[1:]:
+        k = norm.find(" " + ch, pos)
+        if k < 0:
+            return False
+        pos = k + 1
+    span = norm.count(" ", first, pos) + 1
+    return span <= len(tok) + 2
+
+
+def _token(tok: str, norm: str) -> bool:
+    if _direct(tok, norm):
+        return True
+    return any(_direct(s, norm) for s in _adjacent_swaps(tok))
+
+
+def word_matches(query: str, norm: str) -> bool:
+    """``fuzzy.word_match(query, text).matches`` where ``norm = normalized_text(text)``."""
+    nq = _u16(_normalize_cached(query))
+    if not nq:
+        return True
+    if not norm:
+        return False
+    toks = nq.split(" ")
+    for tok in toks:
+        for c in tok[:-3]:
+            if c not in norm or c == " ":
+                return False
+    return all(_token(tok, norm) for tok in toks)
