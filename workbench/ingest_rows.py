@@ -121,12 +121,21 @@ def _fingerprint(path: Path, size: int, mtime_ns: int) -> str:
     return h.hexdigest()
 
 
+STREAM_SUFFIX = ".stream.jsonl"
+
+
 def iter_session_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:
-    """Files named directly, and every ``*.jsonl`` under named folders (sorted, recursive)."""
+    """Files named directly, and every ``*.jsonl`` under named folders (sorted, recursive).
+
+    Recorded stream files (``*.stream.jsonl``) found in folders are not sessions and are passed over;
+    one named directly is still read, so the user hears that it is not a session.
+    """
     for p in paths:
         path = Path(p).expanduser()
         if path.is_dir():
-            yield from sorted(q for q in path.rglob("*.jsonl") if q.is_file())
+            yield from sorted(
+                q for q in path.rglob("*.jsonl") if q.is_file() and not q.name.endswith(STREAM_SUFFIX)
+            )
         elif path.exists():
             yield path
         else:

@@ -91,3 +91,53 @@ def test_odd_input_never_raises() -> None:
     assert mgr.check_ast_snapshot("x", MatchContext("tool", file_paths=(".ts", "a.unknownlang"))) == []
     assert mgr.add_rule(_rule("lone", "\ud800")) is True
     assert mgr.check_delta("\ud800", MatchContext("tool")) != []
+
+
+def test_optimised_manager_answers_like_the_naive_reference_on_random_sessions(monkeypatch) -> None:
+    """Property (not timed): the windowed matcher returns exactly what a full re-test returns."""
+    import random
+
+    from workbench.ttsr import manager as manager_module
+
+    patterns = [r"\bas any\b", "foo$", "(?m)^bar", r"a\s*b", r"(?=[\s\S]*foo)(?=[\s\S]*bar)", "(?<=a)b", "ab(?!c)",
+                r"(?i)password\s*=\s*['\"][^'\"]+['\"]", r"\b[A-Z]{3,}_SECRET\b", "x[^\n]*y", r"[\s\S]{0,4}?zz"]
+    pieces = ["a", "b", "c", "x", "y", "z", " ", "\n", "foo", "bar", "as any", "'", "password=", "ABC_SECRET", "\U0001F600"]
+    contexts = [MatchContext("text"), MatchContext("thinking"), MatchContext("tool", tool_name="edit", file_paths=("a.ts",)),
+                MatchContext("tool", tool_name="bash", stream_key="k1")]
+    rng = random.Random(1234)
+
+    def build() -> TtsrManager:
+        mgr = TtsrManager({"repeatMode": "after-gap", "repeatGap": 2})
+        for i, p in enumerate(patterns):
+            scope = rng.choice([None, ("text",), ("thinking", "tool"), ("tool:edit(*.ts)",)])
+            mgr.add_rule(_rule(f"r{i}", p, scope=scope))
+        return mgr
+
+    for _ in range(40):
+        state = rng.getstate()
+        fast = build()
+        rng.setstate(state)
+        slow = build()
+        naive = lambda cond, cid, buf: cond.regex.find(buf.etext) is not None  # noqa: E731
+        for _ in range(60):
+            ctx = rng.choice(contexts)
+            op = rng.random()
+            delta = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 5)))
+            if op < 0.75:
+                got = [r.name for r in fast.check_delta(delta, ctx)]
+                monkeypatch.setattr(manager_module, "condition_matches", naive)
+                want = [r.name for r in slow.check_delta(delta, ctx)]
+            else:
+                snap = (fast.get_buffer(fast.buffer_key(ctx)) or "") + delta if rng.random() < 0.7 else delta
+                got = [r.name for r in fast.check_snapshot(snap, ctx)]
+                monkeypatch.setattr(manager_module, "condition_matches", naive)
+                want = [r.name for r in slow.check_snapshot(snap, ctx)]
+            monkeypatch.undo()
+            assert got == want
+            if got and rng.random() < 0.5:
+                fast.mark_injected_by_names(got[:1])
+                slow.mark_injected_by_names(got[:1])
+            if rng.random() < 0.1:
+                for m in (fast, slow):
+                    m.increment_message_count()
+                    m.reset_buffer()

@@ -40,6 +40,8 @@ def cut16(text: str, n: int) -> str:
 
 def js_str(value: Any) -> str:
     """``String(value)`` / template conversion; ``_MISSING`` is ``undefined``."""
+    if type(value) is str:  # the common case, first
+        return value
     if value is _MISSING:
         return "undefined"
     if value is None:
@@ -70,7 +72,8 @@ def extract(content: Any) -> str:
     if isinstance(content, list):
         out = ""
         for block in content:
-            if isinstance(block, Mapping) and block.get("type") == "text":
+            # ``type(...) is dict`` first: the ABC check is slow and JSON gives plain dicts.
+            if (type(block) is dict or isinstance(block, Mapping)) and block.get("type") == "text":
                 out += js_str(block.get("text", _MISSING))
                 if len16(out) >= 200:
                     return cut16(out, 200)

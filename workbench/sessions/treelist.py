@@ -50,7 +50,7 @@ class TreeList:
     """Immutable `/tree` list state. Build once; key methods return new states sharing the flattening."""
 
     __slots__ = ("_b", "filter_mode", "search", "max_visible", "width", "folded", "selected_id",
-                 "_remembered", "closed", "_visible", "_vlayout", "_vchildren", "_vparent", "_multiple", "_pos")
+                 "_remembered", "closed", "_visible", "_vlayout", "_vchildren", "_vparent", "_multiple", "_pos", "_memo")
 
     def __init__(
         self,
@@ -129,12 +129,12 @@ class TreeList:
     def _compute_visible(self) -> None:
         self._pos: dict[str, int] | None = None
         b = self._b
-        tokens = self._tokens()
-        mode = self.filter_mode
-        visible = [n for n in b.order if b.passes(n, mode, tokens)]
+        # Shared with every other state of this family (and with later keystrokes): never mutated.
+        visible = b.filtered(self.filter_mode, self._tokens())
         if b.flavor != "pi":
             self._visible = visible
             self._vlayout = b.layout
+            self._memo = b.prefix_memo
             self._multiple = b.multiple_roots
             self._vchildren: dict[int, list[int]] = {}
             self._vparent: dict[int, int] = {}
@@ -143,6 +143,7 @@ class TreeList:
         self._vchildren = forest.vchildren
         self._vparent = forest.vparent
         self._vlayout = forest.layout
+        self._memo = {}  # keyed on this layout's gutter tuples: lives and dies with it
         self._visible = forest.visible
         self._multiple = len(forest.roots) > 1
 
@@ -151,9 +152,9 @@ class TreeList:
             return None
         if self._pos is None:
             pos: dict[str, int] = {}
-            nodes = self._b.nodes
-            for i, n in enumerate(self._visible):
-                pos.setdefault(nodes[n].entry.id, i)  # first row wins, like findIndex
+            ids = self._b.ids
+            for i in range(len(self._visible) - 1, -1, -1):
+                pos[ids[self._visible[i]]] = i  # first row wins, like findIndex
             self._pos = pos
         return self._pos.get(entry_id)
 
@@ -164,11 +165,10 @@ class TreeList:
         """``start`` or its nearest visible ancestor (entry parent chain); else the last row."""
         if not self._visible:
             return None
-        ids = {self._b.nodes[n].entry.id for n in self._visible}
         seen: set[str] = set()
         cur = start
         while cur is not None and cur not in seen:
-            if cur in ids:
+            if self._row_of(cur) is not None:
                 return cur
             seen.add(cur)
             k = self._b.index_of.get(cur)
@@ -180,7 +180,8 @@ class TreeList:
     @property
     def visible_ids(self) -> IdList:
         """Ids of the visible rows in display order (also callable: ``visible_ids()`` gives the same)."""
-        return IdList(self._b.nodes[n].entry.id for n in self._visible)
+        ids = self._b.ids
+        return IdList([ids[n] for n in self._visible])
 
     @property
     def selected_index(self) -> int | None:
@@ -335,7 +336,7 @@ class TreeList:
         if self.flavor == "pi" and self._foldable(n):
             glyph = "⊞" if n in self.folded else "⊟"
         return render_prefix(self._vlayout[n], multiple_roots=self._multiple, flavor=self.flavor,
-                             fold_glyph=glyph, width=self.width)
+                             fold_glyph=glyph, width=self.width, memo=self._memo)
 
     def _row(self, i: int, selected_index: int | None) -> TreeRow:
         b = self._b
@@ -347,18 +348,22 @@ class TreeList:
         active = entry.id in b.active_path
         text = b.display(n)
         is_sel = i == selected_index
+        label = node.label
         line = ("› " if is_sel else "  ") + prefix + fold + ("• " if active else "") + \
-            (f"[{node.label}] " if node.label else "") + text
+            (f"[{label}] " if label else "") + text
         if self.width is not None:
             line = truncate_to_width(line, self.width)
-        return TreeRow(id=entry.id, type=entry.type, text=text, label=node.label, active=active, line=line,
-                       depth=depth, index=i, selected=is_sel, role=entry.role, file_line=entry.line)
+        return TreeRow(entry.id, entry.type, text, label, active, line, depth, i, is_sel, b.roles[n], entry.line)
 
-    def rows(self) -> list[TreeRow]:
-        """Every visible row in display order."""
+    def rows(self, start: int | None = None, stop: int | None = None) -> list[TreeRow]:
+        """Visible rows in display order; ``rows(start, stop)`` renders only that slice (like ``[start:stop]``).
+
+        The UI shows ~40 rows at a time: rendering a window costs only those rows.
+        """
         sel = self.selected_index
+        lo, hi, _ = slice(start, stop).indices(len(self._visible))
         with paused_gc():
-            return [self._row(i, sel) for i in range(len(self._visible))]
+            return [self._row(i, sel) for i in range(lo, hi)]
 
     def window(self) -> tuple[int, int]:
         n = len(self._visible)
@@ -367,9 +372,13 @@ class TreeList:
         return start, min(start + self.max_visible, n)
 
     def window_rows(self) -> list[TreeRow]:
-        sel = self.selected_index
-        start, end = self.window()
-        return [self._row(i, sel) for i in range(start, end)]
+        """The rows of ``window()``: what the selector shows around the selection."""
+        return self.rows(*self.window())
+
+    @property
+    def visible_count(self) -> int:
+        """Number of visible rows (without rendering them)."""
+        return len(self._visible)
 
     def lines(self) -> list[str]:
         """The rendered selector: the window of rows and the footer / empty state of the flavour."""

@@ -25,13 +25,19 @@ from functools import lru_cache
 
 from workbench.sessions.fuzzy import _adjacent_swaps, _normalize_cached, _u16, normalize_words
 
-__all__ = ["normalize_many", "normalized_text", "word_matches"]
+__all__ = ["norm_matches", "normalize_many", "normalized_text", "word_matches", "word_query"]
 
-# One pass for both split rules of ``normalize_words`` (acronym run, then camelCase): neither rule
-# creates or removes a boundary of the other, so applying them together gives the same text.
-_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
-_NON_ALNUM_KEEP_SEP = re.compile(r"[^a-z0-9\x00]+")
 _SEP = "\x00"
+# Character classes of ASCII text: "a" lowercase, "d" digit, "A" uppercase, " " anything else. The
+# split rules of ``normalize_words`` become searches in the class string: camelCase is "aA" or "dA"
+# (space before the "A"), an acronym run is "AAa" (space between the two "A"s).
+_CLASS = str.maketrans({chr(c): ("a" if chr(c).islower() else "d" if chr(c).isdigit() else "A" if chr(c).isupper()
+                                 else _SEP if chr(c) == _SEP else " ") for c in range(128)})
+# Lowercase letters and digits kept, uppercase lowered, every other character a space (separator kept).
+_FOLD = str.maketrans({chr(c): (chr(c).lower() if chr(c).isalnum() else _SEP if chr(c) == _SEP else " ")
+                       for c in range(128)})
+_CAMEL_AT = re.compile("[ad]A")
+_ACRONYM_AT = re.compile("AAa")
 
 
 def normalized_text(text: str) -> str:
@@ -40,16 +46,25 @@ def normalized_text(text: str) -> str:
 
 
 def normalize_many(texts: list[str]) -> list[str]:
-    """``normalized_text`` of every text; ASCII texts are done together in a few regex passes."""
+    """``normalized_text`` of every text; ASCII texts are done together with a few passes in C."""
     out: list[str | None] = [None] * len(texts)
     ascii_idx = [i for i, t in enumerate(texts) if t.isascii() and _SEP not in t]
     if ascii_idx:
         joined = _SEP.join(texts[i] for i in ascii_idx)
-        # The separator is neither a letter nor a digit: no split rule fires across it, and the
-        # non-alphanumeric runs on either side of it collapse to spaces that the strip below removes.
-        spaced = _NON_ALNUM_KEEP_SEP.sub(" ", _SPLIT.sub(" ", joined).lower())
-        for i, part in zip(ascii_idx, spaced.split(_SEP)):
-            out[i] = part.strip()
+        # The separator is neither a letter nor a digit: no split rule fires across it.
+        classes = joined.translate(_CLASS)
+        cuts = sorted([m.start() + 1 for m in _CAMEL_AT.finditer(classes)] +
+                      [m.start() + 1 for m in _ACRONYM_AT.finditer(classes)])
+        if cuts:
+            pieces = []
+            prev = 0
+            for c in cuts:
+                pieces.append(joined[prev:c])
+                prev = c
+            pieces.append(joined[prev:])
+            joined = " ".join(pieces)
+        for i, part in zip(ascii_idx, joined.translate(_FOLD).split(_SEP)):
+            out[i] = " ".join(part.split())
     for i, t in enumerate(texts):
         if out[i] is None:
             out[i] = normalized_text(t)
@@ -138,20 +153,33 @@ def _acronym(tok: str, norm: str) -> bool:
     return span <= len(tok) + 2
 
 
+@lru_cache(maxsize=512)
+def _swaps(tok: str) -> tuple[str, ...]:
+    return tuple(_adjacent_swaps(tok))
+
+
 def _token(tok: str, norm: str) -> bool:
     if _direct(tok, norm):
         return True
-    return any(_direct(s, norm) for s in _adjacent_swaps(tok))
+    return any(_direct(s, norm) for s in _swaps(tok))
+
+
+def word_query(query: str) -> list[str] | None:
+    """The normalized tokens of a query; None when it normalizes to nothing (matches everything)."""
+    nq = _u16(_normalize_cached(query))
+    return nq.split(" ") if nq else None
 
 
 def word_matches(query: str, norm: str) -> bool:
     """``fuzzy.word_match(query, text).matches`` where ``norm = normalized_text(text)``."""
-    nq = _u16(_normalize_cached(query))
-    if not nq:
-        return True
+    toks = word_query(query)
+    return True if toks is None else norm_matches(toks, norm)
+
+
+def norm_matches(toks: list[str], norm: str) -> bool:
+    """``word_matches`` for the tokens ``word_query`` gave."""
     if not norm:
         return False
-    toks = nq.split(" ")
     for tok in toks:
         for c in tok[:-3]:
             if c not in norm or c == " ":

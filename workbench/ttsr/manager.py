@@ -208,8 +208,10 @@ class TtsrManager:
         if buf is None:
             buf = self._buffers[key] = StreamBuffer()
         out = []
+        records = self._records
         for entry in self._gated_entries(ctx):
-            if not entry.conditions or not self._can_trigger(entry.name):
+            # Hot loop: most rules have no injection record, so test membership before the gate.
+            if not entry.conditions or (entry.name in records and not self._can_trigger(entry.name)):
                 continue
             for cond, cid in zip(entry.conditions, entry.condition_ids):
                 if condition_matches(cond, cid, buf):

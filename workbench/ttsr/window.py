@@ -1,19 +1,26 @@
-"""Stream buffers and incremental condition tests that give the reference's answers.
+r"""Stream buffers and incremental condition tests that give the reference's answers.
 
 The reference re-runs every regex over the whole accumulated buffer at every delta (quadratic in the
-stream length). The answer only depends on the buffer, so the work can be cut when it is provably the
-same:
+stream length). The answer only depends on the buffer, so the work can be cut where that is provably
+exact:
 
 * A buffer remembers, per condition, the longest prefix known to have **no** match (``clean``). A
-  match in the grown buffer that is not a match of that prefix must read some position at or past
-  ``clean`` (a search attempt that reads only earlier positions behaves exactly as it did there).
-  With ``reach`` = how far an attempt can read forward from its start (``pattern_shape``), new match
-  starts lie at or after ``clean - reach + 1``; if the pattern can never consume ``\\n``, they also
-  lie after the last newline before ``clean``. Only that window is searched, with ``back`` units of
-  context in front and a lookbehind gate so that starts inside the context are not reported.
-* A *monotonic* pattern (no ``$``, ``\\b``, ``\\B`` or negative lookaround anywhere) that matched keeps
-  matching as text is appended, so the result is latched.
+  match of the grown buffer that is not a match of that prefix must read some position at or past
+  ``clean`` (an attempt that reads only earlier positions behaves exactly as it did there). So new
+  match starts lie at or after a *cut*, the largest of:
+  - ``clean - reach + 1`` when the pattern's forward reach is bounded (``pattern_shape``);
+  - the unit after the last ``\n`` before ``clean`` when the pattern can never consume ``\n``;
+  - the *barrier*: an attempt must consume every unit of ``[start, clean)``, and units outside the
+    classes of its unbounded atoms (the free class) can only be taken by bounded atoms, of which
+    there are ``barrier_count``; so ``start`` lies after the ``barrier_count``-th such unit
+    counting back from ``clean``.
+  Only ``[cut, end)`` is searched, with ``back`` units of context in front and a lookbehind gate
+  (``CompiledCondition.gated``) so that starts inside the context are not reported.
+* A match is latched when appending cannot undo it: always for *monotonic* patterns (no ``$``,
+  ``\b``, ``\B`` or negative lookaround), and for bounded-reach patterns once everything the
+  matching attempt could read is inside the buffer.
 * A snapshot that extends the previous buffer is treated as the appended difference.
+* ``^?(?=[\s\S]*A)(?=[\s\S]*B)`` conditions are split into their parts (``conditions``).
 
 Everything else (unbounded lookbehind, a pattern the scanner could not analyse) is a full search, as
 in the reference. Offsets here are engine units (``engine_text``), not Python characters.

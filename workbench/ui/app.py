@@ -130,6 +130,9 @@ def build_page(server: Server) -> pn.template.base.BasePage:
         accent="#1f6feb",
         header_background="#24292f",
         theme_toggle=False,
+        # local fonts only: a demo must not depend on a font CDN (and offline it would stall the page)
+        font='"Liberation Sans", "DejaVu Sans", Arial, sans-serif',
+        font_url="",
         main_layout=None,
         raw_css=[_RAW_CSS],
     )

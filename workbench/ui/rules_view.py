@@ -7,6 +7,7 @@ stepper re-runs the current stream, and then lists the steps where the edited ru
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 import panel as pn
@@ -49,7 +50,10 @@ class RulesView(Viewer):
                                      css_classes=["wb-rule-examples"])
         self.preview = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width")
         self._first_fire: int | None = None
+        self._fires_generation = 0
         self._dirty = True
+        if self.stepper is not None:
+            self.stepper.param.watch(lambda e: self._show_fires(), "built")
         self.state.param.watch(lambda e: self._mark_dirty(), ["rules_dir", "rules_revision", "tab"])
         self.state.param.watch(lambda e: self._show_fires(), ["stream", "session", "chunking"])
         self._mark_dirty()
@@ -233,28 +237,66 @@ class RulesView(Viewer):
             self.fires.object = ""
             return
         if stepper is None:
-            self.fires.object = '<div class="wb-muted">No stream in the Stepper: open a session or choose a stream.</div>'
+            self.fires.object = ('<div class="wb-muted">Replaying the current stream… (or none chosen: open a session '
+                                 "or choose a stream in the Stepper)</div>")
             return
-        with reporting("Rule fires"):
-            steps = []
+        # Replaying every step of a long stream takes seconds: served, it runs on a worker thread with
+        # its own Stepper (the page's stepper keeps serving the Stepper tab meanwhile).
+        self._fires_generation += 1
+        generation = self._fires_generation
+        doc = pn.state.curdoc
+        served = doc is not None and getattr(doc, "session_context", None) is not None
+        if not served:
+            self._install_fires(generation, name, *self._find_fires(stepper, name))
+            return
+        self.fires.object = f'<div class="wb-muted">Replaying {len(stepper):,} events to find where {esc(name)} fires…</div>'
+        settings, home = self.state.settings_mapping(), str(self.state.rule_set().home)
+
+        def work() -> None:
+            from workbench.replay import Stepper
+
+            # rules the page's stepper disabled for running past their time bound stay out here too
+            rules = [r for r in stepper.rules if r.name not in stepper.disabled]
+            copy = Stepper(stepper.stream, rules, settings, cwd=stepper.cwd, home=home, time_bound=None)
+            result = self._find_fires(copy, name)
+            doc.add_next_tick_callback(lambda: self._install_fires(generation, name, *result))
+
+        threading.Thread(target=work, name="workbench-rule-fires", daemon=True).start()
+
+    @staticmethod
+    def _find_fires(stepper: Any, name: str) -> tuple[list[tuple[int, str, str]], str, BaseException | None]:
+        """(fires as (step, event type, delta), why it never fires, error)."""
+        try:
+            fires = []
+            last = None
             for snap in stepper.snapshots():
                 state = snap.rule(name)
+                last = state
                 if state is not None and state.matched:
-                    steps.append(snap)
-            if not steps:
-                why = ""
-                last = stepper.seek(len(stepper) - 1).rule(name) if len(stepper) else None
-                if last is not None and not last.registered:
-                    why = f" (not registered: {last.rejected})"
+                    fires.append((snap.index, snap.event.type, (snap.event.delta or "")[:60]))
+            why = f" (not registered: {last.rejected})" if last is not None and not last.registered else ""
+            return fires, why, None
+        except Exception as exc:
+            return [], "", exc
+
+    def _install_fires(self, generation: int, name: str, fires: list[tuple[int, str, str]], why: str,
+                       error: BaseException | None) -> None:
+        if generation != self._fires_generation:
+            return
+        with reporting("Rule fires"):
+            if error is not None:
+                raise error
+            if not fires:
                 self.fires.object = (f'<div class="wb-kv"><b>{esc(name)}</b> does not fire in the current stream'
                                      f"{esc(why)}.</div>")
                 return
-            self._first_fire = steps[0].index
+            self._first_fire = fires[0][0]
             self.open_first.disabled = False
-            rows = [[s.index, s.event.type, (s.event.delta or "")[:60]] for s in steps[:_MAX_FIRES_LISTED]]
-            more = f'<div class="wb-muted">… and {len(steps) - _MAX_FIRES_LISTED} more</div>' if len(steps) > _MAX_FIRES_LISTED else ""
+            rows = [list(f) for f in fires[:_MAX_FIRES_LISTED]]
+            more = (f'<div class="wb-muted">… and {len(fires) - _MAX_FIRES_LISTED} more</div>'
+                    if len(fires) > _MAX_FIRES_LISTED else "")
             self.fires.object = (f'<div class="wb-kv"><span class="wb-tag wb-tag-trigger">{esc(name)}</span> '
-                                 f"fires at {len(steps)} step(s) of the current stream</div>"
+                                 f"fires at {len(fires)} step(s) of the current stream</div>"
                                  + table_html(["step", "event", "delta"], rows, ["wb-row-trigger"] * len(rows)) + more)
 
     def _open_first(self) -> None:

@@ -7,6 +7,7 @@ rebuilt when the stream, the rules or the settings change.
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -38,10 +39,12 @@ class StepperView(Viewer):
     """Stream + rules + settings → a step-by-step replay with time travel."""
 
     state = param.ClassSelector(class_=AppState)
+    built = param.Integer(default=0, doc="Bumped each time a new stepper is installed (the Rules tab listens).")
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self.stepper: Any = None
+        self._generation = 0
         self._events_at: dict[int, tuple[Any, ...]] = {}
         self._play_cb: Any = None
         s = self.state
@@ -166,22 +169,59 @@ class StepperView(Viewer):
         return stream, f"{self.state.roots.display(session_path)} re-chunked by {self.state.chunking}"
 
     def rebuild(self, keep_step: bool = False) -> None:
-        """Make a new stepper from the current choices; errors become a notification."""
-        from workbench.replay import Stepper
+        """Make a new stepper from the current choices; errors become a notification.
 
+        Served, the replay is prepared on a worker thread (the time-bound pre-check of a long stream
+        takes seconds) while the page shows that it is working; the result is installed on the
+        document's next tick. In a notebook it runs inline.
+        """
         self._stop_play()
         self.stepper = None
         self._events_at = {}
-        self.position.object = '<div class="wb-kv">Loading the stream and the rules…</div>'
-        with reporting("Stepper"):
+        self._generation += 1
+        generation = self._generation
+        self.position.object = '<div class="wb-kv"><span class="wb-tag wb-tag-active">working</span> ' \
+                               "Loading the stream and the rules, checking rule time bounds…</div>"
+        doc = pn.state.curdoc
+        served = doc is not None and getattr(doc, "session_context", None) is not None
+        if not served:
+            self._install(generation, keep_step, *self._prepare())
+            return
+        for pane in (self.buffers, self.rules):
+            pane.loading = True
+
+        def work() -> None:
+            result = self._prepare()
+            doc.add_next_tick_callback(lambda: self._install(generation, keep_step, *result))
+
+        threading.Thread(target=work, name="workbench-stepper", daemon=True).start()
+
+    def _prepare(self) -> tuple[Any, str, BaseException | None]:
+        """(stepper, label, error): the heavy part, safe to run off the document thread."""
+        from workbench.replay import Stepper
+
+        try:
             stream, label = self._load_stream()
             ruleset = self.state.rule_set()
             rules = ruleset.rules()
             folder = ruleset.folder
             cwd = stream.cwd or (str(folder) if folder else "/")
-            self.stepper = Stepper(stream, rules, self.state.settings_mapping(), cwd=cwd, home=str(ruleset.home))
+            stepper = Stepper(stream, rules, self.state.settings_mapping(), cwd=cwd, home=str(ruleset.home))
+            return stepper, label, None
+        except Exception as exc:  # reported on the document thread by _install
+            return None, "", exc
+
+    def _install(self, generation: int, keep_step: bool, stepper: Any, label: str, error: BaseException | None) -> None:
+        if generation != self._generation:
+            return  # a newer rebuild superseded this one
+        for pane in (self.buffers, self.rules):
+            pane.loading = False
+        with reporting("Stepper"):
+            if error is not None:
+                raise error
+            self.stepper = stepper
             self._label = label
-            n = len(self.stepper)
+            n = len(stepper)
             self.slider.param.update(start=0, end=max(n - 1, 1), disabled=n <= 1)
             if self.rules_select.value != self.state.rules_dir and self.state.rules_dir in self.rules_select.options.values():
                 self.rules_select.value = self.state.rules_dir
@@ -189,6 +229,7 @@ class StepperView(Viewer):
             if step != self.state.step:
                 self.state.step = step
         self._on_step()
+        self.built += 1
 
     # -- moving --------------------------------------------------------------------------------------
     def go(self, index: int) -> None:
