@@ -214,9 +214,11 @@ def _build(
         else:
             diags.append(Diagnostic(path, rec_line, "not-object", f"a JSON {type(rec_value).__name__}, not an object"))
 
-    used: set[str] = {o["id"] for _, o in objects if isinstance(o.get("id"), str)}
+    # The ids in use, for minting; built only when something is minted (v1 files, entries without id).
+    used: set[str] | None = None
     migrated: list[dict[str, Any] | None] = [None] * len(objects)
     if version < 2:
+        used = {o["id"] for _, o in objects if isinstance(o.get("id"), str)}
         # v1 → v2: one linear chain in file order; firstKeptEntryIndex indexes the parsed list with the
         # header at 0, and ids are minted in the same pass (a forward index finds no id yet).
         prev: str | None = None
@@ -243,33 +245,35 @@ def _build(
 
     entries: list[Entry] = []
     by_id: dict[str, Entry] = {}
+    append = entries.append
     for i, (line, obj) in enumerate(objects):
         data = migrated[i]
         view = data if data is not None else obj
         entry_id = view.get("id")
-        if not isinstance(entry_id, str):
+        if type(entry_id) is not str and not isinstance(entry_id, str):
+            if used is None:
+                used = {o["id"] for _, o in objects if isinstance(o.get("id"), str)}
             entry_id = _mint_id(f"{header.get('id')}:{line}:missing", used)
             data = {**view, "id": entry_id}
             view = data
             diags.append(Diagnostic(path, line, "missing-id", f"entry has no string id; shown as {entry_id}"))
         parent = view.get("parentId")
-        parent_id = parent if isinstance(parent, str) else None
         etype = view.get("type")
         entry = Entry(
-            id=entry_id,
-            parent_id=parent_id,
-            type=etype if isinstance(etype, str) else "",
-            timestamp=view.get("timestamp"),
-            raw=obj,
-            line=line,
-            index=len(entries),
-            data=data,
+            entry_id,
+            parent if type(parent) is str or isinstance(parent, str) else None,
+            etype if type(etype) is str or isinstance(etype, str) else "",
+            view.get("timestamp"),
+            obj,
+            line,
+            i,  # == len(entries): one entry per object
+            data,
         )
         if entry_id in by_id:
             diags.append(Diagnostic(path, line, "duplicate-id",
                                     f"id {entry_id!r} already used on line {by_id[entry_id].line}; this one wins"))
         by_id[entry_id] = entry
-        entries.append(entry)
+        append(entry)
 
     diags.extend(_structure_diagnostics(path, entries, by_id))
     if version < 3:
