@@ -21,3 +21,9 @@ def test_nonfree_class_is_the_complement_of_the_union() -> None:
     assert not rx.match("a") and not rx.match(" ")
     assert re.compile(nonfree_class(("[0-9]",))).match("x")
     assert nonfree_class(()) is None
+
+
+def test_engine_text_is_identity_on_bmp_text() -> None:
+    assert engine_text("plain") == "plain"
+    assert engine_text("caf\u00e9") == "caf\u00e9"
+    assert len(engine_text("x\U0001F600y")) == 4

@@ -64,3 +64,18 @@ def test_flags_are_canonical_and_deduplicated() -> None:
 def test_spans_are_python_indices_even_after_astral_chars() -> None:
     cond = compile_rule_condition("b+")
     assert cond.spans("\U0001F600 bb b") == [(2, 4), (5, 6)]
+
+
+def test_compilation_is_shared_between_callers() -> None:
+    first = compile_rule_condition(r"(?i)\bconsole\.log\(")
+    assert compile_rule_condition(r"(?i)\bconsole\.log\(") is first
+    assert compile_rule_condition(r"\bconsole\.log\(") is not first
+
+
+def test_invalid_pattern_raises_the_same_error_every_time() -> None:
+    messages = []
+    for _ in range(3):
+        with pytest.raises(InputError) as err:
+            compile_rule_condition("a(")
+        messages.append(str(err.value))
+    assert len(set(messages)) == 1 and "Invalid regular expression" in messages[0]

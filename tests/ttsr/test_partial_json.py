@@ -8,7 +8,8 @@ import random
 
 import pytest
 
-from workbench.ttsr.partial_json import _LenientParser, parse_partial_json, repair_json
+from workbench.ttsr.partial_json import PartialJsonParser, _LenientParser, parse_partial_json, repair_json
+from workbench.ttsr.paths import js_trim
 
 
 @pytest.mark.parametrize(
@@ -153,3 +154,123 @@ def test_string_scan_matches_the_reference_loop_on_random_text():
         text = '"' + "".join(rng.choice('ab"\\n') for _ in range(rng.randint(0, 12)))
         expected = _outcome(_reference_string_value, text)
         assert _outcome(lambda t: _LenientParser(t).parse_string(), text) == expected, repr(text)
+
+
+# --- the fast path against the agent's four attempts ----------------------------------------------
+
+
+def _oracle(text: str | None) -> object:
+    """The four attempts run in order at every call (the implementation before the fast path)."""
+    from workbench.ttsr.partial_json import _lenient, _Malformed, _Partial
+
+    def strict(t: str) -> object:
+        return json.loads(t, parse_constant=lambda name: (_ for _ in ()).throw(ValueError(name)))
+
+    def strict_repaired(t: str) -> object:
+        repaired = repair_json(t)
+        if repaired == t:
+            raise ValueError("repair changed nothing")
+        return strict(repaired)
+
+    if not text or not js_trim(text):
+        return {}
+    for attempt in (strict, strict_repaired, _lenient, lambda t: _lenient(repair_json(t))):
+        try:
+            value = attempt(text)
+        except (ValueError, _Partial, _Malformed, RecursionError, IndexError):
+            continue
+        return value if isinstance(value, dict) else None
+    return None
+
+
+def _same(a: object, b: object) -> bool:
+    """Equality that also holds for NaN and tells -0.0 from 0.0 and 1 from 1.0 / True."""
+    return json.dumps(a, sort_keys=False) == json.dumps(b, sort_keys=False) and type(a) is type(b)
+
+
+_PIECES = ["", "a", "src/a.ts", 'say "hi"', "back\\slash", "tab\there", "line\nnext", "\u00e9\u4e2d",
+           "\U0001F600", "\ud83d", "\\u", "e", "-", "/", "x" * 40]
+
+
+def _random_value(rng: random.Random, depth: int = 0) -> object:
+    roll = rng.random()
+    if depth < 4 and roll < 0.25:
+        return {rng.choice(["path", "edits", "op", "e", "", "k\"q", "lines"]) + str(rng.randint(0, 3)):
+                _random_value(rng, depth + 1) for _ in range(rng.randint(0, 4))}
+    if depth < 4 and roll < 0.4:
+        return [_random_value(rng, depth + 1) for _ in range(rng.randint(0, 4))]
+    if roll < 0.7:
+        return "".join(rng.choice(_PIECES) for _ in range(rng.randint(0, 4)))
+    if roll < 0.8:
+        return rng.choice([0, -1, 7, 12345, -0.0, 1.5, -2.25e-7, 3e21, 1e300])
+    return rng.choice([True, False, None])
+
+
+def _random_document(rng: random.Random) -> str:
+    value = {"path": "src/a.ts", "edits": _random_value(rng), "n": _random_value(rng)}
+    style = rng.randrange(5)
+    if style == 0:
+        return json.dumps(value)
+    if style == 1:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+    if style == 2:
+        return json.dumps(value, indent=rng.choice([1, 2, "\t"]))
+    if style == 3:  # blanks inside empty containers, which the lenient parser reads oddly
+        return json.dumps(value).replace("[]", "[ ]").replace("{}", "{ }")
+    # A model's sloppy output: raw control characters or invalid escapes in strings, trailing text.
+    text = json.dumps(value, ensure_ascii=False)
+    return rng.choice([text.replace("\\n", "\n"), text.replace("\\\\", "\\"), text + " done", " " + text])
+
+
+def test_fast_path_matches_the_four_attempts_on_truncations_of_real_json():
+    rng = random.Random(2024)
+    for _ in range(200):
+        text = _random_document(rng)
+        for end in range(len(text) + 1):
+            prefix = text[:end]
+            assert _same(parse_partial_json(prefix), _oracle(prefix)), repr(prefix)
+
+
+def test_incremental_parser_matches_at_every_delta():
+    rng = random.Random(99)
+    for _ in range(150):
+        text = _random_document(rng)
+        parser = PartialJsonParser()
+        pos = 0
+        while pos < len(text):
+            step = rng.choice([1, 1, 2, 3, 7, 20])
+            got = parser.feed(text[pos : pos + step])
+            pos = min(len(text), pos + step)
+            assert _same(got, _oracle(text[:pos])), repr(text[:pos])
+        assert parser.text == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": [ ]}', '{"a": [ ', '{"a": [ ]', '{"a": [1 ,2', '{"a": 1.', '{"name": 1.', '{"a": 1.5E',
+        '{"a": -0', '{"a": 01', '{"a": 1e999', '{"a": tr ', '{"a": NaN', '{"a": "x\\u12', '{"a": "x\\u12G"',
+        '\ufeff{"a": 1}', '{"a": 1}\n', '{"a": 1}}', '  {"a": {"b": [true, fals', '{"a": "\x01', "{ }",
+        '{"a": 1,', '{"a": "b",  "c"', '{"a": "b"  :', '[1, 2', '"str"', "{" * 300, '{"a": -',
+        '{"a": [ ], "b": 1', '{"a": [\n], "b": [1]}', '{"a": { }, "b": 1',
+    ],
+)
+def test_fast_path_matches_the_four_attempts_on_odd_prefixes(text):
+    assert _same(parse_partial_json(text), _oracle(text))
+    parser = PartialJsonParser()
+    for char in text:
+        got = parser.feed(char)
+    assert _same(got, _oracle(text))
+
+
+def test_clean_prefixes_take_one_scan_and_one_strict_parse(monkeypatch):
+    import workbench.ttsr.partial_json as module
+
+    def no_fallback(text: str) -> None:
+        raise AssertionError(f"fell back on {text!r}")
+
+    monkeypatch.setattr(module, "_agent_attempts", no_fallback)
+    text = json.dumps({"path": "src/a.ts", "edits": [{"op": "replace", "lines": ["a\\tb", "\u00e9", 1.5e-3, None]}]})
+    parser = PartialJsonParser()
+    for end in range(1, len(text) + 1):
+        assert parse_partial_json(text[:end]) == parser.feed(text[end - 1 : end])

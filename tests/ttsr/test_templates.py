@@ -157,14 +157,21 @@ def test_display_path_prefers_cwd_when_cwd_is_inside_home():
     assert display_path("/home/u/r.md", "/x", None) == "/home/u/r.md"
 
 
-def test_render_rules_joins_with_one_blank_line_in_either_argument_order():
+def test_render_rules_joins_with_one_blank_line():
     rules = [FakeRule("one", "/repo/a.md", "A"), FakeRule("two", "/home/u/b.md", "B")]
     out = render_rules(rules, TAGGED, cwd="/repo", home="/home/u")
     blocks = out.split("\n\n<system-interrupt")
     assert len(blocks) == 2
     assert 'rule="one" path="a.md"' in blocks[0] and 'rule="two" path="~/b.md"' in blocks[1]
-    assert render_rules(TAGGED, rules, cwd="/repo", home="/home/u") == out
     assert render_rules(rules, TAGGED, cwd="/repo", home="/home/u", join="\n---\n").count("\n---\n") == 1
+
+
+def test_render_rules_rejects_swapped_arguments():
+    rules = [FakeRule("one", "/repo/a.md", "A")]
+    with pytest.raises(TypeError):
+        render_rules(TAGGED, rules, cwd="/repo")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        render_rules(rules, TAGGED, "/repo")  # type: ignore[misc]
 
 
 # --- user templates -----------------------------------------------------------------------------

@@ -98,7 +98,7 @@ def render(template: str, rules: Sequence[Rule], *, cwd: str, home: str | None) 
     """Each rule rendered with ``template`` and joined by one blank line (spec §8.7)."""
     from workbench.ttsr.templates import render_rules
 
-    return render_rules(template, list(rules), cwd=cwd, home=home)
+    return render_rules(list(rules), template, cwd=cwd, home=home)
 
 
 def default_templates() -> tuple[str, str]:
@@ -136,78 +136,3 @@ def context(source: str, *, tool_name: str | None = None, file_paths: Sequence[s
             stream_key: str | None = None) -> MatchContext:
     return MatchContext(source, tool_name=tool_name, file_paths=list(file_paths) if file_paths else None,
                         stream_key=stream_key)
-
-
-# -- introspection (the stepper) ---------------------------------------------------------------------
-
-
-def buffer_key(manager: TtsrManager, ctx: MatchContext) -> str:
-    method = getattr(manager, "buffer_key", None)
-    if method is not None:
-        return method(ctx)
-    if ctx.stream_key and ctx.stream_key.strip():  # spec §6.5, for an engine without the helper
-        return ctx.stream_key
-    if ctx.source in ("text", "thinking"):
-        return ctx.source
-    name = (ctx.tool_name or "").strip().lower()
-    return f"tool:{name}" if name else "tool"
-
-
-def buffers(manager: TtsrManager) -> Mapping[str, str]:
-    value = getattr(manager, "buffers", None)
-    if callable(value):
-        value = value()
-    return value if isinstance(value, Mapping) else {}
-
-
-def match_spans(manager: TtsrManager, rule_name: str, key: str) -> list[tuple[int, int]]:
-    method = getattr(manager, "match_spans", None)
-    if method is None:
-        return []
-    try:
-        spans = method(rule_name, key)
-    except (KeyError, ValueError):
-        return []
-    out = []
-    for span in spans or ():
-        start, end = (span.start, span.end) if hasattr(span, "start") else (span[0], span[1])
-        out.append((int(start), int(end)))
-    return out
-
-
-def explain(manager: TtsrManager, ctx: MatchContext) -> Mapping[str, str | None]:
-    """Rule name -> the first gate that failed for ``ctx`` (``None`` = the rule would fire)."""
-    method = getattr(manager, "explain", None)
-    if method is None:
-        return {}
-    result = method(ctx)
-    return {str(k): (None if v is None else str(v)) for k, v in dict(result).items()}
-
-
-def rejections(manager: TtsrManager) -> Mapping[str, str]:
-    value = getattr(manager, "rejections", None)
-    if callable(value):
-        value = value()
-    if isinstance(value, Mapping):
-        return {str(k): str(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        out = {}
-        for item in value:
-            name = getattr(item, "name", None) or getattr(item, "rule", None)
-            if isinstance(name, str):
-                out[name] = str(getattr(item, "reason", item))
-        return out
-    return {}
-
-
-def injection_records(manager: TtsrManager) -> dict[str, int | float]:
-    """Rule name -> ``lastInjectedAt`` in record order."""
-    method = getattr(manager, "injection_records", None)
-    if method is not None:
-        records = method() if callable(method) else method
-        out: dict[str, int | float] = {}
-        for name, rec in dict(records).items():
-            out[str(name)] = rec.last_injected_at if hasattr(rec, "last_injected_at") else rec
-        return out
-    count = manager.get_message_count()
-    return {name: count - gap.gap for name, gap in manager.get_injection_gaps().items()}

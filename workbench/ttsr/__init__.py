@@ -5,6 +5,7 @@ names are its building blocks, public for the stepper and the rule tester.
 """
 
 from workbench.ttsr.ast import ast_match, extname, language_for
+from workbench.ttsr.code_units import engine_text
 from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition, split_flags
 from workbench.ttsr.context import Diagnostic, InjectionGap, InjectionRecord, MatchContext, MatchSource
 from workbench.ttsr.globs import glob_match, matches_any_path, normalize_path
@@ -30,9 +31,9 @@ from workbench.ttsr.matchers import (
     resolve_tool,
     split_sloppy_sections,
 )
-from workbench.ttsr.partial_json import parse_partial_json, repair_json
+from workbench.ttsr.partial_json import PartialJsonParser, parse_partial_json, repair_json
 from workbench.ttsr.paths import argument_paths, candidates_for, path_candidates, tool_file_paths
-from workbench.ttsr.pattern_shape import Shape, engine_text
+from workbench.ttsr.pattern_shape import Shape
 from workbench.ttsr.scope import DEFAULT_SCOPE, RuleScope, ToolScope, build_scope
 from workbench.ttsr.settings import DEFAULTS as DEFAULT_SETTINGS
 from workbench.ttsr.settings import TtsrSettings
@@ -67,6 +68,7 @@ __all__ = [
     "MatchContext",
     "MatchSource",
     "MatcherEntry",
+    "PartialJsonParser",
     "RuleEntry",
     "RuleScope",
     "Shape",

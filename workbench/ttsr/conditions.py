@@ -4,18 +4,21 @@ The reference (``compileRuleCondition``) turns only a *leading* ``(?`` + letters
 ``i``, ``m`` and ``s`` into RegExp flags; everything else goes verbatim to ``new RegExp`` in
 non-unicode mode, and matching is ``RegExp.test`` on the whole buffer. Python's ``re`` differs in many
 places (``spec/ttsr-manager-oracle-notes.md`` §7), so the engine is ``regress`` (ECMAScript syntax and
-semantics) behind the small translation in ``workbench.ttsr.pattern_shape``.
+semantics) behind the small translation in ``workbench.ttsr.pattern_scanner``.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import regress
 
 from workbench.errors import InputError
-from workbench.ttsr.pattern_shape import PatternSyntaxError, Shape, engine_text, scan
+from workbench.ttsr.code_units import engine_text
+from workbench.ttsr.pattern_scanner import PatternSyntaxError, scan
+from workbench.ttsr.pattern_shape import Shape
 
 _LEADING_FLAGS = re.compile(r"\(\?([a-z]+)\)")
 _JS_FLAG_ORDER = "ims"
@@ -91,6 +94,14 @@ def compile_rule_condition(pattern: str) -> CompiledCondition:
     """
     if not isinstance(pattern, str):
         raise InputError(f"condition is not a string: {pattern!r}", field="condition")
+    return _compile_cached(pattern)
+
+
+# `CompiledCondition` is immutable and depends only on the pattern text, so every manager (the
+# backtest builds one per session) can share one compilation. `lru_cache` does not store
+# exceptions: an invalid pattern is recompiled and raises a fresh, identical `InputError` each time.
+@lru_cache(maxsize=4096)
+def _compile_cached(pattern: str) -> CompiledCondition:
     body, flags = split_flags(pattern)
     try:
         scanned = scan(body, flags)
@@ -117,7 +128,7 @@ def compile_rule_condition(pattern: str) -> CompiledCondition:
     bodies = lookahead_conjunction(body, flags)
     if bodies:
         try:
-            parts = tuple(compile_rule_condition(f"(?{flags}){b}" if flags else b) for b in bodies)
+            parts = tuple(_compile_cached(f"(?{flags}){b}" if flags else b) for b in bodies)
         except InputError:
             parts = None
     return CompiledCondition(pattern, body, flags, shape, scanned.source, regex, gated, context, parts)

@@ -6,6 +6,11 @@ lenient ``partial-json`` parser with everything allowed; the lenient parser on t
 lenient parser closes an open string (dropping a half-typed escape), array or object, drops an object
 key whose value has not started, completes a partial ``true``/``false``/``null``/``NaN``/``Infinity``
 literal to its value and keeps a partial number. This module reproduces those steps; it never raises.
+
+Running the four attempts at every delta is quadratic in Python over a growing text, so the common
+case (a clean prefix of a JSON object) goes through ``workbench.ttsr.json_prefix`` instead: one scan
+and one strict parse of the completed text, with the same result. ``PartialJsonParser`` keeps that
+scan's state across deltas of one tool call.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ import math
 import re
 from typing import Any
 
+from workbench.ttsr.json_prefix import JsonPrefix
 from workbench.ttsr.paths import js_trim
 
 _JSON_BLANKS = " \n\r\t"
@@ -33,9 +39,16 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"not JSON: {name}")
 
 
+# One decoder for every strict parse: `json.loads(text, parse_constant=...)` builds a new decoder per
+# call, a measurable cost at one call per string literal.
+_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
+
+
 def _strict(text: str) -> Any:
     """``JSON.parse``: Python's parser minus its NaN/Infinity extension."""
-    return json.loads(text, parse_constant=_reject_constant)
+    if text.startswith("\ufeff"):  # `json.loads` rejects a BOM before decoding; so does JSON.parse
+        raise ValueError("Unexpected BOM")
+    return _DECODER.decode(text)
 
 
 def _escape_control(char: str) -> str:
@@ -228,6 +241,53 @@ def parse_partial_json(text: str | None) -> dict[str, Any] | None:
     """
     if not text or not js_trim(text):
         return {}
+    scan = JsonPrefix()
+    scan.advance(text)
+    return _finish(scan, text)
+
+
+class PartialJsonParser:
+    """``parse_partial_json`` of one growing text (a tool call's arguments), fed delta by delta.
+
+    ``feed(delta)`` returns exactly ``parse_partial_json(text so far)``; the scan resumes where the
+    previous delta left it, so a call costs one strict parse of the text instead of a rescan.
+    """
+
+    __slots__ = ("_scan", "_text")
+
+    def __init__(self) -> None:
+        self._scan = JsonPrefix()
+        self._text = ""
+
+    @property
+    def text(self) -> str:
+        """The accumulated text."""
+        return self._text
+
+    def feed(self, delta: str) -> dict[str, Any] | None:
+        """Append ``delta`` and parse the whole text so far."""
+        self._text += delta
+        text = self._text
+        # Once the scan has seen the opening brace the text cannot be blank.
+        if not self._scan.started and not js_trim(text):
+            return {}
+        self._scan.advance(text)
+        return _finish(self._scan, text)
+
+
+def _finish(scan: JsonPrefix, text: str) -> dict[str, Any] | None:
+    completion = scan.completion(text, _tail_scalar)
+    if completion is not None:
+        try:
+            value = _strict(completion)
+        except (ValueError, RecursionError):
+            pass  # not vouched for after all: take the agent's steps
+        else:
+            return value if isinstance(value, dict) else None
+    return _agent_attempts(text)
+
+
+def _agent_attempts(text: str) -> dict[str, Any] | None:
     for attempt in (_strict, _strict_repaired, _lenient, _lenient_repaired):
         try:
             value = attempt(text)
@@ -235,6 +295,17 @@ def parse_partial_json(text: str | None) -> dict[str, Any] | None:
             continue
         return value if isinstance(value, dict) else None
     return None
+
+
+def _tail_scalar(text: str, pos: int) -> str | None:
+    """JSON text of the lenient value of the number or literal still being typed at ``pos``."""
+    parser = _LenientParser(text)
+    parser.index = pos
+    try:
+        value = parser.parse_any()
+        return json.dumps(value)  # round-trips ints, floats (repr) and literals exactly
+    except Exception:  # noqa: BLE001 - the lenient parser drops the member on any error
+        return None
 
 
 def _strict_repaired(text: str) -> Any:

@@ -6,6 +6,10 @@ tags and placeholders (``{{name}}``, ``{{path}}``, ``{{content}}``) follow the r
 stay recognisable; the default sentences are the workbench's own. A user may supply their own template
 files. Rendering substitutes placeholders without HTML escaping, then runs the reference's post-render
 formatter over the whole text, rule body included.
+
+``load_template`` is the package's one exception to "no IO": it reads a user's template file so that
+reading and checking it (``check_template``, whose errors must name the file) stay in one place for
+every caller (CLI, replay, UI); it touches nothing else and keeps no state.
 """
 
 from __future__ import annotations
@@ -312,21 +316,16 @@ def display_path(rule_path: str, cwd: str, home: str | None) -> str:
 
 
 def render_rules(
-    rules: Iterable[Any] | str,
-    template: str | Iterable[Any],
+    rules: Iterable[Any],
+    template: str,
     *,
     cwd: str,
     home: str | None = None,
     join: str = "\n\n",
 ) -> str:
-    """Each rule (anything with ``name``, ``path``, ``content``) rendered separately, then joined.
-
-    The two positional arguments may come in either order (``rules, template`` or ``template,
-    rules``): the template is the one that is a string.
-    """
-    if isinstance(rules, str):
-        rules, template = template, rules
-    assert isinstance(template, str)
+    """Each rule (anything with ``name``, ``path``, ``content``) rendered with ``template``, then joined."""
+    if isinstance(rules, str) or not isinstance(template, str):
+        raise TypeError("render_rules(rules, template, ...): rules first, then the template text")
     return join.join(
         render_template(template, name=rule.name, path=display_path(rule.path, cwd, home), content=rule.content)
         for rule in rules
@@ -334,7 +333,10 @@ def render_rules(
 
 
 def load_template(path: str | Path) -> str:
-    """A user's template file, checked for supported placeholders; ``InputError`` if unusable."""
+    """A user's template file, checked for supported placeholders; ``InputError`` if unusable.
+
+    The one function in ``workbench.ttsr`` that does IO (see the module docstring).
+    """
     source = str(path)
     try:
         text = Path(path).read_text(encoding="utf-8")

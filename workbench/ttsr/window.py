@@ -32,8 +32,9 @@ import re
 from bisect import bisect_left
 from functools import lru_cache
 
+from workbench.ttsr.code_units import engine_text
 from workbench.ttsr.conditions import CompiledCondition
-from workbench.ttsr.pattern_shape import INF, engine_text
+from workbench.ttsr.pattern_shape import INF
 
 
 class StreamBuffer:
