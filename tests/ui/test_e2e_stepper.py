@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -25,7 +27,7 @@ def test_step_buttons_and_next_trigger(page, app_url, shot):
     page.get_by_role("button", name="Next trigger ▶|").click()
     expect(position).to_contain_text("TRIGGER")
     expect(position).to_contain_text("step 6 /")
-    assert "step=6" in page.url
+    expect(page).to_have_url(re.compile(r"step=6"))
     rules = page.locator(".wb-rules-table")
     expect(rules.locator("tr.wb-row-trigger")).to_contain_text("no-unwrap")
     expect(rules.locator("tr.wb-row-trigger")).to_contain_text("TRIGGERED")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -27,7 +28,7 @@ def test_sessions_table_lists_fixtures_and_opens_one(page, app_url, shot):
     table.locator(".tabulator-row", has_text="branched").first.click()
     expect(page.locator(ROW).first).to_be_visible()
     expect(page.locator(ROW, has_text="try approach B")).to_be_visible()
-    assert "session=branched.jsonl" in page.url
+    expect(page).to_have_url(re.compile(r"session=branched\.jsonl"))
 
 
 def test_tree_loads_with_active_path_and_label(page, app_url, shot):
@@ -47,7 +48,7 @@ def test_filter_buttons_and_alt_keys(page, app_url):
     rows = page.locator(ROW)
     page.get_by_role("button", name="user", exact=True).click()
     expect(rows).to_have_count(3)
-    assert "filter=user-only" in page.url
+    expect(page).to_have_url(re.compile(r"filter=user\-only"))
     rows.first.click()
     page.keyboard.press("Alt+A")
     expect(rows).to_have_count(9)  # all: the label entry too
@@ -82,7 +83,7 @@ def test_keyboard_moves_selection_and_opens_entry(page, app_url, shot):
     expect(entry).to_contain_text("total tokens 1285")  # usage
     page.keyboard.press("ArrowDown")
     expect(page.locator(f"{ROW}.wb-selected")).to_contain_text("[read: /proj/src/auth.ts]")
-    assert "leaf=e03" in page.url
+    expect(page).to_have_url(re.compile(r"leaf=e03"))
     page.locator(".bk-tab", has_text="Conversation at this leaf").click()
     expect(page.get_by_text("3 message(s) the model would see")).to_be_visible()
     shot(page, "entry")
@@ -132,3 +133,23 @@ def test_outside_path_is_refused(page, app_url):
     box.press("Tab")  # blur: the value reaches the server before the click
     page.get_by_role("button", name="Add").click()
     expect(page.get_by_text("outside the served folders").first).to_be_visible()
+
+
+def test_search_every_session_opens_the_hit(page, app_url):
+    page.goto(app_url)
+    box = page.get_by_placeholder("Search all sessions")
+    expect(box).to_be_visible(timeout=20_000)
+    box.fill("return a Result")
+    box.press("Enter")
+    hit = page.locator(".tabulator-row", has_text="e09")
+    expect(hit).to_be_visible()
+    hit.click()
+    expect(page.locator(f"{ROW}.wb-selected")).to_contain_text("Approach B: return a Result instead.")
+    expect(page).to_have_url(re.compile(r"leaf=e09"))
+
+
+def test_flavour_switch_relays_the_tree(page, app_url):
+    _open_tree(page, app_url)
+    page.get_by_role("button", name="pi", exact=True).click()
+    expect(page).to_have_url(re.compile(r"flavor=pi"))
+    expect(page.locator(ROW, has_text="try approach B")).to_be_visible()

@@ -116,7 +116,8 @@ def test_app_views_share_one_state_and_refuse_outside_paths(served, tmp_path):
     server = Server([served], uploads=False)
     state = server.new_state()
     views = build_views(server, state)
-    assert set(views) == {"sessions", "tree", "stepper", "rules"}
+    assert set(views) == {"sessions", "tree", "stepper", "rules", "backtest"}
+    assert not any(type(v).__name__ == "Alert" for v in views.values())
     assert {s.path for s in server.catalog.summaries()} == {"branched.jsonl", "script_content.jsonl"}
     (tmp_path / "outside.jsonl").write_text("{}\n")
     with pytest.raises(AccessError):
@@ -157,3 +158,54 @@ def test_views_render_as_notebook_cells(served, make):
     view = make(served)
     model = pn.panel(view).get_root(Document())
     assert model is not None and model.id
+
+
+def test_search_across_sessions_opens_the_hit_in_the_tree(served):
+    from types import SimpleNamespace
+
+    server = Server([served], uploads=False)
+    state = server.new_state()
+    view = build_views(server, state)["sessions"]
+    view._search.value = "approach B"
+    hits = view._hits.value
+    assert list(hits["session"]) and set(hits["session"]) == {"branched.jsonl"}
+    first = hits.iloc[0]
+    view._on_hit_click(SimpleNamespace(row=0))
+    assert (state.session, state.leaf, state.tab) == ("branched.jsonl", str(first["id"]), "tree")
+
+
+def test_a_file_that_is_not_a_session_is_reported_in_place(served):
+    (served / "notes.jsonl").write_text('{"a": 1}\n')
+    view = TreeView.from_path(served / "branched.jsonl")
+    view.state.session = "notes.jsonl"
+    assert view.rows.rows == [] and "Cannot open this session" in view.rows.empty_text
+    assert "not a session" in notify.history()[-1][1]
+    view.state.session = "branched.jsonl"
+    assert view.rows.rows
+
+
+def test_backtest_counts_hits_and_opens_one_in_the_stepper(served):
+    from types import SimpleNamespace
+
+    from workbench.ui.backtest_view import BacktestView
+
+    lines = (served / "branched.jsonl").read_text().splitlines()
+    extra = json.loads(lines[-1])
+    extra.update(id="u01", parentId="e09", message={"role": "assistant", "stopReason": "stop",
+                                                   "content": [{"type": "text", "text": "let v = res.unwrap();"}]})
+    extra.pop("targetId", None), extra.pop("label", None)
+    extra["type"] = "message"
+    (served / "unwrap.jsonl").write_text("\n".join([*lines, json.dumps(extra)]) + "\n")
+    server = Server([served], uploads=False)
+    state = server.new_state()
+    state.rules_dir = "project"
+    view = BacktestView(state=state, catalog=server.catalog)
+    view.run()
+    summary = view.summary.value.set_index("rule")
+    assert summary.loc["no-unwrap", "sessions"] == 1 and summary.loc["no-unwrap", "turns"] == 1
+    assert list(view.hits.value["session"]) == ["unwrap.jsonl"]
+    step = int(view.hits.value.iloc[0]["step"])
+    view._on_hit_click(SimpleNamespace(row=0))
+    assert (state.session, state.step, state.tab, state.stream) == ("unwrap.jsonl", step, "stepper", "")
+    stepper = StepperView(state=state)
+    assert "no-unwrap" in stepper.stepper.seek(step).matched

@@ -49,6 +49,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"TTSR Workbench at {url}  (serving {', '.join(str(p) for p in paths)}; Ctrl+C to stop)", flush=True)
     origins = [f"{host}:{port}", f"127.0.0.1:{port}", f"localhost:{port}"]
+    if args.address not in ("127.0.0.1", "localhost", "::1"):
+        origins = ["*"]  # listening beyond loopback means browsers on other hosts are expected
     pn.serve({"/": app}, port=port, address=args.address, websocket_origin=origins, show=args.show,
              title="TTSR Workbench", threaded=False)
     return 0

@@ -9,6 +9,7 @@ Public API:
 - ``StepperView`` — step a stream through rules; ``StepperView.from_paths(stream_or_session, rules_dir)``.
 - ``RulesView`` — discovered rules, buckets, warnings and the live rule editor; ``RulesView.from_folder(dir)``.
 - ``SessionsView`` — the table of ingested sessions, add-path, uploads and search.
+- ``BacktestView`` — run the rule set over every served session; per-rule bars, hits, open a hit.
 - ``ServedRoots`` — the folders the app may read; every user-supplied path goes through ``resolve``.
 
 Names load lazily so ``import workbench.ui`` stays cheap.
@@ -26,6 +27,7 @@ _EXPORTS = {
     "StepperView": "stepper_view",
     "RulesView": "rules_view",
     "SessionsView": "sessions_view",
+    "BacktestView": "backtest_view",
     "ServedRoots": "roots",
 }
 

@@ -21,7 +21,7 @@ from workbench.ui.roots import ServedRoots
 from workbench.ui.state import TABS, AppState
 
 TITLE = "TTSR Workbench"
-_TAB_TITLES = {"sessions": "Sessions", "tree": "Tree", "stepper": "Stepper", "rules": "Rules"}
+_TAB_TITLES = {"sessions": "Sessions", "tree": "Tree", "stepper": "Stepper", "rules": "Rules", "backtest": "Backtest"}
 _RAW_CSS = """
 .bk-tab { font-size: 14px; }
 """
@@ -59,10 +59,10 @@ def build_views(server: Server, state: AppState) -> dict[str, Any]:
     from workbench.ui.sessions_view import SessionsView
 
     views: dict[str, Any] = {"sessions": SessionsView(state=state, catalog=server.catalog, uploads=server.upload_dir)}
-    for name, loader in (("tree", _tree), ("stepper", _stepper), ("rules", _rules)):
+    for name, loader in (("tree", _tree), ("stepper", _stepper), ("rules", _rules), ("backtest", _backtest)):
         try:
             views[name] = loader(state, server, views)
-        except ImportError as exc:  # a layer below is still missing: say so instead of failing
+        except Exception as exc:  # one broken tab must not take the page down: say so in its place
             views[name] = pn.pane.Alert(f"{_TAB_TITLES[name]} is not available: {exc}", alert_type="warning")
     return views
 
@@ -83,6 +83,12 @@ def _rules(state: AppState, server: Server, views: dict[str, Any]) -> Any:
     from workbench.ui.rules_view import RulesView
 
     return RulesView(state=state, stepper=views.get("stepper"))
+
+
+def _backtest(state: AppState, server: Server, views: dict[str, Any]) -> Any:
+    from workbench.ui.backtest_view import BacktestView
+
+    return BacktestView(state=state, catalog=server.catalog)
 
 
 def build_page(server: Server) -> pn.template.base.BasePage:

@@ -33,7 +33,7 @@ def notify(message: str, level: Level = "info", duration: int = 4000) -> None:
         log.log(logging.ERROR if level == "error" else logging.INFO, message)
         return
     try:
-        getattr(area, level)(message, duration=0 if level == "error" else duration)
+        getattr(area, level)(message, duration=12000 if level == "error" else duration)
     except Exception:  # a closed session: nothing to show it in
         log.info(message)
 

@@ -21,7 +21,7 @@ CHUNKINGS = ("words", "fixed", "tokens")
 CONTEXT_MODES = ("keep", "discard")
 INTERRUPT_MODES = ("always", "prose-only", "tool-only", "never")
 REPEAT_MODES = ("once", "after-gap")
-TABS = ("sessions", "tree", "stepper", "rules")
+TABS = ("sessions", "tree", "stepper", "rules", "backtest")
 
 # URL query key -> parameter name (UI.md: ?session=…&leaf=…&filter=…&q=…&stream=…&step=…)
 URL_KEYS = {
@@ -64,6 +64,8 @@ class AppState(param.Parameterized):
         self.roots = roots
         self.store = store
         self._ruleset: Any = None
+        self._listings: dict[str, list[Path]] = {}  # walking a large archive is not free: once per change
+        self.param.watch(lambda e: self._listings.clear(), "catalog_revision")
 
     # -- paths -------------------------------------------------------------------------------------
     def session_path(self) -> Path | None:
@@ -73,11 +75,23 @@ class AppState(param.Parameterized):
     def stream_path(self) -> Path | None:
         return self.roots.resolve(self.stream) if self.stream else None
 
+    def rule_dirs(self) -> list[Path]:
+        """Project folders with rules under the roots (cached until sessions are added)."""
+        if "rules" not in self._listings:
+            self._listings["rules"] = list(self.roots.rule_dirs())
+        return self._listings["rules"]
+
+    def stream_files(self) -> list[Path]:
+        """Recorded stream files under the roots (cached until sessions are added)."""
+        if "streams" not in self._listings:
+            self._listings["streams"] = list(self.roots.stream_files())
+        return self._listings["streams"]
+
     def rules_path(self) -> Path | None:
         if self.rules_dir:
             return self.roots.resolve(self.rules_dir)
-        found = next(self.roots.rule_dirs(), None)
-        return found
+        found = self.rule_dirs()
+        return found[0] if found else None
 
     def rule_set(self) -> Any:
         """The shared ``RuleSet`` of the chosen rules folder (created when the folder changes)."""

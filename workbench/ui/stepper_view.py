@@ -15,16 +15,15 @@ import panel as pn
 import param
 from panel.viewable import Viewer
 
-from workbench.errors import UsageError, WorkbenchError
-from workbench.ui.entry_html import STYLESHEET, conversation_html, esc, highlight_spans, pre, table_html
+from workbench.errors import UsageError
+from workbench.ui.entry_html import STYLESHEET, conversation_html, esc, pre
 from workbench.ui.notify import notify, reporting
-from workbench.ui.state import CHUNKINGS, CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, AppState
+from workbench.ui.state import AppState
+from workbench.ui.step_html import buffers_html, rules_html
 
 DERIVED = "(derived from the open session)"
-_BUFFER_TAIL = 1500
 _CONVERSATION_TAIL = 14
 _LOG_WINDOW = 14
-_SUPPRESSED = {"spent", "waiting"}
 
 
 def _html(min_height: int = 120, **kw: Any) -> pn.pane.HTML:
@@ -116,14 +115,14 @@ class StepperView(Viewer):
     # -- choices -------------------------------------------------------------------------------------
     def _stream_options(self) -> dict[str, str]:
         opts = {DERIVED: ""}
-        for f in self.state.roots.stream_files():
+        for f in self.state.stream_files():
             shown = self.state.roots.display(f)
             opts[shown] = shown
         return opts
 
     def _rules_options(self) -> dict[str, str]:
         opts: dict[str, str] = {}
-        for d in self.state.roots.rule_dirs():
+        for d in self.state.rule_dirs():
             shown = self.state.roots.display(d) or "."
             opts[shown] = self.state.roots.display(d)
         return opts or {"(no rules folder under the served roots)": ""}
@@ -318,8 +317,8 @@ class StepperView(Viewer):
             f'<br>stream: {esc(self._label)} · keys: ←/→ step, Space play/pause, N next trigger, '
             f'Shift+N previous</div>'
         )
-        self.buffers.object = self._buffers_html(snap)
-        self.rules.object = self._rules_html(snap)
+        self.buffers.object = buffers_html(snap)
+        self.rules.object = rules_html(snap)
         self.events.object = self._events_html(i)
         self.rendered.object = "".join(
             f'<div class="wb-kv">{esc(kind)}</div>{pre(text)}' for kind, text in snap.rendered
@@ -327,42 +326,6 @@ class StepperView(Viewer):
         mode = self.state.context_mode
         self.keep.object = self._conversation(snap.retry_keep.messages(), "keep", mode)
         self.discard.object = self._conversation(snap.retry_discard.messages(), "discard", mode)
-
-    def _buffers_html(self, snap: Any) -> str:
-        if not snap.buffers:
-            return '<div class="wb-muted">(no buffer yet)</div>'
-        parts = []
-        for b in snap.buffers:
-            text = str(b.text)
-            fired = set(snap.matched)
-            names = sorted({name for name, _a, _z in b.spans})
-            cut = max(0, len(text) - _BUFFER_TAIL)
-            shown = text[cut:]
-            # spans of rules that fired here in the trigger colour; others (scope not monitored, spent)
-            # are only underlined: the regex matches but the rule did not act on it
-            local = [(a - cut, z - cut, "wb-match" if name in fired else "wb-match-other")
-                     for name, a, z in b.spans if z > cut]
-            head = "…" if cut else ""
-            tag = "".join(f'<span class="wb-tag {"wb-tag-trigger" if n in fired else ""}" '
-                          f'title="{"fired" if n in fired else "regex matches; rule did not fire"}">{esc(n)}</span>'
-                          for n in names)
-            parts.append(f'<div class="wb-card"><h4>{esc(b.key)} {tag}</h4>'
-                         f'<div class="wb-pre">{head}{highlight_spans(shown, local)}</div></div>')
-        return "".join(parts)
-
-    def _rules_html(self, snap: Any) -> str:
-        rows, classes = [], []
-        for r in snap.rules:
-            status = r.status
-            cls = "wb-row-trigger" if status == "triggered" else "wb-row-suppressed" if status in _SUPPRESSED else ""
-            last = "—" if r.last_injected_at is None else f"turn {r.last_injected_at}"
-            why = "matched" if r.why is None and r.matched else (r.rejected if not r.registered else r.why) or ""
-            rows.append([r.name, status.upper() if status == "triggered" else status, last,
-                         "—" if r.gap is None else r.gap, "—" if r.remaining is None else r.remaining, why])
-            classes.append(cls)
-        if not rows:
-            return '<div class="wb-muted">No rules: choose a rules folder.</div>'
-        return table_html(["rule", "status", "last inj.", "gap", "left", "why now"], rows, classes)
 
     def _events_at_step(self, j: int) -> tuple[Any, ...]:
         if j not in self._events_at:

@@ -96,6 +96,14 @@ class TreeView(Viewer):
             self.rows.loading = True
             try:
                 self.doc = SessionDoc(path, self.state.flavour)
+            except WorkbenchError as exc:
+                # show the problem in place of the list (and as a notification), not the previous session
+                self.doc = self.tl = None
+                self.graph.object = None
+                self.rows.param.update(rows=[], selected="", empty_text=f"Cannot open this session:\n{exc}")
+                self.count.object = self.status.object = ""
+                self.entry.object = self.conversation.object = self.raw.object = ""
+                raise
             finally:
                 self.rows.loading = False
         doc = self.doc

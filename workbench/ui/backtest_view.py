@@ -1,0 +1,151 @@
+"""Backtest tab: how often each rule would have fired over every served session.
+
+The run happens on a worker thread (in this process: a served app should not fork a pool per
+browser tab) with a progress bar; per-rule bars (Bokeh) and a table of hits follow. Clicking a rule
+lists its hits; clicking a hit opens the Stepper on that session at that step (the stream is derived
+with the same chunking the backtest used, so step numbers agree).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import panel as pn
+import param
+from bokeh.models import ColumnDataSource
+from bokeh.plotting import figure
+from panel.viewable import Viewer
+
+from workbench.ui.entry_html import STYLESHEET, esc
+from workbench.ui.notify import notify, reporting
+from workbench.ui.state import AppState
+
+TRIGGER = "#d1242f"
+SUPPRESSED = "#9a6700"
+
+
+class BacktestView(Viewer):
+    """Run the current rule set over the served sessions and browse the hits."""
+
+    state = param.ClassSelector(class_=AppState)
+    catalog = param.Parameter(default=None)
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.result: Any = None
+        self.run_btn = pn.widgets.Button(label="Run backtest over the served sessions", color="primary", width=300)
+        self.run_btn.on_click(lambda e: self.run())
+        self.progress = pn.indicators.Progress(value=0, max=100, width=300, visible=False)
+        self.status = pn.pane.HTML('<div class="wb-muted">Not run yet. Uses the rules of the Stepper/Rules tabs '
+                                   "(edits included) and the Stepper's chunking.</div>",
+                                   stylesheets=[STYLESHEET], css_classes=["wb-backtest-status"], margin=(8, 10))
+        self.chart = pn.pane.Bokeh(None, sizing_mode="stretch_width", height=320)
+        self.summary = pn.widgets.Tabulator(None, show_index=False, disabled=True, selectable=False, height=320,
+                                            sizing_mode="stretch_width", css_classes=["wb-backtest-rules"],
+                                            layout="fit_data_stretch")
+        self.summary.on_click(self._on_rule_click)
+        self.hits = pn.widgets.Tabulator(None, show_index=False, disabled=True, selectable=False,
+                                         pagination="remote", page_size=12, sizing_mode="stretch_width",
+                                         css_classes=["wb-backtest-hits"], layout="fit_data_stretch")
+        self.hits.on_click(self._on_hit_click)
+        self.hits_title = pn.pane.HTML("", stylesheets=[STYLESHEET], margin=(5, 10))
+
+    # -- running -------------------------------------------------------------------------------------
+    def _files(self) -> list[str]:
+        return [str(self.state.roots.resolve(s.path)) for s in self.catalog.summaries()] if self.catalog else \
+            [str(p) for p in self.state.roots.session_files()]
+
+    def run(self) -> None:
+        from workbench.backtest import BacktestOptions, run_backtest
+
+        with reporting("Backtest"):
+            rules = self.state.rule_set().rules()
+            files = self._files()
+            options = BacktestOptions(policy=self.state.chunking, size=None)
+            self.run_btn.disabled = True
+            self.progress.param.update(visible=True, value=0)
+            self.status.object = f'<div class="wb-kv">Replaying {len(files)} session(s) through {len(rules)} rule(s)…</div>'
+            doc = pn.state.curdoc
+            served = doc is not None and getattr(doc, "session_context", None) is not None
+
+            def progress(done: int, total: int) -> None:
+                value = int(100 * done / max(total, 1))
+                if served:
+                    doc.add_next_tick_callback(lambda: setattr(self.progress, "value", value))
+                else:
+                    self.progress.value = value
+
+            def work() -> tuple[Any, BaseException | None]:
+                try:
+                    return run_backtest(rules, files, workers=1, progress=progress, options=options), None
+                except Exception as exc:
+                    return None, exc
+
+            if not served:
+                self._install(*work())
+                return
+            threading.Thread(target=lambda: (lambda r: doc.add_next_tick_callback(lambda: self._install(*r)))(work()),
+                             name="workbench-backtest", daemon=True).start()
+
+    def _install(self, result: Any, error: BaseException | None) -> None:
+        self.run_btn.disabled = False
+        self.progress.visible = False
+        with reporting("Backtest"):
+            if error is not None:
+                raise error
+            self.result = result
+            import pandas as pd
+
+            rows = [{"rule": r.rule, "sessions": r.sessions, "turns": r.turns, "interrupting": r.interrupting_turns,
+                     "disabled": r.disabled or ""} for r in result.rules]
+            self.summary.value = pd.DataFrame(rows, columns=["rule", "sessions", "turns", "interrupting", "disabled"])
+            self.chart.object = self._figure(rows)
+            errors = len(result.errors)
+            self.status.object = (f'<div class="wb-kv"><b>{len(result.hits)}</b> hit(s) in <b>{len(result.sessions)}</b> '
+                                  f"session(s), {result.turns} turn(s), {result.elapsed:.1f} s"
+                                  + (f' · <span class="wb-tag wb-tag-suppressed">{errors} unreadable</span>' if errors else "")
+                                  + " · click a rule, then a hit to open it in the Stepper</div>")
+            fired = [r for r in result.rules if r.turns]
+            self.show_rule(fired[0].rule if fired else None)
+            notify(f"Backtest done: {len(result.hits)} hit(s)", "success")
+
+    def _figure(self, rows: list[dict[str, Any]]) -> Any:
+        names = [r["rule"] for r in rows][::-1]
+        source = ColumnDataSource(dict(rule=names, turns=[r["turns"] for r in rows][::-1],
+                                       interrupting=[r["interrupting"] for r in rows][::-1]))
+        p = figure(y_range=names, height=320, sizing_mode="stretch_width", toolbar_location=None,
+                   title="Turns that would trigger, per rule (dark: would interrupt)", tools="hover",
+                   tooltips=[("rule", "@rule"), ("turns", "@turns"), ("interrupting", "@interrupting")])
+        p.hbar(y="rule", right="turns", height=0.7, source=source, color=SUPPRESSED, alpha=0.45)
+        p.hbar(y="rule", right="interrupting", height=0.7, source=source, color=TRIGGER)
+        p.x_range.start = 0
+        p.ygrid.visible = False
+        return p
+
+    # -- browsing ------------------------------------------------------------------------------------
+    def show_rule(self, rule: str | None) -> None:
+        import pandas as pd
+
+        hits = [h for h in (self.result.hits if self.result else ()) if h.rule == rule]
+        rows = [{"session": self.state.roots.display(self.state.roots.resolve(h.session)), "turn": h.turn,
+                 "step": h.step, "source": h.source, "interrupts": h.interrupts, "snippet": h.snippet[:120]}
+                for h in hits]
+        self.hits.value = pd.DataFrame(rows, columns=["session", "turn", "step", "source", "interrupts", "snippet"])
+        self.hits_title.object = (f'<h4>Hits of <span class="wb-tag wb-tag-trigger">{esc(rule)}</span> · {len(rows)}</h4>'
+                                  if rule else "<h4>No rule fired</h4>")
+
+    def _on_rule_click(self, event: Any) -> None:
+        with reporting("Backtest"):
+            self.show_rule(str(self.summary.value.iloc[event.row]["rule"]))
+
+    def _on_hit_click(self, event: Any) -> None:
+        with reporting("Open hit"):
+            row = self.hits.value.iloc[event.row]
+            self.state.open_session(row["session"])
+            self.state.param.update(stream="", step=int(row["step"]), tab="stepper")
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return pn.Column(pn.Row(self.run_btn, self.progress), self.status,
+                         pn.Row(self.chart, self.summary, sizing_mode="stretch_width"),
+                         self.hits_title, self.hits, sizing_mode="stretch_width")
