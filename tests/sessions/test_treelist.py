@@ -144,3 +144,28 @@ def test_pi_page_keys_and_toggles(branched):
     assert tl.press("alt+u").filter_mode == "default"  # not a pi key
     assert TreeList(branched, flavor="omp").press("alt+u").filter_mode == "user-only"
     assert tl.press("L").search == "" and TreeList(branched, flavor="omp").press("l").search == "l"
+
+
+@pytest.mark.parametrize("flavor", ["omp", "pi", "omp57"])
+def test_rows_slice_renders_the_same_rows_as_the_full_list(branched, flavor):
+    tl = TreeList(branched, flavor=flavor).down()
+    full = tl.rows()
+    assert tl.rows(1, 4) == full[1:4]
+    assert tl.rows(2) == full[2:]
+    assert tl.rows(-2, None) == full[-2:]
+    assert tl.rows(10, 20) == []
+    assert tl.window_rows() == full[slice(*tl.window())]
+    assert tl.visible_count == len(full)
+
+
+def test_search_states_share_results_and_backspace_restores(branched):
+    tl = TreeList(branched, flavor="omp")
+    narrowed = tl.type_text("branch").type_text(" qu")
+    assert narrowed.visible_ids == ["u2b", "u2a"]  # the two questions; the answers lack "qu"
+    again = narrowed.backspace().backspace().backspace()
+    assert again.search == "branch"
+    assert again.visible_ids == tl.set_search("branch").visible_ids
+    cleared = again
+    for _ in "branch":
+        cleared = cleared.backspace()
+    assert cleared.search == "" and cleared.visible_ids == tl.visible_ids

@@ -9,8 +9,12 @@ Public API (other packages code against these names):
 * ``Session``, ``Entry``, ``Diagnostic``, ``NotLoaded``: frozen records of a loaded file.
 * ``SessionTree``: leaf, ``get_tree()``, ``get_branch()``, labels, ``navigate()`` → ``NavigationResult``.
 * ``build_session_context(session_or_entries, leaf_id=<last>, *, flavor)`` → ``SessionContext``.
-* ``TreeList`` / ``TreeRow``: the `/tree` selector as pure state (filters, search, selection, rows).
+* ``TreeList`` / ``TreeRow``: the `/tree` selector as pure state (filters, search, selection, rows);
+  ``rows(start, stop)`` renders only a slice (the UI's window); states of one family share caches.
+  ``FILTER_MODES`` / ``FILTER_TAGS``: filter mode names and their footer tags.
 * ``classic_match`` / ``word_match`` / ``fuzzy_filter``: the two fuzzy scorers.
+* ``word_matches(query, norm)`` / ``query_matcher(query)`` / ``normalized_text`` / ``normalize_many``:
+  the word scorer's yes/no answer on pre-normalized text, fast enough for every row of a big tree.
 * ``append_label(path, target_id, label)``: append a label entry to a session file (locked, append-only).
 * ``generate_session_text(n)`` / ``time_tree(n)``: the tree-speed figure for ``benchmarks/``.
 """
@@ -24,10 +28,12 @@ from workbench.sessions.loader import SessionInfo, load_session, parse_session_b
 from workbench.sessions.labels import append_label
 from workbench.sessions.synthetic import generate_session_records, generate_session_text, time_tree
 from workbench.sessions.tree import NavigationResult, SessionTree, TreeNode, resolve_labels
-from workbench.sessions.treelist import FILTER_MODES, TreeList, TreeRow
+from workbench.sessions.treelist import FILTER_MODES, FILTER_TAGS, TreeList, TreeRow
+from workbench.sessions.wordfilter import normalize_many, normalized_text, query_matcher, word_matches
 
 __all__ = [
     "FILTER_MODES",
+    "FILTER_TAGS",
     "Diagnostic",
     "Entry",
     "FuzzyMatch",
@@ -47,11 +53,15 @@ __all__ = [
     "generate_session_records",
     "generate_session_text",
     "load_session",
+    "normalize_many",
+    "normalized_text",
     "parse_session_bytes",
     "parse_session_text",
     "parse_timestamp_ms",
+    "query_matcher",
     "resolve_labels",
     "session_info",
     "time_tree",
     "word_match",
+    "word_matches",
 ]

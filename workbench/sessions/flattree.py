@@ -1,20 +1,25 @@
 """The flattened `/tree` layout shared by every ``TreeList`` state (spec §8.2, §8.3, §8.7).
 
-``FlatTree`` numbers the nodes of ``SessionTree.get_tree()`` once, lays them out (indent, connectors,
-gutters) with the reference's rules, records every tool call for tool-result rows, and answers the
-per-node filter question. All of it is iterative and linear: 100k-entry chains are normal.
+``FlatTree`` numbers the nodes of ``SessionTree.get_tree()`` once, lays them out (``treelayout``),
+records every tool call for tool-result rows, answers the filter question and holds the caches all
+states of one ``TreeList`` share. All of it is iterative and linear: 100k-entry chains are normal.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, NamedTuple
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
 
-from workbench.sessions.wordfilter import norm_matches, normalize_many, word_query
 from workbench.sessions.rowtext import display_text, hidden_tool_call_only, search_text
 from workbench.sessions.tree import SessionTree, TreeNode
+# Re-exported: treelist and older callers import the layout helpers from here.
+from workbench.sessions.treelayout import Layout, VisibleForest, layout_forest, pi_visible_forest, render_prefix
+
+__all__ = ["FILTER_MODES", "FILTER_TAGS", "FlatTree", "Layout", "TreeRow", "VisibleForest", "layout_forest",
+           "pi_visible_forest", "render_prefix", "render_rows", "truncate_to_width"]
+from workbench.sessions.wordfilter import norm_matches, normalize_many, query_matcher, word_query
 
 Flavor = Literal["omp", "pi", "omp57"]
 FilterMode = Literal["default", "no-tools", "user-only", "labeled-only", "all"]
@@ -22,17 +27,6 @@ FILTER_MODES: tuple[FilterMode, ...] = ("default", "no-tools", "user-only", "lab
 FILTER_TAGS: dict[str, str] = {"default": "", "no-tools": " [no-tools]", "user-only": " [user]",
                                "labeled-only": " [labeled]", "all": " [all]"}
 _SETTINGS_TYPES = frozenset({"label", "custom", "model_change", "thinking_level_change"})
-
-
-class Layout(NamedTuple):
-    """Where one row sits (§8.2): a plain tuple, because 100k of them are built per flattening."""
-
-    indent: int
-    just_branched: bool
-    show_connector: bool
-    is_last: bool
-    gutters: tuple[tuple[int, bool], ...]  # (position, show); shared by siblings, extended per level
-    virtual_root_child: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,49 +59,6 @@ def truncate_to_width(text: str, width: int) -> str:
         if cells > width:
             return text[:i]
     return text
-
-
-def layout_forest(roots: list[int], children: Mapping[int, list[int]], active: set[int]) -> dict[int, Layout]:
-    """§8.2 layout over a forest of flat indices, in display order (iterative: 100k-entry chains are common).
-
-    A node's gutters tuple is built once per parent and shared by all its children, so a long chain
-    holds one tuple, and ``render_prefix`` can memoize on it.
-    """
-    multiple = len(roots) > 1
-    out: dict[int, Layout] = {}
-    new = tuple.__new__
-    ordered = [r for r in roots if r in active] + [r for r in roots if r not in active]
-    stack: list[tuple[int, Layout]] = []
-    for i in range(len(ordered) - 1, -1, -1):
-        stack.append((ordered[i], new(Layout, (1 if multiple else 0, multiple, multiple, i == len(ordered) - 1, (),
-                                               multiple))))
-    pop = stack.pop
-    push = stack.append
-    get_kids = children.get
-    while stack:
-        node, lay = pop()
-        out[node] = lay
-        kids = get_kids(node)
-        if not kids:
-            continue
-        indent, just_branched, show_connector, is_last, gutters, vroot = lay
-        if len(kids) == 1:
-            # The common case (a chain): same indent unless the parent just branched.
-            child_indent = indent + 1 if (just_branched and indent > 0) else indent
-            if show_connector and not vroot:
-                disp = max(0, indent - 1) if multiple else indent
-                gutters = gutters + ((max(0, disp - 1), not is_last),)
-            push((kids[0], new(Layout, (child_indent, False, False, True, gutters, False))))
-            continue
-        kids_ordered = [k for k in kids if k in active] + [k for k in kids if k not in active]
-        child_indent = indent + 1
-        if show_connector and not vroot:
-            disp = max(0, indent - 1) if multiple else indent
-            gutters = gutters + ((max(0, disp - 1), not is_last),)
-        last = len(kids_ordered) - 1
-        for i in range(last, -1, -1):
-            push((kids_ordered[i], new(Layout, (child_indent, True, True, i == last, gutters, False))))
-    return out
 
 
 class FlatTree:
@@ -174,15 +125,14 @@ class FlatTree:
         self.tool_calls: dict[str, tuple[Any, Any]] = {}
         tool_calls = self.tool_calls
         count = len(nodes)
-        types: list[str] = [""] * count
+        types: list[str] = [e.type for e in entries]
         roles: list[str | None] = [None] * count
         hidden: list[bool] = [False] * count
-        for n in self.order:
-            entry = entries[n]
-            etype = entry.type
-            types[n] = etype
-            if etype != "message":
+        assistants: list[int] = []
+        for n in range(count):
+            if types[n] != "message":
                 continue
+            entry = entries[n]
             obj = entry.data if entry.data is not None else entry.raw
             msg = obj.get("message")
             if not isinstance(msg, Mapping):
@@ -192,12 +142,17 @@ class FlatTree:
                 continue
             roles[n] = role
             if role == "assistant":
-                content = msg.get("content")
-                if isinstance(content, list):
-                    for block in content:
-                        if isinstance(block, Mapping) and block.get("type") == "toolCall":
-                            tool_calls[block.get("id")] = (block.get("name"), block.get("arguments"))
+                assistants.append(n)
                 hidden[n] = ids[n] != leaf and hidden_tool_call_only(obj, flavor)
+        if len(assistants) > 1:
+            assistants = [n for n in self.order if roles[n] == "assistant"]
+        for n in assistants:  # display order: a later duplicate tool-call id wins
+            entry = entries[n]
+            content = (entry.data if entry.data is not None else entry.raw)["message"].get("content")
+            if isinstance(content, list):
+                for block in content:
+                    if (type(block) is dict or isinstance(block, Mapping)) and block.get("type") == "toolCall":
+                        tool_calls[block.get("id")] = (block.get("name"), block.get("arguments"))
         self.types = types
         self.roles = roles
         self.hidden_always = hidden
@@ -252,7 +207,21 @@ class FlatTree:
         """Display-order nodes shown by a filter mode with no search (cached per mode)."""
         rows = self._by_mode.get(mode)
         if rows is None:
-            rows = [n for n in self.order if self.passes(n, mode, [])]
+            # ``passes(n, mode, [])`` for every node, one comprehension per mode (100k rows).
+            hidden, types, roles = self.hidden_always, self.types, self.roles
+            settings = _SETTINGS_TYPES
+            shown = [n for n in self.order if not hidden[n]]
+            if mode == "default":
+                rows = [n for n in shown if types[n] not in settings]
+            elif mode == "no-tools":
+                rows = [n for n in shown if types[n] not in settings and roles[n] != "toolResult"]
+            elif mode == "user-only":
+                rows = [n for n in shown if types[n] == "message" and roles[n] == "user"]
+            elif mode == "labeled-only":
+                nodes = self.nodes
+                rows = [n for n in shown if nodes[n].label is not None]
+            else:
+                rows = shown
             self._by_mode[mode] = rows
         return rows
 
@@ -270,14 +239,14 @@ class FlatTree:
         rows = self.filtered(mode, tokens[:-1])
         tok = tokens[-1]
         if self.flavor == "omp":
-            toks = word_query(tok)
-            if toks is not None:
+            if word_query(tok) is not None:
                 norm = self.normalized(rows)
-                rows = [n for n in rows if norm_matches(toks, norm[n])]
+                match = query_matcher(tok)
+                rows = [n for n in rows if match(norm[n])]
         else:
             low = self.lowered(rows)
             rows = [n for n in rows if tok in low[n]]
-        if len(self._found) >= 64:
+        if len(self._found) >= 24:  # ~24 lists of row numbers: bounded memory on 100k rows
             self._found.pop(next(iter(self._found)))
         self._found[key] = rows
         return rows
@@ -309,100 +278,38 @@ class FlatTree:
         return all(tok in text for tok in tokens)
 
 
-def render_prefix(
-    lay: Layout, *, multiple_roots: bool, flavor: Flavor, fold_glyph: str | None, width: int | None,
-    memo: dict[tuple[Any, ...], tuple[str, int, bool]] | None = None,
-) -> tuple[str, int, bool]:
-    """The indent cells of one row: gutters, its own connector, omp17's chain anchor and width cap.
+def render_rows(
+    flat: FlatTree, visible: list[int], layout: Mapping[int, Layout], memo: dict[tuple[Any, ...], tuple[str, int, bool]],
+    indices: range, *, selected: int | None, multiple_roots: bool, width: int | None,
+    glyph_of: Callable[[int], str | None] | None = None, folded: frozenset[int] = frozenset(),
+) -> list[TreeRow]:
+    """The rows at ``indices`` of a visible list: cursor, prefix, fold mark, active dot, label, text.
 
-    ``fold_glyph`` (pi only) replaces the connector's middle ``─``: ``⊟`` foldable, ``⊞`` folded.
-    Returns (prefix, display indent, whether the row draws a connector). ``memo`` caches prefixes by
-    the layout's shared gutter tuple (by identity: the memo must live no longer than the layout), so a
-    deep tree costs O(depth) per distinct prefix, not per row.
+    ``glyph_of`` / ``folded``: pi-mono's fold glyphs and folded rows. Prefixes are shared by rows with
+    the same Layout object (every link of a chain shares its parent's) and the same glyph.
     """
-    key = None
-    if memo is not None:
-        key = (id(lay.gutters), lay.indent, lay.show_connector, lay.is_last, lay.virtual_root_child,
-               multiple_roots, flavor, fold_glyph, width)
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-    disp = max(0, lay.indent - 1) if multiple_roots else lay.indent
-    has_conn = lay.show_connector and not lay.virtual_root_child
-    gutters = {pos: show for pos, show in lay.gutters}
-    anchor = -1
-    if flavor == "omp" and not has_conn and lay.gutters and not lay.gutters[-1][1]:
-        anchor = lay.gutters[-1][0] + 1  # omp17 chain anchor: a "│" continuing under a └─
-    cells: list[str] = []
-    for level in range(disp):
-        if level in gutters:
-            cells.append("│  " if gutters[level] else "   ")
-        elif has_conn and level == disp - 1:
-            cells.append(("└" if lay.is_last else "├") + (fold_glyph or "─") + " ")
-        elif level == anchor:
-            cells.append("│  ")
-        else:
-            cells.append("   ")
-    if width is not None and flavor == "omp":
-        cap = max(1, (width - max(24, width // 2) - 4) // 3)
-        if len(cells) > cap:
-            cells = cells[len(cells) - cap:]
-            cells[0] = "…" + cells[0][1:]
-    out = ("".join(cells), disp, has_conn)
-    if memo is not None:
-        memo[key] = out
+    nodes, roles, active_path, display, flavor = flat.nodes, flat.roles, flat.active_path, flat.display, flat.flavor
+    by_layout: dict[tuple[int, str | None], tuple[str, int, bool]] = {}
+    out: list[TreeRow] = []
+    append = out.append
+    for i in indices:
+        n = visible[i]
+        lay = layout[n]
+        glyph = glyph_of(n) if glyph_of is not None else None
+        pre = by_layout.get((id(lay), glyph))
+        if pre is None:
+            pre = by_layout[(id(lay), glyph)] = render_prefix(lay, multiple_roots=multiple_roots, flavor=flavor,
+                                                              fold_glyph=glyph, width=width, memo=memo)
+        node = nodes[n]
+        entry = node.entry
+        active = entry.id in active_path
+        text = display(n)
+        is_sel = i == selected
+        label = node.label
+        fold = "⊞ " if folded and n in folded and not pre[2] else ""
+        line = ("› " if is_sel else "  ") + pre[0] + fold + ("• " if active else "") + \
+            (f"[{label}] " if label else "") + text
+        if width is not None:
+            line = truncate_to_width(line, width)
+        append(TreeRow(entry.id, entry.type, text, label, active, line, pre[1], i, is_sel, roles[n], entry.line))
     return out
-
-
-@dataclass(frozen=True, slots=True)
-class VisibleForest:
-    """pi-mono's re-laid-out view: visible rows, their visible parents/children and the new layout."""
-
-    visible: list[int]
-    vparent: dict[int, int]
-    vchildren: dict[int, list[int]]
-    roots: list[int]
-    layout: dict[int, Layout]
-
-
-def pi_visible_forest(flat: FlatTree, visible: list[int], folded: frozenset[int]) -> VisibleForest:
-    """Rebuild the forest of visible rows (parent = nearest visible ancestor), drop the descendants of
-    folded rows, and lay it out again (§8.3, pi only); rows keep the flattened order."""
-    vis = set(visible)
-    nearest: dict[int, int] = {}
-    vparent: dict[int, int] = {}
-    vchildren: dict[int, list[int]] = {}
-    roots: list[int] = []
-    for n in flat.order:
-        p = flat.parent[n]
-        anc = nearest.get(p, -1) if p >= 0 else -1
-        if n in vis:
-            nearest[n] = n
-            if anc < 0:
-                roots.append(n)
-            else:
-                vparent[n] = anc
-                vchildren.setdefault(anc, []).append(n)
-        else:
-            nearest[n] = anc
-    children = vchildren
-    if folded:
-        hidden: set[int] = set()
-        for n in visible:
-            p = vparent.get(n)
-            if p is not None and (p in folded or p in hidden):
-                hidden.add(n)
-        visible = [n for n in visible if n not in hidden]
-        kept = set(visible)
-        children = {k: [c for c in v if c in kept] for k, v in vchildren.items() if k in kept and k not in folded}
-        roots = [r for r in roots if r in kept]
-    # containsActive on the visible forest: the (visible) leaf row and its visible ancestors.
-    active: set[int] = set()
-    for n in visible:
-        if flat.nodes[n].entry.id != flat.leaf:
-            continue
-        cur: int | None = n
-        while cur is not None and cur not in active:
-            active.add(cur)
-            cur = vparent.get(cur)
-    return VisibleForest(visible, vparent, vchildren, roots, layout_forest(roots, children, active))

@@ -159,10 +159,12 @@ def _has_text(content: Any, flavor: RowFlavor) -> bool:
     if isinstance(content, str):
         return meaningful(content)
     if isinstance(content, list):
-        return any(
-            isinstance(b, Mapping) and b.get("type") == "text" and isinstance(b.get("text"), str) and meaningful(b["text"])
-            for b in content
-        )
+        # A plain loop with ``type(b) is dict`` first: this runs for every assistant message of a tree.
+        for b in content:
+            if (type(b) is dict or isinstance(b, Mapping)) and b.get("type") == "text":
+                text = b.get("text")
+                if isinstance(text, str) and meaningful(text):
+                    return True
     return False
 
 

@@ -9,29 +9,16 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timezone
-from functools import cmp_to_key
 from typing import Any, Literal
 
 from workbench.errors import NotFoundError
 from workbench.sessions.entries import Entry, Session, paused_gc
+from workbench.sessions.forest import TreeNode, build_forest  # TreeNode re-exported
 
 Flavor = Literal["omp", "pi", "omp57"]
 _UNSET: Any = object()
-
-
-@dataclass(slots=True, eq=False)
-class TreeNode:
-    """One node of ``get_tree()``: the entry, its children (timestamp order) and its resolved label."""
-
-    entry: Entry
-    children: list[TreeNode] = field(default_factory=list)
-    label: str | None = None
-
-    @property
-    def id(self) -> str:
-        return self.entry.id
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,24 +113,6 @@ def text_of_content(content: Any) -> str:
     return ""
 
 
-def _sort_children(children: list[TreeNode]) -> None:
-    if len(children) < 2:
-        return
-    keys = [c.entry.timestamp_ms for c in children]
-    if all(k is not None for k in keys):
-        children.sort(key=lambda c: c.entry.timestamp_ms)  # stable: ties keep file order
-        return
-
-    # Some Date.parse results are NaN: the JS comparator then answers 0 ("equal"), no total order.
-    def cmp(a: TreeNode, b: TreeNode) -> int:
-        ka, kb = a.entry.timestamp_ms, b.entry.timestamp_ms
-        if ka is None or kb is None or ka == kb:
-            return 0
-        return -1 if ka < kb else 1
-
-    children.sort(key=cmp_to_key(cmp))
-
-
 class SessionTree:
     """Entries of one session with the agent's tree semantics and an in-memory leaf pointer."""
 
@@ -211,53 +180,8 @@ class SessionTree:
         return self._tree
 
     def _build_tree(self) -> list[TreeNode]:
-        labels = self.labels
-        nodes = [TreeNode(e, [], labels.get(e.id)) for e in self.entries]
-        node_of: dict[str, TreeNode] = {}
-        for node in nodes:
-            node_of[node.entry.id] = node
-        self._node_of = node_of
-        roots: list[TreeNode] = []
-        parent_of: dict[int, TreeNode] = {}
-        for node in nodes:
-            pid = node.entry.parent_id
-            parent = node_of.get(pid) if pid is not None and pid != node.entry.id else None
-            if parent is None:
-                roots.append(node)
-            else:
-                parent.children.append(node)
-                parent_of[id(node)] = parent
-        reached = self._reach(roots)
-        if len(reached) < len(nodes):
-            # Parent cycles are unreachable from any root: cut each loop where it closes.
-            for node in nodes:
-                if id(node) in reached:
-                    continue
-                walk: set[int] = set()
-                cur = node
-                while id(cur) not in walk and id(cur) not in reached:
-                    walk.add(id(cur))
-                    cur = parent_of[id(cur)]
-                if id(cur) in reached:
-                    continue
-                parent_of[id(cur)].children.remove(cur)
-                roots.append(cur)
-                reached |= self._reach([cur])
-        for node in nodes:
-            _sort_children(node.children)
+        roots, self._node_of = build_forest(self.entries, self.labels)
         return roots
-
-    @staticmethod
-    def _reach(roots: list[TreeNode]) -> set[int]:
-        seen: set[int] = set()
-        stack = list(roots)
-        while stack:
-            node = stack.pop()
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            stack.extend(node.children)
-        return seen
 
     def get_children(self, entry_id: str) -> list[Entry]:
         """Children of an entry in tree order (timestamp, stable); uses the built tree, O(children)."""

@@ -22,7 +22,7 @@ from workbench.sessions.flattree import (
     FlatTree,
     TreeRow,
     pi_visible_forest,
-    render_prefix,
+    render_rows,
     truncate_to_width,
 )
 from workbench.sessions.tree import SessionTree
@@ -331,29 +331,11 @@ class TreeList:
         return press_key(self, key)
 
     # ----- rendering ----------------------------------------------------------------------------
-    def _prefix(self, n: int) -> tuple[str, int, bool]:
-        glyph = None
-        if self.flavor == "pi" and self._foldable(n):
-            glyph = "⊞" if n in self.folded else "⊟"
-        return render_prefix(self._vlayout[n], multiple_roots=self._multiple, flavor=self.flavor,
-                             fold_glyph=glyph, width=self.width, memo=self._memo)
-
-    def _row(self, i: int, selected_index: int | None) -> TreeRow:
-        b = self._b
-        n = self._visible[i]
-        node = b.nodes[n]
-        entry = node.entry
-        prefix, depth, has_conn = self._prefix(n)
-        fold = "⊞ " if self.flavor == "pi" and n in self.folded and not has_conn else ""
-        active = entry.id in b.active_path
-        text = b.display(n)
-        is_sel = i == selected_index
-        label = node.label
-        line = ("› " if is_sel else "  ") + prefix + fold + ("• " if active else "") + \
-            (f"[{label}] " if label else "") + text
-        if self.width is not None:
-            line = truncate_to_width(line, self.width)
-        return TreeRow(entry.id, entry.type, text, label, active, line, depth, i, is_sel, b.roles[n], entry.line)
+    def _glyph(self, n: int) -> str | None:
+        """pi-mono's fold glyph in the connector of row node ``n`` (⊟ foldable, ⊞ folded), else None."""
+        if not self._foldable(n):
+            return None
+        return "⊞" if n in self.folded else "⊟"
 
     def rows(self, start: int | None = None, stop: int | None = None) -> list[TreeRow]:
         """Visible rows in display order; ``rows(start, stop)`` renders only that slice (like ``[start:stop]``).
@@ -362,8 +344,11 @@ class TreeList:
         """
         sel = self.selected_index
         lo, hi, _ = slice(start, stop).indices(len(self._visible))
+        pi = self.flavor == "pi"
         with paused_gc():
-            return [self._row(i, sel) for i in range(lo, hi)]
+            return render_rows(self._b, self._visible, self._vlayout, self._memo, range(lo, hi), selected=sel,
+                               multiple_roots=self._multiple, width=self.width,
+                               glyph_of=self._glyph if pi else None, folded=self.folded if pi else frozenset())
 
     def window(self) -> tuple[int, int]:
         n = len(self._visible)

@@ -21,23 +21,30 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from collections.abc import Callable
 from functools import lru_cache
 
 from workbench.sessions.fuzzy import _adjacent_swaps, _normalize_cached, _u16, normalize_words
 
-__all__ = ["norm_matches", "normalize_many", "normalized_text", "word_matches", "word_query"]
+__all__ = ["norm_matches", "query_matcher", "normalize_many", "normalized_text", "word_matches", "word_query"]
 
 _SEP = "\x00"
-# Character classes of ASCII text: "a" lowercase, "d" digit, "A" uppercase, " " anything else. The
-# split rules of ``normalize_words`` become searches in the class string: camelCase is "aA" or "dA"
-# (space before the "A"), an acronym run is "AAa" (space between the two "A"s).
-_CLASS = str.maketrans({chr(c): ("a" if chr(c).islower() else "d" if chr(c).isdigit() else "A" if chr(c).isupper()
-                                 else _SEP if chr(c) == _SEP else " ") for c in range(128)})
+# Character classes of ASCII text, so the split rules of ``normalize_words`` become literal searches
+# (fast in C): with "a" = lowercase or digit and "A" = uppercase, camelCase is "aA" (space before the
+# "A"); with "a" = lowercase only, an acronym run is "AAa" (space between the two "A"s).
+def _classes(digit: str) -> dict[int, str]:
+    return str.maketrans({chr(c): ("a" if chr(c).islower() else digit if chr(c).isdigit() else
+                                   "A" if chr(c).isupper() else _SEP if chr(c) == _SEP else " ") for c in range(128)})
+
+
+_CAMEL_CLASSES = _classes("a")
+_ACRONYM_CLASSES = _classes(" ")
 # Lowercase letters and digits kept, uppercase lowered, every other character a space (separator kept).
 _FOLD = str.maketrans({chr(c): (chr(c).lower() if chr(c).isalnum() else _SEP if chr(c) == _SEP else " ")
                        for c in range(128)})
-_CAMEL_AT = re.compile("[ad]A")
+_CAMEL_AT = re.compile("aA")
 _ACRONYM_AT = re.compile("AAa")
+_SPACES = re.compile("  +")
 
 
 def normalized_text(text: str) -> str:
@@ -52,9 +59,8 @@ def normalize_many(texts: list[str]) -> list[str]:
     if ascii_idx:
         joined = _SEP.join(texts[i] for i in ascii_idx)
         # The separator is neither a letter nor a digit: no split rule fires across it.
-        classes = joined.translate(_CLASS)
-        cuts = sorted([m.start() + 1 for m in _CAMEL_AT.finditer(classes)] +
-                      [m.start() + 1 for m in _ACRONYM_AT.finditer(classes)])
+        cuts = sorted([m.start() + 1 for m in _CAMEL_AT.finditer(joined.translate(_CAMEL_CLASSES))] +
+                      [m.start() + 1 for m in _ACRONYM_AT.finditer(joined.translate(_ACRONYM_CLASSES))])
         if cuts:
             pieces = []
             prev = 0
@@ -63,8 +69,14 @@ def normalize_many(texts: list[str]) -> list[str]:
                 prev = c
             pieces.append(joined[prev:])
             joined = " ".join(pieces)
-        for i, part in zip(ascii_idx, joined.translate(_FOLD).split(_SEP)):
-            out[i] = " ".join(part.split())
+        # Collapse space runs and drop spaces next to separators: each part is then stripped already
+        # (the very first and last parts have no separator on their outer side: strip them).
+        folded = _SPACES.sub(" ", joined.translate(_FOLD)).replace(" " + _SEP, _SEP).replace(_SEP + " ", _SEP)
+        parts = folded.split(_SEP)
+        parts[0] = parts[0].strip(" ")
+        parts[-1] = parts[-1].strip(" ")
+        for i, part in zip(ascii_idx, parts):
+            out[i] = part
     for i, t in enumerate(texts):
         if out[i] is None:
             out[i] = normalized_text(t)
@@ -75,7 +87,7 @@ def normalize_many(texts: list[str]) -> list[str]:
 class _TokenRules:
     tok: str
     compact: re.Pattern[str]  # the token in the compact text: its characters with optional spaces
-    short_word: re.Pattern[str] | None  # a word equal to tok minus its last 1 or 2 characters
+    shorter: tuple[str, ...]  # tok minus its last 1 or 2 characters (a word equal to one matches)
     subseq: re.Pattern[str]  # necessary condition of the in-word subsequence rule
     limit: int  # the subsequence rule's span limit
 
@@ -85,15 +97,12 @@ def _rules(tok: str) -> _TokenRules:
     m = len(tok)
     esc = [re.escape(c) for c in tok]
     compact = re.compile(" ?".join(esc))
-    shorter = [tok[:j] for j in range(max(1, m - 2), m)]
-    short_word = (
-        re.compile("(?:^| )(?:" + "|".join(re.escape(s) for s in shorter) + ")(?: |$)") if shorter else None
-    )
+    shorter = tuple(tok[:j] for j in range(max(1, m - 2), m))
     limit = max(m + 2, math.ceil(1.8 * m))
     gap = max(0, limit - m)
     # Between two matched characters the greedy scan skips neither a space nor the next character.
     subseq = re.compile(esc[0] + "".join(f"[^ {esc[i]}]{{0,{gap}}}{esc[i]}" for i in range(1, m)))
-    return _TokenRules(tok, compact, short_word, subseq, limit)
+    return _TokenRules(tok, compact, shorter, subseq, limit)
 
 
 def _greedy_span(tok: str, word: str) -> int | None:
@@ -120,8 +129,9 @@ def _direct(tok: str, norm: str) -> bool:
         return True
     if tok in norm:
         return True
-    if r.short_word is not None and r.short_word.search(norm) is not None:
-        return True
+    for w in r.shorter:  # a whole word equal to w (plain substring searches are the fastest test)
+        if w in norm and (norm == w or norm.startswith(w + " ") or norm.endswith(" " + w) or f" {w} " in norm):
+            return True
     if r.subseq.search(norm) is not None:
         n = len(tok)
         for word in norm.split(" "):
@@ -185,3 +195,60 @@ def norm_matches(toks: list[str], norm: str) -> bool:
             if c not in norm or c == " ":
                 return False
     return all(_token(tok, norm) for tok in toks)
+
+
+def _direct_check(tok: str) -> Callable[[str], bool]:
+    """``_direct(tok, ·)`` with everything about the token worked out once (it runs once per row)."""
+    r = _rules(tok)
+    compact_search = r.compact.search
+    subseq_search = r.subseq.search
+    shorter = [(w, w + " ", " " + w, f" {w} ") for w in r.shorter]
+    limit = r.limit
+    n = len(tok)
+    first = tok[0]
+    acronym = 2 <= n <= 4
+
+    def check(norm: str) -> bool:
+        if tok in norm:
+            return True
+        m = compact_search(norm)
+        if m is not None and (m.start() == 0 or norm[m.start() - 1] == " "):
+            return True
+        for w, head, tail, mid in shorter:
+            if w in norm and (norm == w or norm.startswith(head) or norm.endswith(tail) or mid in norm):
+                return True
+        if subseq_search(norm) is not None:
+            for word in norm.split(" "):
+                if n <= len(word) and first in word:
+                    span = _greedy_span(tok, word)
+                    if span is not None and span <= limit:
+                        return True
+        return acronym and _acronym(tok, norm)
+
+    return check
+
+
+@lru_cache(maxsize=256)
+def query_matcher(query: str) -> Callable[[str], bool]:
+    """``lambda norm: word_matches(query, norm)``, compiled once per query for use on many rows."""
+    toks = word_query(query)
+    if toks is None:
+        return lambda norm: True
+    required = "".join(sorted({c for tok in toks for c in tok[:-3]}))
+    token_checks = [[_direct_check(v) for v in (tok, *_swaps(tok))] for tok in toks]
+
+    def match(norm: str) -> bool:
+        if not norm:
+            return False
+        for c in required:
+            if c not in norm:
+                return False
+        for variants in token_checks:
+            for check in variants:
+                if check(norm):
+                    break
+            else:
+                return False
+        return True
+
+    return match

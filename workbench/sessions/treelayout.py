@@ -1,0 +1,173 @@
+"""Layout of the `/tree` list (spec §8.2, §8.3): indents, connectors, gutters and prefixes.
+
+``layout_forest`` lays out a forest of flat node numbers; ``render_prefix`` draws one row's indent
+cells (memoized per shared gutter tuple); ``pi_visible_forest`` re-lays out pi-mono's visible rows.
+All iterative: 100k-entry chains are normal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+if TYPE_CHECKING:
+    from workbench.sessions.flattree import FlatTree
+
+Flavor = Literal["omp", "pi", "omp57"]
+
+
+class Layout(NamedTuple):
+    """Where one row sits (§8.2): a plain tuple, because 100k of them are built per flattening."""
+
+    indent: int
+    just_branched: bool
+    show_connector: bool
+    is_last: bool
+    gutters: tuple[tuple[int, bool], ...]  # (position, show); shared by siblings, extended per level
+    virtual_root_child: bool
+
+
+def layout_forest(roots: list[int], children: Mapping[int, list[int]], active: set[int]) -> dict[int, Layout]:
+    """§8.2 layout over a forest of flat indices, in display order (iterative: 100k-entry chains are common).
+
+    A node's gutters tuple is built once per parent and shared by all its children, so a long chain
+    holds one tuple, and ``render_prefix`` can memoize on it.
+    """
+    multiple = len(roots) > 1
+    out: dict[int, Layout] = {}
+    new = tuple.__new__
+    ordered = [r for r in roots if r in active] + [r for r in roots if r not in active]
+    stack: list[tuple[int, Layout]] = []
+    for i in range(len(ordered) - 1, -1, -1):
+        stack.append((ordered[i], new(Layout, (1 if multiple else 0, multiple, multiple, i == len(ordered) - 1, (),
+                                               multiple))))
+    pop = stack.pop
+    push = stack.append
+    get_kids = children.get
+    while stack:
+        node, lay = pop()
+        out[node] = lay
+        kids = get_kids(node)
+        if not kids:
+            continue
+        indent, just_branched, show_connector, is_last, gutters, vroot = lay
+        if len(kids) == 1:
+            # The common case (a chain): same indent unless the parent just branched.
+            child_indent = indent + 1 if (just_branched and indent > 0) else indent
+            if show_connector and not vroot:
+                disp = max(0, indent - 1) if multiple else indent
+                gutters = gutters + ((max(0, disp - 1), not is_last),)
+            if child_indent == indent and not just_branched and not show_connector and is_last and not vroot:
+                push((kids[0], lay))  # a chain link: the child's layout equals its parent's, share it
+            else:
+                push((kids[0], new(Layout, (child_indent, False, False, True, gutters, False))))
+            continue
+        kids_ordered = [k for k in kids if k in active] + [k for k in kids if k not in active]
+        child_indent = indent + 1
+        if show_connector and not vroot:
+            disp = max(0, indent - 1) if multiple else indent
+            gutters = gutters + ((max(0, disp - 1), not is_last),)
+        last = len(kids_ordered) - 1
+        for i in range(last, -1, -1):
+            push((kids_ordered[i], new(Layout, (child_indent, True, True, i == last, gutters, False))))
+    return out
+
+
+def render_prefix(
+    lay: Layout, *, multiple_roots: bool, flavor: Flavor, fold_glyph: str | None, width: int | None,
+    memo: dict[tuple[Any, ...], tuple[str, int, bool]] | None = None,
+) -> tuple[str, int, bool]:
+    """The indent cells of one row: gutters, its own connector, omp17's chain anchor and width cap.
+
+    ``fold_glyph`` (pi only) replaces the connector's middle ``─``: ``⊟`` foldable, ``⊞`` folded.
+    Returns (prefix, display indent, whether the row draws a connector). ``memo`` caches prefixes by
+    the layout's shared gutter tuple (by identity: the memo must live no longer than the layout), so a
+    deep tree costs O(depth) per distinct prefix, not per row.
+    """
+    key = None
+    if memo is not None:
+        key = (id(lay.gutters), lay.indent, lay.show_connector, lay.is_last, lay.virtual_root_child,
+               multiple_roots, flavor, fold_glyph, width)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+    disp = max(0, lay.indent - 1) if multiple_roots else lay.indent
+    has_conn = lay.show_connector and not lay.virtual_root_child
+    gutters = {pos: show for pos, show in lay.gutters}
+    anchor = -1
+    if flavor == "omp" and not has_conn and lay.gutters and not lay.gutters[-1][1]:
+        anchor = lay.gutters[-1][0] + 1  # omp17 chain anchor: a "│" continuing under a └─
+    cells: list[str] = []
+    for level in range(disp):
+        if level in gutters:
+            cells.append("│  " if gutters[level] else "   ")
+        elif has_conn and level == disp - 1:
+            cells.append(("└" if lay.is_last else "├") + (fold_glyph or "─") + " ")
+        elif level == anchor:
+            cells.append("│  ")
+        else:
+            cells.append("   ")
+    if width is not None and flavor == "omp":
+        cap = max(1, (width - max(24, width // 2) - 4) // 3)
+        if len(cells) > cap:
+            cells = cells[len(cells) - cap:]
+            cells[0] = "…" + cells[0][1:]
+    out = ("".join(cells), disp, has_conn)
+    if memo is not None:
+        memo[key] = out
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class VisibleForest:
+    """pi-mono's re-laid-out view: visible rows, their visible parents/children and the new layout."""
+
+    visible: list[int]
+    vparent: dict[int, int]
+    vchildren: dict[int, list[int]]
+    roots: list[int]
+    layout: dict[int, Layout]
+
+
+def pi_visible_forest(flat: FlatTree, visible: list[int], folded: frozenset[int]) -> VisibleForest:
+    """Rebuild the forest of visible rows (parent = nearest visible ancestor), drop the descendants of
+    folded rows, and lay it out again (§8.3, pi only); rows keep the flattened order."""
+    vis = set(visible)
+    nearest: dict[int, int] = {}
+    vparent: dict[int, int] = {}
+    vchildren: dict[int, list[int]] = {}
+    roots: list[int] = []
+    for n in flat.order:
+        p = flat.parent[n]
+        anc = nearest.get(p, -1) if p >= 0 else -1
+        if n in vis:
+            nearest[n] = n
+            if anc < 0:
+                roots.append(n)
+            else:
+                vparent[n] = anc
+                vchildren.setdefault(anc, []).append(n)
+        else:
+            nearest[n] = anc
+    children = vchildren
+    if folded:
+        hidden: set[int] = set()
+        for n in visible:
+            p = vparent.get(n)
+            if p is not None and (p in folded or p in hidden):
+                hidden.add(n)
+        visible = [n for n in visible if n not in hidden]
+        kept = set(visible)
+        children = {k: [c for c in v if c in kept] for k, v in vchildren.items() if k in kept and k not in folded}
+        roots = [r for r in roots if r in kept]
+    # containsActive on the visible forest: the (visible) leaf row and its visible ancestors.
+    active: set[int] = set()
+    for n in visible:
+        if flat.nodes[n].entry.id != flat.leaf:
+            continue
+        cur: int | None = n
+        while cur is not None and cur not in active:
+            active.add(cur)
+            cur = vparent.get(cur)
+    return VisibleForest(visible, vparent, vchildren, roots, layout_forest(roots, children, active))
