@@ -195,3 +195,81 @@ def test_parquet_files_next_to_the_database(rules_dir, corpus, tmp_path):
     for table in ("backtest_rules", "backtest_hits", "backtest_sessions"):
         data = Path(written[table]).read_bytes()
         assert data[:4] == b"PAR1" and data[-4:] == b"PAR1"
+
+
+# --- the time bound ---------------------------------------------------------------------------------
+
+SLOW_RULE = "---\ncondition: '(a+)+$'\nscope: text\n---\nCatastrophic on a run of a's that does not end the text.\n"
+
+
+@pytest.fixture()
+def slow_corpus(tmp_path: Path) -> Path:
+    """Three sessions; the middle one holds a long run of ``a`` followed by more text."""
+    folder = tmp_path / "slow-sessions"
+    folder.mkdir()
+    write_session(folder / "1-before.jsonl", [[text("First cfg.unwrap() here.")]])
+    write_session(folder / "2-slow.jsonl", [[text("Before the run."), text("a" * 40 + "! then value.unwrap() too")]])
+    write_session(folder / "3-after.jsonl", [[text("Later x.unwrap() again.")], [text("aaa!")]])
+    return folder
+
+
+def _with_slow_rule(rules_dir: Path, tmp_path: Path) -> Path:
+    folder = tmp_path / "rules-with-slow"
+    folder.mkdir()
+    for f in rules_dir.iterdir():
+        (folder / f.name).write_text(f.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "slow.md").write_text(SLOW_RULE, encoding="utf-8")
+    return folder
+
+
+def _hits(result):
+    return [(Path(h.session).name, h.rule, h.turn, h.offset) for h in result.hits]
+
+
+@pytest.mark.parametrize("mode", ["probe", "agent"])
+def test_a_catastrophic_rule_is_disabled_and_reported(rules_dir, slow_corpus, tmp_path, mode):
+    with_slow = _with_slow_rule(rules_dir, tmp_path)
+    options = BacktestOptions(mode=mode, time_bound=1.0)
+    result = run_backtest(with_slow, [slow_corpus], workers=1, options=options)
+    (disabled,) = result.disabled
+    assert disabled[0] == "slow" and Path(disabled[1]).name == "2-slow.jsonl" and "1s time bound" in disabled[2]
+    slow = by_rule(result)["slow"]
+    assert slow.turns == 0 and "at session" in slow.disabled and "slow" not in result.never_fired
+    assert all(s.disabled == ("slow",) for s in result.sessions)
+    assert [Path(s.session).name for s in result.sessions if s.slow] == ["2-slow.jsonl"]
+    # Every other rule sees every session, as in a backtest without the slow rule at all (in probe
+    # mode this checks that dropping a rule's hits equals replaying without it).
+    without = run_backtest(rules_dir, [slow_corpus], workers=1, options=options)
+    assert _hits(result) == _hits(without) and len(without.hits) == 3
+    assert [s.status for s in result.sessions] == [s.status for s in without.sessions]
+
+
+def test_the_bound_gives_the_same_result_on_local_processes(rules_dir, slow_corpus, tmp_path):
+    with_slow = _with_slow_rule(rules_dir, tmp_path)
+    options = BacktestOptions(time_bound=1.0)
+    one = run_backtest(with_slow, [slow_corpus], workers=1, options=options)
+    many = run_backtest(with_slow, [slow_corpus], workers=3, options=options)
+    assert many == one and many.disabled
+
+
+def test_well_behaved_rules_give_the_same_result_with_and_without_the_bound(rules_dir, corpus):
+    bounded = run_backtest(rules_dir, [corpus], workers=1)
+    unbounded = run_backtest(rules_dir, [corpus], workers=1, options=BacktestOptions(time_bound=None))
+    assert bounded == unbounded and bounded.disabled == ()
+
+
+def test_batch_reports_each_outcome_as_it_arrives(rules_dir, slow_corpus, tmp_path):
+    from workbench.backtest import backtest_batch
+
+    rules = _rules(_with_slow_rule(rules_dir, tmp_path))
+    paths = sorted(str(p) for p in slow_corpus.iterdir())
+    seen = []
+    out = backtest_batch(paths, rules, BacktestOptions(time_bound=1.0), on_outcome=lambda o: seen.append(o.session))
+    assert seen == paths == [o.session for o in out]
+    # The batch goes on without the rule after the session that exceeded the bound.
+    assert [o.disabled for o in out] == [(), ("slow",), ("slow",)]
+
+
+def test_time_bound_must_be_positive(rules_dir, corpus):
+    with pytest.raises(UsageError):
+        run_backtest(rules_dir, [corpus], workers=1, options=BacktestOptions(time_bound=0))

@@ -61,7 +61,7 @@ def test_rule_globs_use_path_candidates_relative_to_cwd(tree):
 def test_rules_that_never_see_a_write_are_listed(tree):
     report = scan_paths([str(tree)], [TEXT_ONLY, Rule("doc", "d.md", "b", description="d")], cwd=str(tree))
     assert report.hits == ()
-    assert report.not_applicable == (("prose", "scope watches no tool calls"), ("doc", "no condition or astCondition"))
+    assert report.not_applicable == (("prose", "scope watches no tool calls"), ("doc", "no condition or astCondition (not a TTSR rule)"))
 
 
 def test_missing_path_is_an_error(tree):

@@ -16,11 +16,15 @@ Tasks run in local worker processes (``concurrent.futures``, forkserver or spawn
 distributed cluster given a scheduler address; the task function is the same pure function and the
 results are aggregated in input order, so both give identical results. Results can be written to a
 DuckDB file and Parquet (``write_results``).
+
+A catastrophic regex must not hang a worker: each batch runs under the time bound of
+``workbench.replay.timebound`` (a forked child the task can kill). A rule that keeps a session from
+progressing for ``time_bound`` seconds is disabled and reported (``BacktestResult.disabled``), and
+the result is made as if it had been disabled for every session, whichever worker met it first.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -39,8 +43,12 @@ from workbench.backtest_results import (
     write_results,
 )
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
-from workbench.firings import Firing, FiringRecorder
+from workbench.firings import record_firings
+from workbench.replay.derive import chunk_text, open_stream
+from workbench.replay.timebound import Bounded, culprits, has_condition, wait_all
+from workbench.replay.triggers import interrupts
 from workbench.rules import Rule
+from workbench.scan import named_files
 
 __all__ = [
     "DEFAULT_SAMPLES", "TABLES", "BacktestOptions", "BacktestResult", "Hit", "RuleSummary", "SessionOutcome",
@@ -55,6 +63,7 @@ SESSION_SUFFIXES = (".jsonl",)
 # streaming-only partial states, and replay work drops several-fold (partial JSON is re-parsed at
 # every tool-call delta). ``--chunk-size 1`` gives the stepper's default granularity.
 DEFAULT_CHUNK_WORDS = 8
+DEFAULT_TIME_BOUND = 2.0
 
 
 BacktestMode = Literal["probe", "agent"]
@@ -70,6 +79,8 @@ class BacktestOptions:
     ``settings`` (the ``ttsr.*`` mapping: ``interruptMode``, ``repeatMode``, ``repeatGap``...): an
     interrupt skips the rest of its turn and the retry consumes the next recorded turn, and a rule
     injected once is gated by the repeat policy, so the counts are "how often it would have fired".
+    ``time_bound``: seconds a session may go without progress before the rule responsible is
+    disabled (``None``: no bound).
     """
 
     policy: str = "words"
@@ -77,6 +88,7 @@ class BacktestOptions:
     interrupt_mode: str = "always"
     mode: BacktestMode = "probe"
     settings: Mapping[str, Any] | None = field(default=None, hash=False)
+    time_bound: float | None = DEFAULT_TIME_BOUND
 
     def replay_settings(self) -> dict[str, Any]:
         if self.mode == "probe":
@@ -91,18 +103,10 @@ class BacktestOptions:
 # --- the task ---------------------------------------------------------------------------------------
 
 
-def _interrupts(rule: Rule | None, source: str, default: str) -> bool:
-    """Spec §8.3 for one rule: would its effective interrupt mode abort on this source?"""
-    mode = (rule.interrupt_mode if rule is not None else None) or default
-    return mode == "always" or (mode == "prose-only" and source in ("text", "thinking")) or (
-        mode == "tool-only" and source == "tool")
-
-
 def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions = BacktestOptions()) -> SessionOutcome:
-    """The task: replay every assistant turn of one session file through ``rules``. Pure apart from
-    reading the file; a file that is not a usable session becomes an outcome with ``error``."""
-    from workbench.replay import SimulatedSession
-
+    """The task: replay every assistant turn of one session file through ``rules``, in this process and
+    without a time bound (``backtest_batch`` adds it). Pure apart from reading the file; a file that
+    is not a usable session becomes an outcome with ``error``."""
     try:
         stream = load_stream(path, options)
     except WorkbenchError as exc:
@@ -111,56 +115,101 @@ def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions 
         return SessionOutcome(path, 0, (), f"{path}: {exc}")
     originals = {r.name: r for r in rules}
     played = [replace(r, interrupt_mode="never") for r in rules] if options.mode == "probe" else list(rules)
-    sim = SimulatedSession(played, options.replay_settings(), cwd=stream.cwd or "/", stream=stream)
-    recorder = FiringRecorder(sim.manager)
-    sim.on_check = recorder
-    for i, ev in enumerate(stream.events):
-        recorder.observe(i, ev)
-        sim.feed(i, ev)
+    sim, recorder = record_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/")
     status = sim.finish().status
     default = options.interrupt_default()
-    hits = tuple(_hit(path, f, originals.get(f.rule), default) for f in recorder.firings)
+    hits = tuple(Hit.of(path, f, _interrupts(originals.get(f.rule), f.source, default)) for f in recorder.firings)
     return SessionOutcome(path, stream.turn_count(), hits, None, status)
+
+
+def _interrupts(rule: Rule | None, source: str, default: str) -> bool:
+    return interrupts((rule.interrupt_mode if rule is not None else None) or default, source)
 
 
 def load_stream(path: str, options: BacktestOptions = BacktestOptions()) -> Any:
     """A recorded stream file as is; any other file as a session, derived into a stream."""
-    from workbench.replay import derive_stream, read_stream
-    from workbench.sessions import load_session
-
-    with open(path, encoding="utf-8", errors="replace") as fh:
-        first = next((line for line in fh if line.strip()), "")
-    if first.lstrip().startswith("{") and '"stream"' in first:
-        try:
-            is_stream = json.loads(first).get("type") == "stream"
-        except (ValueError, AttributeError):
-            is_stream = False
-        if is_stream:
-            return read_stream(path)
-    return derive_stream(load_session(path), policy=options.policy, size=options.size)
+    return open_stream(path, policy=options.policy, size=options.size)[0]
 
 
-def _hit(session: str, f: Firing, rule: Rule | None, default: str) -> Hit:
-    return Hit(session, f.rule, f.turn, f.step, f.source, f.tool_name, f.stream_key, f.via, f.offset, f.end,
-               f.fired_at, f.snippet, _interrupts(rule, f.source, default))
+def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: BacktestOptions,
+                   on_outcome: Callable[[SessionOutcome], None] | None = None) -> list[SessionOutcome]:
+    """Several tasks in one call (fewer round trips to a worker); same answers as one by one.
+
+    With ``options.time_bound`` the sessions run in a forked child (``workbench.replay.timebound``).
+    When a session makes no progress for that long, the child is killed, the rules responsible are
+    found and the batch goes on from that session without them; its outcome names them in ``slow``.
+    ``on_outcome`` is called in this process as each outcome arrives.
+    """
+    bound = options.time_bound
+    out: list[SessionOutcome] = []
+
+    def arrived(outcome: SessionOutcome) -> None:
+        out.append(outcome)
+        if on_outcome is not None:
+            on_outcome(outcome)
+
+    if bound is None:
+        for path in paths:
+            arrived(backtest_session(path, rules, options))
+        return out
+    disabled: dict[str, str] = {}
+    found: dict[str, tuple[tuple[str, str], ...]] = {}  # session -> rules found slow on it
+    while len(out) < len(paths):
+        active = [r for r in rules if r.name not in disabled]
+        rest = paths[len(out):]
+        run = Bounded(lambda report: [report(backtest_session(p, active, options)) for p in rest])
+        seen = 0
+
+        def collect() -> None:
+            nonlocal seen
+            for outcome in run.results[seen:]:
+                arrived(replace(outcome, slow=found.get(outcome.session, ()), disabled=tuple(sorted(disabled))))
+            seen = len(run.results)
+
+        wait_all([run], bound, tick=collect)
+        collect()
+        if run.error is not None:  # the task itself raised: as without the bound, so does the batch
+            raise run.error
+        if seen == len(rest):
+            break
+        path = rest[seen]
+        if run.state == "failed":
+            arrived(SessionOutcome(path, 0, (), f"{path}: the replay process died"))
+            continue
+        slow, control = culprits([r.name for r in active if has_condition(r)], {}, lambda plan: Bounded(
+            lambda report: report(backtest_session(path, [r for r in active if r.name not in plan], options))), bound)
+        if slow is None:  # it did not hang again (a loaded machine): the control run's outcome stands
+            if control.error is not None:
+                raise control.error
+            arrived(replace(control.results[0], disabled=tuple(sorted(disabled))) if control.results else
+                    SessionOutcome(path, 0, (), f"{path}: the replay process died"))
+            continue
+        if not slow:
+            arrived(SessionOutcome(path, 0, (), f"{path}: exceeded the {bound:g}s time bound and no single rule "
+                                   "was found responsible"))
+            continue
+        why = f"exceeded the {bound:g}s time bound (catastrophic backtracking?)"
+        found[path] = tuple((name, why) for name in slow)
+        disabled.update((name, why) for name in slow)
+    return out
 
 
-def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: BacktestOptions) -> list[SessionOutcome]:
-    """Several tasks in one call (fewer round trips to a worker); same answers as one by one."""
-    return [backtest_session(p, rules, options) for p in paths]
-
-
-_WORKER_RULES: list[Rule] = []
-_WORKER_OPTIONS = BacktestOptions()
-
-
-def _init_worker(rules: list[Rule], options: BacktestOptions) -> None:
-    global _WORKER_RULES, _WORKER_OPTIONS
-    _WORKER_RULES, _WORKER_OPTIONS = rules, options
-
-
-def _worker_batch(paths: list[str]) -> list[SessionOutcome]:
-    return backtest_batch(paths, _WORKER_RULES, _WORKER_OPTIONS)
+def _without_slow_rules(files: list[str], rules: list[Rule], opts: BacktestOptions, outcomes: list[SessionOutcome],
+                        run: Callable[[list[str], list[Rule]], list[SessionOutcome]]) -> list[SessionOutcome]:
+    """Every outcome as if the rules that exceeded the bound anywhere had been disabled everywhere, so
+    the result does not depend on how sessions were batched or on which worker found a slow rule."""
+    while True:
+        slow = {name for o in outcomes for name, _ in o.slow}
+        stale = [i for i, o in enumerate(outcomes) if set(o.disabled) != slow]
+        if not stale:
+            return outcomes
+        if opts.mode == "probe":
+            # In probe mode rules do not interact (nothing aborts, no injection silences a rule), so
+            # dropping a rule's hits gives what a replay without it would (tests/test_backtest.py).
+            return [o.without(slow) for o in outcomes]
+        again = run([files[i] for i in stale], [r for r in rules if r.name not in slow])
+        for i, o in zip(stale, again):
+            outcomes[i] = replace(o.without(slow), slow=outcomes[i].slow + o.slow)
 
 
 # --- inputs -----------------------------------------------------------------------------------------
@@ -168,16 +217,7 @@ def _worker_batch(paths: list[str]) -> list[SessionOutcome]:
 
 def session_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
     """Session files named directly and every ``*.jsonl`` under named folders, sorted per folder."""
-    out: list[str] = []
-    for raw in paths:
-        p = Path(raw)
-        if p.is_file():
-            out.append(str(p))
-        elif p.is_dir():
-            out += sorted(str(f) for f in p.rglob("*") if f.is_file() and f.suffix in SESSION_SUFFIXES)
-        else:
-            raise NotFoundError(f"{raw}: no such file or directory")
-    return list(dict.fromkeys(out))
+    return [str(f) for f in named_files(paths, SESSION_SUFFIXES)]
 
 
 def load_rule_set(rules: str | os.PathLike[str] | Sequence[Rule], *, home: str | None = None) -> list[Rule]:
@@ -219,19 +259,24 @@ def run_backtest(
     if workers is not None and workers < 1:
         raise UsageError("--workers must be at least 1")
     opts = options or BacktestOptions()
-    from workbench.replay.derive import chunk_text
-
+    if opts.time_bound is not None and opts.time_bound <= 0:
+        raise UsageError("the time bound must be a positive number of seconds")
     chunk_text("", opts.policy, opts.size)  # bad chunking options fail before any work starts
     rules = load_rule_set(rules_dir, home=home)
     files = session_files(paths)
     if not files:
         raise NotFoundError("no session files (*.jsonl) found in " + ", ".join(str(p) for p in paths))
     started = time.perf_counter()
-    if scheduler is not None:
-        outcomes, used = _run_dask(scheduler, files, rules, opts, progress)
-    else:
-        used = workers or os.cpu_count() or 1
-        outcomes = _run_local(files, rules, opts, used, progress)
+    used = workers or os.cpu_count() or 1
+
+    def run(some: list[str], with_rules: list[Rule], report: Progress | None = None) -> list[SessionOutcome]:
+        nonlocal used
+        if scheduler is None:
+            return _run_local(some, with_rules, opts, used, report)
+        outcomes, used = _run_dask(scheduler, some, with_rules, opts, report)
+        return outcomes
+
+    outcomes = _without_slow_rules(files, rules, opts, run(files, rules, progress), run)
     elapsed = time.perf_counter() - started
     return aggregate(rules, outcomes, samples=samples, elapsed=elapsed, workers=used, scheduler=scheduler)
 
@@ -240,12 +285,15 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
                progress: Progress | None) -> list[SessionOutcome]:
     total = len(files)
     if workers == 1 or total == 1:
-        out = []
-        for i, path in enumerate(files):
-            out.append(backtest_session(path, rules, opts))
+        done = 0
+
+        def one_more(_outcome: SessionOutcome) -> None:
+            nonlocal done
+            done += 1
             if progress is not None:
-                progress(i + 1, total)
-        return out
+                progress(done, total)
+
+        return backtest_batch(files, rules, opts, on_outcome=one_more)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
@@ -268,6 +316,19 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
             if progress is not None:
                 progress(done, total)
     return [o for batch in results for o in (batch or [])]
+
+
+_WORKER_RULES: list[Rule] = []
+_WORKER_OPTIONS = BacktestOptions()
+
+
+def _init_worker(rules: list[Rule], options: BacktestOptions) -> None:
+    global _WORKER_RULES, _WORKER_OPTIONS
+    _WORKER_RULES, _WORKER_OPTIONS = rules, options
+
+
+def _worker_batch(paths: list[str]) -> list[SessionOutcome]:
+    return backtest_batch(paths, _WORKER_RULES, _WORKER_OPTIONS)
 
 
 def _run_dask(address: str, files: list[str], rules: list[Rule], opts: BacktestOptions,

@@ -9,39 +9,31 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from workbench.firings import Firing, not_registered
 from workbench.rules import Rule
 
 DEFAULT_SAMPLES = 3
 
 
-@dataclass(frozen=True, slots=True)
-class Hit:
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Hit(Firing):
     """A rule firing in one turn of one session (the first firing of that rule in the turn).
 
-    ``turn``: 0-based turn of the derived stream; ``step``: index of the stream event that fired;
-    ``stream_key``: the engine buffer (``text``, ``thinking``, ``toolcall:<id>[#<path>]``);
-    ``offset`` / ``end``: the first match in that buffer (``None`` if it cannot be located);
-    ``fired_at``: how many characters of the buffer had streamed when it fired; ``interrupts``:
-    whether the rule's effective interrupt mode would abort on this source.
+    The ``Firing`` fields say where (``turn``, ``step``, ``stream_key``, ``offset`` / ``end`` of the
+    first match, ``fired_at``, ``snippet``); ``session`` is the file and ``interrupts`` whether the
+    rule's effective interrupt mode would abort on this source.
     """
 
     session: str
-    rule: str
-    turn: int
-    step: int
-    source: str
-    tool_name: str | None
-    stream_key: str
-    via: str
-    offset: int | None
-    end: int | None
-    fired_at: int
-    snippet: str
     interrupts: bool
+
+    @classmethod
+    def of(cls, session: str, firing: Firing, interrupts: bool) -> Hit:
+        return cls(**{f.name: getattr(firing, f.name) for f in fields(Firing)}, session=session, interrupts=interrupts)
 
     def to_row(self) -> dict[str, Any]:
         return {"session": self.session, "rule": self.rule, "turn": self.turn, "step": self.step,
@@ -52,13 +44,24 @@ class Hit:
 
 @dataclass(frozen=True, slots=True)
 class SessionOutcome:
-    """One task's answer: the session's turn count and hits, or why it could not be read."""
+    """One task's answer: the session's turn count and hits, or why it could not be read.
+
+    ``slow``: rules found here to exceed the time bound, with the reason; ``disabled``: the rules
+    left out of this session's replay (sorted), because they exceeded the bound here or earlier.
+    """
 
     session: str
     turns: int
     hits: tuple[Hit, ...]
     error: str | None = None
     status: str | None = None
+    slow: tuple[tuple[str, str], ...] = ()
+    disabled: tuple[str, ...] = ()
+
+    def without(self, names: set[str]) -> SessionOutcome:
+        """This outcome as if ``names`` had been disabled too (exact where rules do not interact)."""
+        return replace(self, hits=tuple(h for h in self.hits if h.rule not in names),
+                       disabled=tuple(sorted(names | set(self.disabled))))
 
     def to_row(self) -> dict[str, Any]:
         return {"session": self.session, "turns": self.turns, "hits": len(self.hits), "status": self.status,
@@ -76,6 +79,7 @@ class RuleSummary:
     interrupting_turns: int
     first: Hit | None
     samples: tuple[Hit, ...]
+    disabled: str | None = None  # why the time bound disabled it
 
     @property
     def fired(self) -> bool:
@@ -87,7 +91,7 @@ class RuleSummary:
                 "interrupting_turns": self.interrupting_turns, "fired": self.fired,
                 "first_session": first.session if first else None, "first_turn": first.turn if first else None,
                 "first_step": first.step if first else None, "first_offset": first.offset if first else None,
-                "samples": [h.snippet for h in self.samples]}
+                "samples": [h.snippet for h in self.samples], "disabled": self.disabled}
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +102,7 @@ class BacktestResult:
     hits: tuple[Hit, ...]
     sessions: tuple[SessionOutcome, ...]
     not_registered: tuple[tuple[str, str], ...] = ()
+    disabled: tuple[tuple[str, str, str], ...] = ()  # (rule, session, reason): the time bound
     elapsed: float = field(default=0.0, compare=False)
     workers: int = field(default=1, compare=False)
     scheduler: str | None = field(default=None, compare=False)
@@ -112,7 +117,8 @@ class BacktestResult:
 
     @property
     def never_fired(self) -> tuple[str, ...]:
-        return tuple(r.rule for r in self.rules if not r.fired)
+        """Rules that did not fire and were not disabled by the time bound."""
+        return tuple(r.rule for r in self.rules if not r.fired and r.disabled is None)
 
     @property
     def sessions_per_second(self) -> float:
@@ -135,6 +141,7 @@ class BacktestResult:
                        "samples": [h.to_row() for h in r.samples]} for r in self.rules],
             "neverFired": list(self.never_fired),
             "notRegistered": [{"rule": n, "reason": why} for n, why in self.not_registered],
+            "disabled": [{"rule": n, "session": at, "reason": why} for n, at, why in self.disabled],
             "errors": [{"session": s.session, "error": s.error} for s in self.errors],
             "hits": len(self.hits),
         }
@@ -147,14 +154,22 @@ def aggregate(rules: Sequence[Rule], outcomes: Sequence[SessionOutcome], *, samp
     by_rule: dict[str, list[Hit]] = {r.name: [] for r in rules}
     for h in hits:
         by_rule.setdefault(h.rule, []).append(h)
-    not_registered = tuple((r.name, why) for r in rules if (why := _not_registered(r)) is not None)
+    slow: dict[str, tuple[str, str]] = {}  # rule -> (first session where it exceeded the bound, reason)
+    for o in outcomes:
+        for name, why in o.slow:
+            slow.setdefault(name, (o.session, why))
+    not_registered_rules = tuple((r.name, why) for r in rules if (why := not_registered(r)) is not None)
     summaries = []
     for rule in rules:
         mine = by_rule.get(rule.name, [])
+        at = slow.get(rule.name)
         summaries.append(RuleSummary(
             rule.name, rule.path, len({h.session for h in mine}), len(mine),
-            sum(1 for h in mine if h.interrupts), mine[0] if mine else None, tuple(_samples(mine, samples))))
-    return BacktestResult(tuple(summaries), hits, tuple(outcomes), not_registered, elapsed, workers, scheduler)
+            sum(1 for h in mine if h.interrupts), mine[0] if mine else None, tuple(_samples(mine, samples)),
+            f"{at[1]} at session {at[0]}" if at else None))
+    return BacktestResult(tuple(summaries), hits, tuple(outcomes), not_registered_rules,
+                          tuple((name, at, why) for name, (at, why) in slow.items()),
+                          elapsed=elapsed, workers=workers, scheduler=scheduler)
 
 
 def _samples(hits: list[Hit], n: int) -> Iterator[Hit]:
@@ -176,17 +191,6 @@ def _samples(hits: list[Hit], n: int) -> Iterator[Hit]:
             picked.append(h)
             seen_snippets.add(h.snippet)
     return iter(picked)
-
-
-def _not_registered(rule: Rule) -> str | None:
-    from workbench.ttsr import TtsrManager
-
-    if not rule.condition and not rule.ast_condition:
-        return "no condition or astCondition (not a TTSR rule)"
-    manager = TtsrManager(None)  # registration does not depend on the interrupt or repeat settings
-    if manager.add_rule(rule):
-        return None
-    return manager.rejections.get(rule.name, "rejected by the TTSR manager")
 
 
 # --- results ----------------------------------------------------------------------------------------

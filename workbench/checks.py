@@ -21,11 +21,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.errors import InputError, NotFoundError, RuleFileError
-from workbench.firings import Firing, FiringRecorder
+from workbench.errors import InputError, RuleFileError
+from workbench.firings import Firing, record_firings
 from workbench.rules import Rule, RuleSource, build_rule_from_markdown
+from workbench.replay import chunk_text, event, make_stream
 from workbench.rules.examples import RuleExample, parse_examples
-from workbench.ttsr import MatchContext, glob_match
+from workbench.scan import named_files
+from workbench.ttsr import MatchContext, glob_match, matches_any_path
 from workbench.ttsr.ast import NATIVE_ALIASES, language_for
 from workbench.ttsr.paths import path_candidates
 from workbench.ttsr.scope import build_scope
@@ -123,8 +125,6 @@ def sample_path(glob: str) -> str | None:
 
 def _admits(rule_globs: Sequence[str], scope_glob: str | None, path: str) -> bool:
     cands = path_candidates(path, EXAMPLE_CWD)
-    from workbench.ttsr import matches_any_path
-
     if scope_glob is not None and not matches_any_path([scope_glob], cands):
         return False
     return not rule_globs or matches_any_path(list(rule_globs), cands)
@@ -181,8 +181,6 @@ def presentations(rule: Rule, example: RuleExample) -> list[Presentation]:
 
 
 def _events(p: Presentation) -> list[Any]:
-    from workbench.replay import chunk_text, event
-
     evs = [event("turn_start"), event("message_start", role="assistant", timestamp=0)]
     if p.source in ("text", "thinking"):
         kind = f"{p.source}_delta"
@@ -217,15 +215,7 @@ def _ast_reason(rule: Rule, ctx: MatchContext | None, checked: bool) -> str | No
 
 def present(rule: Rule, p: Presentation, *, cwd: str = EXAMPLE_CWD) -> tuple[Firing | None, str]:
     """Run one presentation; (first firing or None, why it did not fire / where it fired)."""
-    from workbench.replay import SimulatedSession, make_stream
-
-    stream = make_stream(_events(p), cwd=cwd)
-    sim = SimulatedSession([rule], None, cwd=cwd, stream=stream)
-    recorder = FiringRecorder(sim.manager)
-    sim.on_check = recorder
-    for i, ev in enumerate(stream.events):
-        recorder.observe(i, ev)
-        sim.feed(i, ev)
+    sim, recorder = record_firings(make_stream(_events(p), cwd=cwd), [rule], None, cwd=cwd)
     mine = [f for f in recorder.firings if f.rule == rule.name]
     if mine:
         first = mine[0]
@@ -297,16 +287,7 @@ def check_rule_text(content: str, *, path: str = "rule.md", name: str | None = N
 
 def rule_files(paths: Iterable[str]) -> list[Path]:
     """Rule files named directly, and the ``.md`` / ``.mdc`` files under named folders (sorted)."""
-    out: list[Path] = []
-    for raw in paths:
-        p = Path(raw)
-        if p.is_dir():
-            out += sorted(f for f in p.rglob("*") if f.is_file() and f.suffix in RULE_SUFFIXES)
-        elif p.is_file():
-            out.append(p)
-        else:
-            raise NotFoundError(f"{raw}: no such file or directory")
-    return list(dict.fromkeys(out))
+    return named_files(paths, RULE_SUFFIXES)
 
 
 def load_rule_file(path: str | Path, warnings: list[str] | None = None) -> Rule:

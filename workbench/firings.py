@@ -1,9 +1,10 @@
 """Where a rule fired: one ``Firing`` per rule and turn, recorded while a simulated session runs.
 
-Rule examples (``workbench.checks``) and the backtest (``workbench.backtest``) both drive a
-``workbench.replay.SimulatedSession`` — so a stream is presented to the engine exactly as the
-stepper presents it — and listen on its ``on_check`` hook. ``FiringRecorder`` turns those checks into
-firings with the offset of the first match in the buffer that fired and a short snippet around it.
+Rule examples (``workbench.checks``) and the backtest (``workbench.backtest``) both play a stream
+through a ``workbench.replay.SimulatedSession`` with ``record_firings`` — so it reaches the engine
+exactly as the stepper presents it — and listen on its ``on_check`` hook. ``FiringRecorder`` turns
+those checks into firings with the offset of the first match in the buffer that fired and a short
+snippet around it. ``not_registered`` and ``ast_patterns`` are shared with ``workbench.scan``.
 The AST matcher reports no position, so AST firings locate their node with ast-grep here (the
 snapshot it ran on is the buffer the regex check just wrote under the same key, spec §8.2).
 """
@@ -14,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from workbench.replay import SimulatedSession, Stream
+from workbench.rules import Rule
 from workbench.ttsr import MatchContext, TtsrManager
 from workbench.ttsr.ast import NATIVE_ALIASES, language_for
 
@@ -100,12 +103,21 @@ def ast_spans(patterns: Sequence[str], source: str, lang: str) -> list[tuple[int
     return sorted(found)
 
 
-def _ast_patterns(manager: TtsrManager, name: str) -> tuple[str, ...]:
-    for rule in manager.get_rules():
-        if rule.name == name:
-            raw = rule.ast_condition or ()
-            return tuple(p.strip() for p in ([raw] if isinstance(raw, str) else raw) if isinstance(p, str) and p.strip())
-    return ()
+def ast_patterns(rule: Rule) -> tuple[str, ...]:
+    """The rule's non-blank ``astCondition`` patterns (a single string counts as one)."""
+    raw = rule.ast_condition or ()
+    return tuple(p.strip() for p in ([raw] if isinstance(raw, str) else raw) if isinstance(p, str) and p.strip())
+
+
+def not_registered(rule: Rule, manager: TtsrManager | None = None) -> str | None:
+    """Why ``rule`` can never fire (``None`` when the manager registers it). The rule is added to
+    ``manager`` when one is given (registration does not depend on interrupt or repeat settings)."""
+    if not rule.condition and not rule.ast_condition:
+        return "no condition or astCondition (not a TTSR rule)"
+    manager = manager if manager is not None else TtsrManager(None)
+    if manager.add_rule(rule):
+        return None
+    return manager.rejections.get(rule.name, "rejected by the TTSR manager")
 
 
 class FiringRecorder:
@@ -152,7 +164,8 @@ class FiringRecorder:
                 start, end = spans[0]
         else:
             lang = language_for(ctx.file_paths)
-            spans3 = ast_spans(_ast_patterns(self.manager, name), text, lang) if lang else []
+            rule = next((r for r in self.manager.get_rules() if r.name == name), None)
+            spans3 = ast_spans(ast_patterns(rule), text, lang) if lang and rule is not None else []
             if spans3:
                 start, end = spans3[0][0], spans3[0][1]
         return Firing(
@@ -160,3 +173,15 @@ class FiringRecorder:
             stream_key=key, file_paths=tuple(ctx.file_paths) if ctx.file_paths is not None else None,
             via=via, offset=start, end=end, fired_at=len(text), snippet=snippet(text, start, end),
         )
+
+
+def record_firings(stream: Stream, rules: Sequence[Rule], settings: Any, *, cwd: str
+                   ) -> tuple[SimulatedSession, FiringRecorder]:
+    """Play ``stream`` through a simulated session holding ``rules``; the recorder holds the firings."""
+    sim = SimulatedSession(rules, settings, cwd=cwd, stream=stream)
+    recorder = FiringRecorder(sim.manager)
+    sim.on_check = recorder
+    for i, ev in enumerate(stream.events):
+        recorder.observe(i, ev)
+        sim.feed(i, ev)
+    return sim, recorder

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from workbench.errors import NotFoundError
-from workbench.firings import ast_spans
+from workbench.firings import ast_patterns, ast_spans, not_registered
 from workbench.rules import Rule
 from workbench.ttsr import MatchContext, TtsrManager
 from workbench.ttsr.ast import language_for
@@ -70,6 +70,21 @@ class ScanReport:
                 "notApplicable": [{"rule": n, "reason": r} for n, r in self.not_applicable]}
 
 
+def named_files(paths: Iterable[str | os.PathLike[str]], suffixes: tuple[str, ...]) -> list[Path]:
+    """Files named directly, and the files with one of ``suffixes`` anywhere under named folders
+    (sorted per folder, each once). The rule and session loaders' view of their arguments."""
+    out: list[Path] = []
+    for raw in paths:
+        p = Path(raw)
+        if p.is_file():
+            out.append(p)
+        elif p.is_dir():
+            out += sorted(f for f in p.rglob("*") if f.is_file() and f.suffix in suffixes)
+        else:
+            raise NotFoundError(f"{raw}: no such file or directory")
+    return list(dict.fromkeys(out))
+
+
 def iter_files(paths: Iterable[str]) -> Iterator[Path]:
     """Files named directly, and the files under named folders (hidden and build folders skipped)."""
     for raw in paths:
@@ -108,14 +123,12 @@ def _shown(path: Path, cwd: Path) -> str:
         return absolute.as_posix()
 
 
-def _applicability(rule: Rule) -> str | None:
-    """Why a written file can never trigger ``rule`` (``None`` when it can)."""
-    if not rule.condition and not rule.ast_condition:
-        return "no condition or astCondition"
+def _applicability(rule: Rule, manager: TtsrManager) -> str | None:
+    """Why a written file can never trigger ``rule`` (``None`` when it can; the rule is then registered)."""
     scope = build_scope(None if rule.scope is None else list(rule.scope), lambda _t: None)
-    if not scope.allow_any_tool and not scope.tool_scopes:
+    if (rule.condition or rule.ast_condition) and not scope.allow_any_tool and not scope.tool_scopes:
         return "scope watches no tool calls"
-    return None
+    return not_registered(rule, manager)
 
 
 class _Lines:
@@ -146,9 +159,7 @@ def scan_paths(
     by_name: dict[str, Rule] = {}
     not_applicable: list[tuple[str, str]] = []
     for rule in rules:
-        why = _applicability(rule)
-        if why is None and not manager.add_rule(rule):
-            why = manager.rejections.get(rule.name, "rejected by the TTSR manager")
+        why = _applicability(rule, manager)
         if why is not None:
             not_applicable.append((rule.name, why))
         else:
@@ -192,8 +203,7 @@ def _scan_text(manager: TtsrManager, rules: dict[str, Rule], shown: str, text: s
             if (rule.name, "ast") in done:
                 continue
             done.add((rule.name, "ast"))
-            patterns = [p for p in (rule.ast_condition or ()) if isinstance(p, str) and p.strip()]
-            for start, end, _line in ast_spans(patterns, text, lang or ""):
+            for start, end, _line in ast_spans(ast_patterns(rule), text, lang or ""):
                 out.append(_hit(lines, shown, rule, start, end, "ast", tool))
     return out
 

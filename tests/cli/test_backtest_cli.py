@@ -63,6 +63,7 @@ def test_progress_bar_goes_to_stderr(setup, capsys):
         (["--workers", "0"], "--workers must be at least 1"),
         (["--workers", "2", "--scheduler", "tcp://127.0.0.1:1"], "exclude each other"),
         (["--chunk-size", "0"], "chunk size must be a positive integer"),
+        (["--time-bound", "-1"], "--time-bound must be >= 0"),
     ],
 )
 def test_bad_flags_are_one_line_errors(setup, capsys, extra, message):
@@ -92,3 +93,17 @@ def test_agent_mode_flags(setup, capsys):
     assert next(r for r in data["rules"] if r["rule"] == "no-unwrap")["turns"] == 2
     assert main(["backtest", "--rules", str(rules), str(sessions), "--repeat-gap", "3"]) == 2
     assert "--mode agent only" in capsys.readouterr().err
+
+
+def test_a_rule_past_the_time_bound_is_reported_and_disabled(setup, capsys):
+    rules, sessions = setup
+    (rules / "slow.md").write_text("---\ncondition: '(a+)+$'\nscope: text\n---\nslow\n")
+    write_session(sessions / "three.jsonl", [[text("a" * 40 + "! and z.unwrap()")]])
+    assert main(["backtest", "--rules", str(rules), str(sessions), "--workers", "1", "--time-bound", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"rule slow disabled: exceeded the 1s time bound (catastrophic backtracking?) at session {sessions / 'three.jsonl'}" in out
+    assert "never fired: quiet\n" in out  # the disabled rule is not reported as never firing
+    assert main(["backtest", "--rules", str(rules), str(sessions), "--workers", "1", "--time-bound", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [(d["rule"], Path(d["session"]).name) for d in data["disabled"]] == [("slow", "three.jsonl")]
+    assert next(r for r in data["rules"] if r["rule"] == "no-unwrap")["sessions"] == 2

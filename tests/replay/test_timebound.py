@@ -40,3 +40,46 @@ def test_run_session_reports_time_bound_events():
 def test_fast_rules_are_not_disabled():
     result = run_session(stream_of(prose_turn("b" * 40, "ccc")), [SLOW, UNWRAP], None, cwd="/proj", time_bound=1.0)
     assert result.disabled == {}
+
+
+def _guard_in_daemon(queue):
+    result = run_session(_stream(), [SLOW, UNWRAP], None, cwd="/proj", time_bound=1.0)
+    queue.put(sorted(result.disabled))
+
+
+def test_the_bound_works_inside_a_daemonic_process():
+    # A Dask worker is daemonic; multiprocessing forbids it children, the plain fork used here does not.
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    proc = ctx.Process(target=_guard_in_daemon, args=(queue,), daemon=True)
+    proc.start()
+    try:
+        assert queue.get(timeout=60) == ["slow"]
+    finally:
+        proc.join(timeout=10)
+
+
+def test_bounded_child_sends_results_and_reraises_errors():
+    from workbench.replay.timebound import Bounded, wait_all
+
+    def work(report):
+        report({"n": 1})
+        report()
+        raise ValueError("boom in the child")
+
+    run = Bounded(work)
+    wait_all([run], 10.0)
+    assert run.state == "failed" and run.results == [{"n": 1}] and run.progress == 2
+    assert isinstance(run.error, ValueError) and "boom" in str(run.error)
+    hung = Bounded(lambda report: time.sleep(30))
+    wait_all([hung], 0.3)
+    assert hung.state == "hung" and hung.progress == 0
+
+
+def test_culprits_without_candidates_still_waits_for_the_control_run():
+    from workbench.replay.timebound import Bounded, culprits
+
+    slow, control = culprits([], {}, lambda plan: Bounded(lambda report: report("finished")), 5.0)
+    assert slow is None and control.state == "done" and control.results == ["finished"]

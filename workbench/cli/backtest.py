@@ -23,7 +23,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--rules", required=True, metavar="DIR",
                    help="a rule file, a folder of rule files, or a project folder to discover rules from")
     p.add_argument("--home", metavar="DIR", help="home folder for user-level rules when --rules is a project")
-    p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
+    p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, e.g. tcp://scheduler-host:8786")
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores; 1 = in process)")
     p.add_argument("--out", metavar="DIR", help="write backtest.duckdb and Parquet files to DIR")
     p.add_argument("--chunking", choices=("words", "fixed", "tokens"), default="words",
@@ -36,6 +36,8 @@ def register(subparsers: Any) -> None:
                    "with interrupts and the repeat policy")
     p.add_argument("--repeat-mode", choices=("once", "after-gap"), help="agent mode: ttsr.repeatMode (default: once)")
     p.add_argument("--repeat-gap", type=int, metavar="N", help="agent mode: ttsr.repeatGap (default: 10)")
+    p.add_argument("--time-bound", type=float, default=2.0, metavar="SECONDS",
+                   help="disable a rule whose condition keeps a session from progressing this long (default: 2; 0 = off)")
     p.add_argument("--samples", type=int, default=3, metavar="N", help="sample snippets per rule (default: 3)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
@@ -76,12 +78,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--repeat-mode / --repeat-gap apply to --mode agent only")
     if args.repeat_gap is not None and args.repeat_gap < 0:
         raise UsageError("--repeat-gap must be >= 0")
+    if args.time_bound < 0:
+        raise UsageError("--time-bound must be >= 0 (0 = off)")
     settings = {key: value for key, value in (("repeatMode", args.repeat_mode), ("repeatGap", args.repeat_gap))
                 if value is not None}
     show = sys.stderr.isatty() if args.progress is None else args.progress
     options = BacktestOptions(policy=args.chunking, size=args.chunk_size if args.chunk_size is not None else
                               (BacktestOptions().size if args.chunking == "words" else None),
-                              interrupt_mode=args.interrupt_mode, mode=args.mode, settings=settings)
+                              interrupt_mode=args.interrupt_mode, mode=args.mode, settings=settings,
+                              time_bound=args.time_bound or None)
     result = run_backtest(args.rules, args.paths, workers=args.workers, scheduler=args.scheduler,
                           progress=ProgressBar(sys.stderr) if show else None, home=args.home,
                           options=options, samples=args.samples)
@@ -109,6 +114,8 @@ def run(args: argparse.Namespace) -> int:
         out.write(f"\nnever fired: {', '.join(registered_never)}\n")
     if result.not_registered:
         out.write(f"not TTSR rules (never fire): {', '.join(n for n, _ in result.not_registered)}\n")
+    for name, session, why in result.disabled:
+        out.write(f"rule {name} disabled: {why} at session {session}\n")
     for s in result.errors:
         sys.stderr.write(f"skipped: {s.error}\n")
     for key, path in written.items():

@@ -41,33 +41,9 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=run)
 
 
-def load_source(path: str, *, chunking: str = "words", size: int | None = None, all_branches: bool = False) -> tuple[Any, Any]:
-    """(stream, session or None): a stream file as is, a session file derived into a stream."""
-    from workbench.replay import derive_stream, read_stream
-
-    source = Path(path)
-    if not source.is_file():
-        raise NotFoundError(f"{path}: no such file")
-    first = ""
-    with source.open(encoding="utf-8", errors="replace") as fh:
-        for line in fh:
-            if line.strip():
-                first = line
-                break
-    try:
-        kind = json.loads(first).get("type") if first else None
-    except (json.JSONDecodeError, AttributeError):
-        kind = None
-    if kind == "stream":
-        return read_stream(source), None
-    from workbench.sessions import load_session
-
-    session = load_session(source)
-    return derive_stream(session, policy=chunking, size=size, all_branches=all_branches), session
-
-
 def run(args: argparse.Namespace) -> int:
     from workbench.replay import run_session
+    from workbench.replay.derive import open_stream
     from workbench.rules import load_rules
 
     if args.repeat_gap is not None and args.repeat_gap < 0:
@@ -75,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     rules_dir = Path(args.rules)
     if not rules_dir.is_dir():
         raise NotFoundError(f"--rules {args.rules}: no such directory")
-    stream, _session = load_source(args.source, chunking=args.chunking, size=args.chunk_size,
+    stream, _session = open_stream(args.source, policy=args.chunking, size=args.chunk_size,
                                    all_branches=args.all_branches)
     loaded = load_rules(cwd=str(rules_dir.resolve()), home=args.home)
     settings: dict[str, Any] = {}

@@ -1,9 +1,10 @@
 """Recorded streams, the simulated agent session and the stepper.
 
 - ``Stream`` / ``StreamEvent`` (frozen) / ``StreamHeader``: the JSONL stream format (DESIGN "Recorded
-  streams"); ``read_stream(path)``, ``write_stream(stream, path)``, ``parse_stream(lines)``.
+  streams"); ``read_stream(path)``, ``write_stream(stream, path)``, ``parse_stream(lines)``,
+  ``parse_event(mapping)``, ``make_stream(events)`` and ``event(type, **fields)`` to build one in memory.
 - ``derive_stream(session, *, policy="words"|"fixed"|"tokens", size=None, all_branches=False)``: a
-  stream from a recorded session (each assistant message re-chunked into deltas).
+  stream from a recorded session (each assistant message re-chunked into deltas); ``chunk_text``.
 - ``SimulatedSession``: the agent session of spec §8 driven by stream events through a ``TtsrManager``
   (abort / retry / reminders / deferred prose / persistence into a copy of the session).
   ``run_session(stream, rules, settings, *, cwd, ...) -> ReplayResult`` runs a whole stream.
@@ -13,61 +14,63 @@
   ``reminder``, ``injection``, ``time_bound``); ``ReplayResult``: a finished run (``to_json()`` is the
   CLI's JSON).
 - ``Snapshot`` / ``BufferView`` / ``RuleState``: what the stepper shows for one event.
+- ``Message`` / ``Conversation``: the conversation the model sees, as a persistent list.
 - ``SessionCopy``: the in-memory copy of a session the replay persists into (``write(path)``).
-- ``guard(...)`` / ``TimeBound``: the time bound that disables a catastrophic rule (forked child).
+- ``guard(...)`` / ``TimeBound`` / ``find_slow_rules``: the time bound that disables a catastrophic
+  rule (the work runs in a forked child the parent can kill).
 - ``templates`` arguments accept ``None`` (defaults), an ``(interrupt, reminder)`` pair or a mapping
   with ``interrupt`` / ``reminder`` keys (texts, or ``Path`` objects read with the engine's loader).
-
-Names are resolved lazily so that this package stays importable while modules are added.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from workbench.replay.conversation import Conversation, Message
+from workbench.replay.derive import CHUNK_POLICIES, chunk_text, derive_stream
+from workbench.replay.events import NO_CONTINUATION, ReplayEvent, ReplayResult, StepStatus
+from workbench.replay.persistence import SessionCopy
+from workbench.replay.session import SimulatedSession, run_session
+from workbench.replay.snapshot import BufferView, RuleState, Snapshot
+from workbench.replay.stepper import Stepper
+from workbench.replay.stream import (
+    Stream,
+    StreamEvent,
+    StreamHeader,
+    event,
+    make_stream,
+    parse_event,
+    parse_stream,
+    read_stream,
+    write_stream,
+)
+from workbench.replay.timebound import TimeBound, find_slow_rules, guard
 
-_EXPORTS: dict[str, str] = {
-    "Stream": "stream",
-    "StreamEvent": "stream",
-    "StreamHeader": "stream",
-    "read_stream": "stream",
-    "write_stream": "stream",
-    "parse_stream": "stream",
-    "parse_event": "stream",
-    "make_stream": "stream",
-    "event": "stream",
-    "derive_stream": "derive",
-    "chunk_text": "derive",
-    "CHUNK_POLICIES": "derive",
-    "SimulatedSession": "session",
-    "run_session": "session",
-    "ReplayResult": "session",
-    "ReplayEvent": "session",
-    "StepStatus": "session",
-    "NO_CONTINUATION": "session",
-    "SessionCopy": "persistence",
-    "guard": "timebound",
-    "Message": "conversation",
-    "Conversation": "conversation",
-    "Stepper": "stepper",
-    "Snapshot": "stepper",
-    "RuleState": "stepper",
-    "BufferView": "stepper",
-    "TimeBound": "timebound",
-    "find_slow_rules": "timebound",
-}
-
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'workbench.replay' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"workbench.replay.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return __all__
+__all__ = [
+    "CHUNK_POLICIES",
+    "NO_CONTINUATION",
+    "BufferView",
+    "Conversation",
+    "Message",
+    "ReplayEvent",
+    "ReplayResult",
+    "RuleState",
+    "SessionCopy",
+    "SimulatedSession",
+    "Snapshot",
+    "StepStatus",
+    "Stepper",
+    "Stream",
+    "StreamEvent",
+    "StreamHeader",
+    "TimeBound",
+    "chunk_text",
+    "derive_stream",
+    "event",
+    "find_slow_rules",
+    "guard",
+    "make_stream",
+    "parse_event",
+    "parse_stream",
+    "read_stream",
+    "run_session",
+    "write_stream",
+]

@@ -13,10 +13,11 @@ import json
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Literal
 
-from workbench.errors import UsageError
-from workbench.replay.stream import Stream, StreamEvent, StreamHeader, parse_event
+from workbench.errors import NotFoundError, UsageError
+from workbench.replay.stream import Stream, StreamEvent, StreamHeader, parse_event, read_stream, thaw
 
 ChunkPolicy = Literal["words", "fixed", "tokens"]
 CHUNK_POLICIES: tuple[str, ...] = ("words", "fixed", "tokens")
@@ -49,29 +50,16 @@ def chunk_text(text: str, policy: str = "words", size: int | None = None) -> lis
 
 
 def _branch(session: Any, leaf: str | None) -> list[Any]:
+    from workbench.sessions.tree import branch_path
+
     by_id = {e.id: e for e in session.entries}
-    node = by_id.get(leaf or session.leaf_id)
-    if leaf is not None and node is None:
+    if leaf is not None and leaf not in by_id:
         raise UsageError(f"no entry {leaf!r} in {session.path}")
-    out, seen = [], set()
-    while node is not None and node.id not in seen:
-        seen.add(node.id)
-        out.append(node)
-        node = by_id.get(node.parent_id) if node.parent_id else None
-    out.reverse()
-    return out
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
+    return branch_path(by_id, leaf or session.leaf_id)
 
 
 def _ev(kind: str, **fields: Any) -> StreamEvent:
-    return parse_event({"type": kind, **{k: _plain(v) for k, v in fields.items() if v is not None}})
+    return parse_event({"type": kind, **{k: thaw(v) for k, v in fields.items() if v is not None}})
 
 
 def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None) -> Iterator[StreamEvent]:
@@ -91,9 +79,9 @@ def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None)
             call_id = block.get("id") if isinstance(block.get("id"), str) else ""
             name = block.get("name") if isinstance(block.get("name"), str) else ""
             yield _ev("toolcall_start", contentIndex=index, id=call_id, name=name)
-            for piece in chunk_text(json.dumps(_plain(args), ensure_ascii=False), policy, size):
+            for piece in chunk_text(json.dumps(thaw(args), ensure_ascii=False), policy, size):
                 yield _ev("toolcall_delta", contentIndex=index, delta=piece)
-            yield _ev("toolcall_end", contentIndex=index, arguments=_plain(args))
+            yield _ev("toolcall_end", contentIndex=index, arguments=thaw(args))
     stop = message.get("stopReason")
     yield _ev("message_end", stopReason=stop if isinstance(stop, str) else "stop",
               errorMessage=message.get("errorMessage") if isinstance(message.get("errorMessage"), str) else None)
@@ -157,3 +145,24 @@ def derive_stream(
                           note=f"derived: policy={policy} size={size or DEFAULT_SIZE[policy]}"
                           + (" all branches" if all_branches else ""))
     return Stream(header, tuple(events))
+
+
+def open_stream(path: str | os.PathLike[str], *, policy: str = "words", size: int | None = None,
+                all_branches: bool = False) -> tuple[Stream, Any]:
+    """``(stream, session or None)``: a stream file as it is; any other file is loaded as a session
+    and derived into a stream (``derive_stream``)."""
+    from workbench.sessions import load_session
+
+    source = Path(path)
+    if not source.is_file():
+        raise NotFoundError(f"{path}: no such file")
+    with source.open(encoding="utf-8", errors="replace") as fh:
+        first = next((line for line in fh if line.strip()), "")
+    try:
+        kind = json.loads(first).get("type")
+    except (ValueError, AttributeError):
+        kind = None
+    if kind == "stream":
+        return read_stream(source), None
+    session = load_session(source)
+    return derive_stream(session, policy=policy, size=size, all_branches=all_branches), session

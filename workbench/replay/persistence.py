@@ -40,39 +40,19 @@ class SessionCopy:
         self._parent: str | None = self._branch[-1].id if self._branch else None
 
     def _current_branch(self) -> list[Any]:
-        session = self.session
-        if session is None or not session.entries:
-            return []
-        by_id = {e.id: e for e in session.entries}
-        out, seen = [], set()
-        node = by_id.get(session.leaf_id)
-        while node is not None and node.id not in seen:
-            seen.add(node.id)
-            out.append(node)
-            node = by_id.get(node.parent_id) if node.parent_id else None
-        out.reverse()
-        return out
+        from workbench.sessions.tree import branch_path
 
-    def context_messages(self) -> list[Message]:
-        """The conversation at the resumed leaf (the sessions package's context builder when present)."""
         if self.session is None:
             return []
-        try:
-            from workbench.sessions import build_session_context
+        return branch_path({e.id: e for e in self.session.entries}, self.session.leaf_id)
 
-            ctx = build_session_context(self.session)
-            messages = getattr(ctx, "messages", ctx)
-            return [dict(m) for m in messages]
-        except ImportError:
-            pass
-        out: list[Message] = []
-        for entry in self._branch:
-            if entry.type == "message" and entry.message is not None:
-                out.append(dict(entry.message))
-            elif entry.type == "custom_message":
-                obj = entry.obj
-                out.append({"role": "custom", **{k: obj.get(k) for k in ("customType", "content", "display", "details")}})
-        return out
+    def context_messages(self) -> list[Message]:
+        """The conversation at the resumed leaf, as the sessions package rebuilds it."""
+        from workbench.sessions import build_session_context
+
+        if self.session is None:
+            return []
+        return [dict(m) for m in build_session_context(self.session).messages]
 
     def injected_rule_names(self) -> list[str]:
         """Unique names of ``ttsr_injection`` entries on the current branch, root to leaf (spec §8.1)."""

@@ -17,14 +17,7 @@ from workbench.replay import engine
 from workbench.replay.conversation import Conversation, LazyMessage
 from workbench.replay.persistence import SessionCopy
 from workbench.replay.streaming import StreamingMessage
-from workbench.replay.events import (  # re-exported: the public names live with the session
-    NO_CONTINUATION,
-    CheckHook,
-    ReplayEvent,
-    ReplayEventType,
-    ReplayResult,
-    StepStatus,
-)
+from workbench.replay.events import CheckHook, ReplayEvent, ReplayEventType, ReplayResult, StepStatus
 from workbench.replay.stream import Stream, StreamEvent, thaw
 from workbench.replay.triggers import TriggerHandling
 from workbench.rules import Rule, bucket_rules
@@ -261,7 +254,7 @@ def run_session(stream: Stream, rules: Iterable[Rule], settings: Any = None, *, 
                 home: str | None = None, templates: Any = None, resume: Any = None,
                 edit_mode: str | None = None, time_bound: float | None = 2.0) -> ReplayResult:
     """Run a whole stream; rules whose regex exceeds ``time_bound`` seconds are disabled and reported."""
-    from workbench.replay.timebound import guard
+    from workbench.replay.timebound import guard  # not at the top: the guard replays with this module
 
     rules = list(rules)
     where = cwd or stream.cwd or "/"

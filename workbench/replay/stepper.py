@@ -13,9 +13,11 @@ from typing import Any
 
 from workbench.replay import engine
 from workbench.replay.conversation import TextView
-from workbench.replay.session import ReplayEvent, ReplayResult, SimulatedSession
+from workbench.replay.events import ReplayEvent, ReplayResult
+from workbench.replay.session import SimulatedSession
 from workbench.replay.snapshot import NOT_CHECKED, BufferView, RuleState, Snapshot
 from workbench.replay.stream import Stream
+from workbench.replay.timebound import guard
 from workbench.rules import Rule
 
 __all__ = ["NOT_CHECKED", "BufferView", "RuleState", "Snapshot", "Stepper"]
@@ -31,13 +33,11 @@ class _StepChecks:
 
 
 class Stepper:
-    """Time travel over a stream: ``seek(i)``, ``next_trigger(i)``, ``prev_trigger(i)``, ``len()``."""
+    """Time travel over a stream: ``seek(i)``, ``next_trigger(i)``, ``prev_trigger(i)``, ``len(stepper)``."""
 
     def __init__(self, stream: Stream, rules: Iterable[Rule], settings: Any = None, *, cwd: str | None = None,
                  home: str | None = None, templates: Any = None, resume: Any = None,
                  edit_mode: str | None = None, time_bound: float | None = 2.0) -> None:
-        from workbench.replay.timebound import guard
-
         self.stream = stream
         self.rules = list(rules)
         self.cwd = cwd or stream.cwd or "/"
@@ -62,9 +62,6 @@ class Stepper:
 
     def __len__(self) -> int:
         return len(self.stream.events)
-
-    def len(self) -> int:
-        return len(self)
 
     def seek(self, index: int) -> Snapshot:
         """The snapshot after event ``index`` (negative indexes count from the end)."""
@@ -114,13 +111,13 @@ class Stepper:
 
     def _on_check(self, ctx: Any, method: str, matches: list[Any]) -> None:
         checks = self._checks
-        key = engine.buffer_key(self.session.manager, ctx)
+        key = self.session.manager.buffer_key(ctx)
         if key not in checks.keys:
             checks.keys.append(key)
         names = [r.name for r in matches]
         checks.matched.extend(n for n in names if n not in checks.matched)
         # explain() answers for the regex gates; an AST check only adds its matches.
-        reasons = engine.explain(self.session.manager, ctx) if method != "check_ast_snapshot" else {}
+        reasons = self.session.manager.explain(ctx) if method != "check_ast_snapshot" else {}
         for name in self._registration:
             if name in names:
                 checks.why[name] = None
@@ -167,7 +164,7 @@ class Stepper:
         )
 
     def _buffers(self, prev: Snapshot | None) -> tuple[BufferView, ...]:
-        current = engine.buffers(self.session.manager)
+        current = self.session.manager.buffers
         old = {b.key: b for b in prev.buffers} if prev is not None else {}
         out = []
         for key, text in current.items():
@@ -206,7 +203,7 @@ class Stepper:
 
     def _registration_table(self) -> dict[str, tuple[bool, str | None]]:
         table: dict[str, tuple[bool, str | None]] = {}
-        rejected = engine.rejections(self.session.manager)
+        rejected = self.session.manager.rejections
         for item in self.session.buckets.all():
             name = item.rule.name
             if item.bucket == "ttsr":
@@ -221,7 +218,7 @@ class Stepper:
     def _rule_states(self, prev: Snapshot | None, matched: tuple[str, ...]) -> tuple[RuleState, ...]:
         manager = self.session.manager
         count = manager.get_message_count()
-        records = engine.injection_records(manager)
+        records = {name: r.last_injected_at for name, r in manager.injection_records().items()}
         signature = (count, tuple(records.items()), tuple(self._checks.why.items()), matched)
         if prev is not None and signature == self._rules_sig:
             return prev.rules  # nothing that feeds a rule's state changed: share the whole tuple

@@ -86,9 +86,9 @@ class StreamEvent:
         for key, attr in _KEYS.items():
             value = getattr(self, attr)
             if value is not None:
-                out[key] = _thaw(value)
+                out[key] = thaw(value)
         for key, value in self.extra.items():
-            out.setdefault(key, _thaw(value))
+            out.setdefault(key, thaw(value))
         return out
 
 
@@ -109,7 +109,7 @@ class StreamHeader:
             if value is not None:
                 out[key] = value
         for key, value in self.extra.items():
-            out.setdefault(key, _thaw(value))
+            out.setdefault(key, thaw(value))
         return out
 
 
@@ -285,18 +285,13 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-def _thaw(value: Any) -> Any:
-    """Plain JSON data back out of a frozen value."""
-    if isinstance(value, Mapping):
-        return {k: _thaw(v) for k, v in value.items()}
-    if isinstance(value, tuple):
-        return [_thaw(v) for v in value]
-    return value
-
-
 def thaw(value: Any) -> Any:
-    """Public form of the deep copy into plain dicts/lists (for JSON output)."""
-    return _thaw(value)
+    """Plain JSON data (dicts and lists) back out of a frozen or otherwise read-only value."""
+    if isinstance(value, Mapping):
+        return {k: thaw(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list)):
+        return [thaw(v) for v in value]
+    return value
 
 
 def _type_name(types: type | tuple[type, ...]) -> str:

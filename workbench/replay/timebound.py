@@ -1,27 +1,49 @@
-"""Time bounds for rule conditions: a catastrophic regex must not hang a replay.
+"""Time bounds for rule conditions: a catastrophic regex must not hang a replay or a backtest.
 
 JavaScript-semantics regexes run in native code that cannot be interrupted from Python, and the engine
-(``workbench.ttsr``) stays pure, so the bound lives here: the replay first runs in a forked child
-process that reports its progress event by event. When the child stops making progress for
-``seconds``, the parent kills it, finds the rule responsible by re-running up to that step with each
-rule disabled in turn (in parallel children), disables it, reports it (a ``time_bound`` event) and
-tries again. The real run then happens in-process with those rules disabled, and cannot hang.
+(``workbench.ttsr``) stays pure, so the bound lives here: the work runs in a forked child (``Bounded``)
+that counts its progress in shared memory and sends its results through a pipe. When the count stops
+moving for ``seconds``, the parent kills the child; ``culprits`` then finds the rules responsible by
+re-running with each rule disabled in turn (in parallel children), and the caller goes on without them.
+
+For a replay (``guard``) the real run then happens in-process with those rules disabled, and cannot
+hang. The backtest (``workbench.backtest``) keeps its whole batch in the child and collects outcomes.
+
+Children are forked with ``os.fork`` rather than ``multiprocessing``, because multiprocessing forbids
+daemonic processes (a Dask worker) to have children and the bound is needed there too. A child only
+replays, writes to its pipe and leaves with ``os._exit`` (no ``atexit`` handlers, no buffered output
+of the parent flushed twice).
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
+import gc
+import mmap
+import os
+import pickle
+import select
+import signal
+import struct
 import time
-from collections.abc import Iterable, Mapping, Sequence
+import traceback
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal, NoReturn
 
 from workbench.errors import TimeBoundError
+from workbench.replay.events import ReplayEvent
+from workbench.replay.session import SimulatedSession
 from workbench.rules import Rule
 
 _POLL = 0.01
 _MAX_PARALLEL = 8
+_RETRIES = 2  # hangs that do not reproduce (a loaded machine) before giving up
+_COUNT = struct.Struct("q")
+_FRAME = struct.Struct("!I")
+
+Report = Callable[..., None]
+RunState = Literal["running", "done", "hung", "failed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,93 +59,222 @@ class TimeBound:
         return f"rule condition exceeded the {self.seconds:g}s time bound at step {self.step} (catastrophic backtracking?)"
 
 
-def _child(progress: Any, until: int, stream: Any, rules: list[Rule], settings: Any, options: dict[str, Any]) -> None:
-    from workbench.replay import engine
-    from workbench.replay.session import SimulatedSession
+class _Failure:
+    """What a child sends when its work raised: the exception if it pickles, else its traceback."""
 
-    options = dict(options)
-    explain = options.pop("explain", False)
-    sim = SimulatedSession(rules, settings, stream=stream, **options)
-    if explain:  # the stepper also asks the manager why each rule did or did not fire
-        sim.on_check = lambda ctx, method, matches: engine.explain(sim.manager, ctx)
-    for i, ev in enumerate(stream.events[:until]):
-        sim.feed(i, ev)
-        progress.value = i + 1
+    def __init__(self, exc: BaseException) -> None:
+        try:
+            pickle.dumps(exc)
+            self.exc: BaseException = exc
+        except Exception:  # noqa: BLE001 - an unpicklable exception still says what went wrong
+            self.exc = RuntimeError("".join(traceback.format_exception(exc)))
 
 
-class _Run:
-    """One guarded child replaying ``stream`` up to event ``until`` with some rules disabled."""
+class Bounded:
+    """``work(report)`` running in a forked child.
 
-    def __init__(self, ctx: Any, stream: Any, rules: list[Rule], settings: Any, options: dict[str, Any],
-                 disabled: Mapping[str, str], until: int) -> None:
-        self.progress = ctx.Value("q", 0, lock=False)
-        opts = {**options, "disabled_rules": dict(disabled)}
-        self.until = until
-        self.proc = ctx.Process(target=_child, args=(self.progress, until, stream, rules, settings, opts), daemon=True)
-        self.proc.start()
-        self.seen = -1
-        self.since = time.monotonic()
-        self.result: int | None | str = "running"  # None = finished, int = step that hung
+    The child calls ``report()`` after each unit of work (``report(value)`` also sends ``value``, which
+    must pickle). In the parent, ``progress`` counts the reports, ``results`` holds the values in order
+    and ``state`` says how it ended: ``done``, ``hung`` (killed after ``seconds`` without a report) or
+    ``failed`` (the work raised: ``error``; or the child died: ``error`` is ``None``).
+    """
+
+    def __init__(self, work: Callable[[Report], Any]) -> None:
+        counter = mmap.mmap(-1, _COUNT.size)  # anonymous and shared: the child's writes are seen here
+        read_fd, write_fd = os.pipe()
+        # Frozen objects are never scanned by the child's collector, so it does not touch (and copy)
+        # every page of the parent's heap.
+        gc.freeze()
+        pid = os.fork()
+        if pid == 0:
+            _child_main(work, counter, read_fd, write_fd)
+        gc.unfreeze()
+        os.close(write_fd)
+        os.set_blocking(read_fd, False)
+        self.pid = pid
+        self.fd: int | None = read_fd
+        self.state: RunState = "running"
+        self.progress = 0
+        self.results: list[Any] = []
+        self.error: BaseException | None = None
+        self._counter = counter
+        self._buffer = bytearray()
+        self._since = time.monotonic()
 
     def poll(self, seconds: float) -> bool:
-        """Update ``result``; True while still running."""
-        if self.result != "running":
+        """Collect what the child sent and update ``state``; True while it is still running."""
+        if self.state != "running":
             return False
-        if not self.proc.is_alive():
-            self.proc.join()
-            self.result = None  # finished (an exception is re-raised by the in-process run)
-            return False
-        value = self.progress.value
+        self._drain()
+        count = _COUNT.unpack_from(self._counter)[0]
         now = time.monotonic()
-        if value != self.seen:
-            self.seen, self.since = value, now
-        elif now - self.since > seconds:
-            self.proc.kill()
-            self.proc.join()
-            self.result = int(value)
-            return False
-        return True
+        if count != self.progress:
+            self.progress, self._since = count, now
+        pid, status = os.waitpid(self.pid, os.WNOHANG)
+        if pid:
+            self._drain()  # everything the child wrote is in the pipe by now
+            self.progress = _COUNT.unpack_from(self._counter)[0]
+            failed = os.waitstatus_to_exitcode(status) != 0 or self.error is not None
+            self._close("failed" if failed else "done")
+        elif now - self._since > seconds:
+            self.kill("hung")
+        return self.state == "running"
+
+    def kill(self, state: RunState = "failed") -> None:
+        if self.state != "running":
+            return
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(self.pid, 0)
+        self._close(state)
+
+    def _drain(self) -> None:
+        if self.fd is None:
+            return
+        while True:
+            try:
+                chunk = os.read(self.fd, 1 << 16)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            self._buffer += chunk
+        while len(self._buffer) >= _FRAME.size:
+            (size,) = _FRAME.unpack_from(self._buffer)
+            if len(self._buffer) < _FRAME.size + size:
+                break
+            value = pickle.loads(bytes(self._buffer[_FRAME.size:_FRAME.size + size]))
+            del self._buffer[:_FRAME.size + size]
+            if isinstance(value, _Failure):
+                self.error = value.exc
+            else:
+                self.results.append(value)
+
+    def _close(self, state: RunState) -> None:
+        self.state = state
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        self._counter.close()
 
 
-def _wait(runs: Sequence[_Run], seconds: float) -> None:
-    while any([r.poll(seconds) for r in runs]):
-        time.sleep(_POLL)
+def _child_main(work: Callable[[Report], Any], counter: mmap.mmap, read_fd: int, write_fd: int) -> NoReturn:
+    code = 0
+    try:
+        os.close(read_fd)
+        count = 0
+
+        def send(value: Any) -> None:
+            data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+            view = memoryview(_FRAME.pack(len(data)) + data)
+            while view:
+                view = view[os.write(write_fd, view):]
+
+        def report(*value: Any) -> None:
+            nonlocal count
+            if value:
+                send(value[0])
+            count += 1
+            _COUNT.pack_into(counter, 0, count)
+
+        try:
+            work(report)
+        except BaseException as exc:  # noqa: BLE001 - handed to the parent, which decides
+            code = 1
+            send(_Failure(exc))
+    except BaseException:  # noqa: BLE001 - never return into the parent's code
+        code = 2
+    finally:
+        os._exit(code)
 
 
-def _context() -> Any:
-    return mp.get_context("fork")
+def wait_all(runs: Sequence[Bounded], seconds: float, tick: Callable[[], None] | None = None) -> None:
+    """Poll ``runs`` until each has ended (``tick()`` after each round); kill them all if the wait
+    itself is interrupted."""
+    try:
+        while any([run.poll(seconds) for run in runs]):
+            if tick is not None:
+                tick()
+            fds = [run.fd for run in runs if run.fd is not None]
+            if fds:
+                select.select(fds, [], [], _POLL)
+            else:
+                time.sleep(_POLL)
+    finally:
+        for run in runs:
+            run.kill()
+
+
+def culprits(candidates: Sequence[str], disabled: Mapping[str, str], start: Callable[[dict[str, str]], Bounded],
+             seconds: float) -> tuple[list[str] | None, Bounded]:
+    """The rules responsible for a hang of ``start(disabled)``, and the control run.
+
+    ``start`` begins one bounded run with the given rules disabled. A control run with nothing more
+    disabled goes first: when it finishes in time the hang was not the rules' doing (a loaded
+    machine) and the answer is ``None``. Otherwise: the rules whose removal lets the run finish in
+    time, else those that hang on their own (``[]`` when none does). Trials run up to eight at a time.
+    """
+    control = start(dict(disabled))
+
+    def trial(plans: list[tuple[str, dict[str, str]]], first_run: list[Bounded]) -> Iterable[tuple[str, Bounded]]:
+        batches = [plans[i:i + _MAX_PARALLEL] for i in range(0, len(plans), _MAX_PARALLEL)] or [[]]
+        for batch in batches:  # at least one round, so that the control run is always waited for
+            runs = [start(plan) for _, plan in batch]
+            wait_all([*first_run, *runs], seconds)
+            first_run = []
+            yield from ((name, run) for (name, _), run in zip(batch, runs))
+
+    without = [(n, {**disabled, n: "trial"}) for n in candidates]
+    finished = [name for name, run in trial(without, [control]) if run.state != "hung"]
+    if control.state != "hung":
+        return None, control
+    if finished:
+        return finished, control
+    alone = [(n, {**disabled, **{o: "trial" for o in candidates if o != n}}) for n in candidates]
+    return [name for name, run in trial(alone, []) if run.state == "hung"], control
+
+
+def has_condition(rule: Rule) -> bool:
+    """Only rules with a condition run code that could exceed the bound."""
+    return bool(rule.condition or rule.ast_condition)
+
+
+# --- the replay's guard ------------------------------------------------------------------------------
+
+
+def _replay(stream: Any, rules: list[Rule], settings: Any, options: dict[str, Any], disabled: Mapping[str, str],
+            until: int) -> Bounded:
+    """A bounded child replaying ``stream`` up to event ``until`` with some rules disabled."""
+    def work(report: Report) -> None:
+        opts = {**options, "disabled_rules": dict(disabled)}
+        explain = opts.pop("explain", False)
+        sim = SimulatedSession(rules, settings, stream=stream, **opts)
+        if explain:  # the stepper also asks the manager why each rule did or did not fire
+            sim.on_check = lambda ctx, method, matches: sim.manager.explain(ctx)
+        for i, ev in enumerate(stream.events[:until]):
+            sim.feed(i, ev)
+            report()
+
+    return Bounded(work)
 
 
 def first_hang(stream: Any, rules: list[Rule], settings: Any, options: dict[str, Any],
                disabled: Mapping[str, str], seconds: float, until: int | None = None) -> int | None:
     """The index of the first event whose processing does not finish within ``seconds``, or None."""
-    run = _Run(_context(), stream, rules, settings, options, disabled, len(stream.events) if until is None else until)
-    _wait([run], seconds)
-    return run.result if isinstance(run.result, int) else None
+    run = _replay(stream, rules, settings, options, disabled, len(stream.events) if until is None else until)
+    wait_all([run], seconds)
+    return run.progress if run.state == "hung" else None
 
 
 def find_slow_rules(stream: Any, rules: list[Rule], settings: Any, options: dict[str, Any],
                     disabled: Mapping[str, str], step: int, seconds: float) -> list[str]:
     """Rules whose removal lets event ``step`` finish in time (else: rules that hang on their own)."""
-    candidates = [r.name for r in rules if r.name not in disabled and (r.condition or r.ast_condition)]
-    ctx = _context()
-
-    slow: list[str] = []
-    without = [(n, {**disabled, n: "trial"}) for n in candidates]
-    for start in range(0, len(without), _MAX_PARALLEL):
-        batch = without[start:start + _MAX_PARALLEL]
-        runs = [_Run(ctx, stream, rules, settings, options, d, step + 1) for _, d in batch]
-        _wait(runs, seconds)
-        slow.extend(name for (name, _), run in zip(batch, runs) if run.result is None)
-    if slow:
-        return slow
-    alone = [(n, {**disabled, **{o: "trial" for o in candidates if o != n}}) for n in candidates]
-    for start in range(0, len(alone), _MAX_PARALLEL):
-        batch = alone[start:start + _MAX_PARALLEL]
-        runs = [_Run(ctx, stream, rules, settings, options, d, step + 1) for _, d in batch]
-        _wait(runs, seconds)
-        slow.extend(name for (name, _), run in zip(batch, runs) if isinstance(run.result, int))
-    return slow
+    candidates = [r.name for r in rules if r.name not in disabled and has_condition(r)]
+    slow, _control = culprits(candidates, disabled,
+                              lambda plan: _replay(stream, rules, settings, options, plan, step + 1), seconds)
+    return [] if slow is None else slow
 
 
 def guard(stream: Any, rules: Iterable[Rule], settings: Any, *, seconds: float | None, **options: Any
@@ -133,22 +284,23 @@ def guard(stream: Any, rules: Iterable[Rule], settings: Any, *, seconds: float |
     ``options`` are ``SimulatedSession`` keywords, plus ``explain=True`` to exercise the manager's
     ``explain`` after every check as the stepper does.
     """
-    from workbench.replay.session import ReplayEvent
-
     rules = list(rules)
-    if seconds is None or not stream.events or not any(r.condition or r.ast_condition for r in rules):
-        return {}, []
-    if mp.current_process().daemon:
-        # A daemonic worker (e.g. a multiprocessing pool running a backtest) may not start children;
-        # the caller's own task timeout is the bound there.
+    if seconds is None or not stream.events or not any(has_condition(r) for r in rules):
         return {}, []
     disabled: dict[str, str] = {}
     events: list[Any] = []
+    retries = _RETRIES
     while True:
         step = first_hang(stream, rules, settings, options, disabled, seconds)
         if step is None:
             return disabled, events
-        slow = find_slow_rules(stream, rules, settings, options, disabled, step, seconds)
+        candidates = [r.name for r in rules if r.name not in disabled and has_condition(r)]
+        found, _control = culprits(candidates, disabled,
+                                   lambda plan: _replay(stream, rules, settings, options, plan, step + 1), seconds)
+        if found is None and retries > 0:  # did not hang again: look again from the start
+            retries -= 1
+            continue
+        slow = found or []
         if not slow:
             raise TimeBoundError(
                 f"event {step} of the stream exceeded the {seconds:g}s time bound and no single rule was found responsible"

@@ -17,6 +17,12 @@ from workbench.replay.stream import StreamEvent
 from workbench.rules import Rule
 
 
+def interrupts(mode: str, source: str) -> bool:
+    """Spec §8.3 for one effective interrupt mode: does a match on ``source`` abort the stream?"""
+    return mode == "always" or (mode == "prose-only" and source in ("text", "thinking")) or (
+        mode == "tool-only" and source == "tool")
+
+
 class TriggerHandling:
     """Matching and what follows a match; mixed into ``SimulatedSession``."""
 
@@ -74,13 +80,7 @@ class TriggerHandling:
     def should_interrupt(self, matches: Sequence[Rule], source: str) -> bool:
         """Spec §8.3: one rule whose effective mode interrupts for this source interrupts the batch."""
         default = self.settings.get("interruptMode") or "always"
-        for rule in matches:
-            mode = rule.interrupt_mode or default
-            if mode == "always" or (mode == "prose-only" and source in ("text", "thinking")) or (
-                mode == "tool-only" and source == "tool"
-            ):
-                return True
-        return False
+        return any(interrupts(rule.interrupt_mode or default, source) for rule in matches)
 
     def _handle(self, matches: list[Rule], ctx: Any, ev: StreamEvent) -> bool:
         """The trigger handler; True when it interrupted (the caller stops processing the event)."""
