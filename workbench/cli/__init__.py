@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from workbench import __version__
 from workbench.errors import WorkbenchError
 
-# Modules that contribute subcommands, in help order. A module missing here is a bug, not a skip.
+# Modules that contribute subcommands, in help order.
 _COMMAND_MODULES = (
     "workbench.cli.serve",
     "workbench.cli.ingest",
@@ -36,13 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in _COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:  # not written yet
-                continue
-            raise
-        module.register(sub)
+        importlib.import_module(name).register(sub)
     return parser
 
 

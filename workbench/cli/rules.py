@@ -82,12 +82,8 @@ def register(subparsers: Any) -> None:
 
 def _delegate(function: str) -> Any:
     def handler(args: argparse.Namespace) -> int:
-        try:
-            module = importlib.import_module("workbench.cli.rule_checks")
-        except ModuleNotFoundError as exc:
-            if exc.name == "workbench.cli.rule_checks":
-                raise UsageError(f"rules {args.rules_command} is not available in this build") from None
-            raise
+        # Imported when used: rule_checks builds on this module's discovery helpers.
+        module = importlib.import_module("workbench.cli.rule_checks")
         return int(getattr(module, function)(args) or 0)
 
     return handler

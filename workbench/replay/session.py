@@ -175,7 +175,7 @@ class SimulatedSession(TriggerHandling):
             self._handle(self._check(self.manager.check_delta, delta, ctx), ctx, ev)
             return
         key = f"toolcall:{block.id}" if block.id else f"tool:{block.name}:{ev.content_index}"
-        args = engine.parse_partial(str(block.raw))
+        args = msg.partial_arguments(ev.content_index or 0)
         surface = engine.tool_surface(block.name, args, self.cwd, self.edit_mode)
         ctx = engine.context("tool", tool_name=block.name, file_paths=surface.paths, stream_key=key)
         if self._handle(self._regex(surface, ctx, delta), ctx, ev):

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from workbench.replay import engine
 from workbench.replay.conversation import Message, TextView
+from workbench.ttsr import PartialJsonParser
 
 BlockKind = Literal["text", "thinking", "toolCall"]
 _EMPTY = TextView.of("")
@@ -71,11 +72,15 @@ class PartialMessage:
 class StreamingMessage:
     """Mutable builder used by the session; ``snapshot()`` freezes it."""
 
-    __slots__ = ("timestamp", "_blocks")
+    __slots__ = ("timestamp", "_blocks", "_args", "_parsed")
 
     def __init__(self, timestamp: int | float) -> None:
         self.timestamp = timestamp
         self._blocks: dict[int, Block] = {}
+        # One incremental parser per tool call: the agent re-parses the whole argument text at every
+        # delta, and resuming the scan gives the same answer without rescanning the text.
+        self._args: dict[int, PartialJsonParser] = {}
+        self._parsed: dict[int, Mapping[str, Any]] = {}
 
     def _index_for(self, index: int | None, kind: BlockKind) -> int:
         if index is not None:
@@ -99,6 +104,12 @@ class StreamingMessage:
 
     def start_tool(self, index: int, call_id: str, name: str) -> None:
         self._blocks[index] = Block(index, "toolCall", TextView.of(""), call_id, name)
+        self._args[index] = PartialJsonParser()
+        self._parsed[index] = {}
+
+    def partial_arguments(self, index: int) -> Mapping[str, Any]:
+        """The tool call's arguments so far, parsed as the agent parses partial JSON."""
+        return self._parsed.get(index, {})
 
     def append_tool(self, index: int, delta: str) -> Block | None:
         block = self._blocks.get(index)
@@ -111,6 +122,8 @@ class StreamingMessage:
             return None  # a delta aimed at a text block is not a tool call (the text is left alone)
         block = replace(block, text=block.text.extend(delta))
         self._blocks[index] = block
+        value = self._args[index].feed(delta)
+        self._parsed[index] = value if isinstance(value, Mapping) else {}
         return block
 
     def end_tool(self, index: int, arguments: Mapping[str, Any] | None) -> None:
