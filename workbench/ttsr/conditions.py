@@ -17,6 +17,7 @@ import regress
 
 from workbench.errors import InputError
 from workbench.ttsr.code_units import engine_text
+from workbench.ttsr.pattern_lexer import structural_chars
 from workbench.ttsr.pattern_scanner import PatternSyntaxError, scan
 from workbench.ttsr.pattern_shape import Shape
 
@@ -165,43 +166,12 @@ def lookahead_conjunction(body: str, flags: str) -> list[str] | None:
 
 
 def _closing_paren(text: str, start: int) -> int | None:
-    depth, i, in_class = 0, start, False
-    while i < len(text):
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
+    for i, c, depth in structural_chars(text, start):
+        if c == ")" and depth == 0:
+            return i
     return None
 
 
 def _top_level(text: str) -> str:
     """``text`` with groups and classes removed (to spot a top-level ``|``)."""
-    out, depth, i, in_class = [], 0, 0, False
-    while i < len(text):
-        c = text[i]
-        if c == "\\":
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif depth == 0:
-            out.append(c)
-        i += 1
-    return "".join(out)
+    return "".join(c for _, c, depth in structural_chars(text) if depth == 0 and c not in "()")

@@ -11,6 +11,7 @@ quantifiers, assertions) is ``workbench.ttsr.pattern_scanner``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from workbench.ttsr.code_units import _ESCAPE_CLASS_BODY, _py_char, _unit, engine_text
 from workbench.ttsr.pattern_shape import ShapeInfo, char_info
@@ -207,9 +208,13 @@ class PatternCursor:
         return char_info((not has_nl) if negated else (has_nl or maybe_nl), cls)
 
 
-def count_groups(pattern: str) -> tuple[int, bool]:
-    """Capturing groups and whether any is named (decides what `\\N` and `\\k` mean)."""
-    count, named, i, in_class = 0, False, 0, False
+def structural_chars(pattern: str, start: int = 0) -> Iterator[tuple[int, str, int]]:
+    """``(index, char, depth)`` for each character outside escapes and character classes.
+
+    ``depth`` is the group nesting the character stands at; a ``)`` is given the depth it returns to,
+    so a group's ``(`` and ``)`` share one depth. The group-aware helpers below all walk this way.
+    """
+    depth, i, in_class = 0, start, False
     while i < len(pattern):
         c = pattern[i]
         if c == "\\":
@@ -219,11 +224,24 @@ def count_groups(pattern: str) -> tuple[int, bool]:
             in_class = c != "]"
         elif c == "[":
             in_class = True
-        elif c == "(":
-            if not pattern.startswith("(?", i):
-                count += 1
-            elif pattern.startswith("(?<", i) and pattern[i + 3 : i + 4] not in ("=", "!"):
-                count += 1
-                named = True
+        else:
+            if c == ")":
+                depth -= 1
+            yield i, c, depth
+            if c == "(":
+                depth += 1
         i += 1
+
+
+def count_groups(pattern: str) -> tuple[int, bool]:
+    """Capturing groups and whether any is named (decides what `\\N` and `\\k` mean)."""
+    count, named = 0, False
+    for i, c, _ in structural_chars(pattern):
+        if c != "(":
+            continue
+        if not pattern.startswith("(?", i):
+            count += 1
+        elif pattern.startswith("(?<", i) and pattern[i + 3 : i + 4] not in ("=", "!"):
+            count += 1
+            named = True
     return count, named
