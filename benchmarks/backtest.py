@@ -127,6 +127,20 @@ def report(label: str, result: BacktestResult) -> None:
           f"{result.sessions_per_second:>8.1f} sessions/s")
 
 
+def differences(a: BacktestResult, b: BacktestResult) -> str:
+    """Which compared fields of two results differ (empty when they are equal)."""
+    out = []
+    for name in ("rules", "hits", "sessions", "not_registered", "disabled"):
+        x, y = getattr(a, name), getattr(b, name)
+        if x != y:
+            only_a, only_b = set(x) - set(y), set(y) - set(x)
+            out.append(f"{name}: {len(only_a)} only in the first, {len(only_b)} only in the second"
+                       + (f"; e.g. {sorted(map(repr, only_b))[:2]}" if only_b else ""))
+    if a.disabled or b.disabled:
+        out.append(f"time bound disabled: {a.disabled or '-'} / {b.disabled or '-'}")
+    return "; ".join(out)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sessions", type=int, default=5000)
@@ -143,7 +157,7 @@ def main() -> int:
     print(f"  turns {one.turns}, hits {len(one.hits)}; per rule (sessions, turns): {fired}")
     every = run_backtest(rules, [sessions], workers=cores)
     report(f"all local cores ({cores} processes)", every)
-    print(f"  identical to one process: {every == one}")
+    print(f"  identical to one process: {every == one} {differences(one, every)}")
     if not args.skip_dask:
         from distributed import LocalCluster
 
@@ -151,7 +165,7 @@ def main() -> int:
                           dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
             dask = run_backtest(rules, [sessions], scheduler=cluster.scheduler_address)
         report(f"local Dask cluster ({cores} workers)", dask)
-        print(f"  identical to one process: {dask == one}")
+        print(f"  identical to one process: {dask == one} {differences(one, dask)}")
     return 0
 
 
