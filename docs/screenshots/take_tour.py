@@ -2,8 +2,9 @@
 
     .venv/bin/python docs/screenshots/take_tour.py
 
-Writes ``tour-*.png`` next to this file. The e2e tests write the same views over their own small
-fixtures (``sessions.png``, ``tree.png`` …); this script shows the richer sample data.
+Writes the README's images next to this file (``sessions.png``, ``tree.png``, ``entry.png``,
+``stepper.png``, ``keep_discard.png``, ``rules.png``, ``backtest.png``, ``tree_labeled.png``), all over
+the sample data. The e2e tests keep their own screenshots of the small fixtures in pytest's temp folder.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SAMPLES = HERE.parents[1] / "sample_sessions"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 
 def main() -> None:
@@ -42,18 +44,30 @@ def main() -> None:
                 for act in actions:
                     act()
                 page.wait_for_timeout(1500)
-                page.screenshot(path=str(HERE / f"tour-{name}.png"))
-                print("wrote", HERE / f"tour-{name}.png")
+                page.screenshot(path=str(HERE / f"{name}.png"))
+                print("wrote", HERE / f"{name}.png")
+
+            def trigger_shown() -> None:
+                page.get_by_role("button", name="Next trigger ▶|").click()
+                expect(page.locator(".wb-step-position")).to_contain_text("TRIGGER")
 
             shot("", "sessions", ".tabulator-row")
             shot("session=fix-auth.jsonl&tab=tree", "tree", ".wb-tree-row")
-            shot("session=fix-auth.jsonl&tab=tree&filter=labeled-only", "tree-labeled", ".wb-tree-row")
-            shot("session=fix-auth.jsonl&tab=stepper&stream=streams/tool-console-log.stream.jsonl", "stepper",
-                 ".wb-step-position",
-                 lambda: page.get_by_role("button", name="Next trigger ▶|").click(),
-                 lambda: expect(page.locator(".wb-step-position")).to_contain_text("TRIGGER"))
-            shot("session=fix-auth.jsonl&tab=rules&stream=streams/prose-unwrap.stream.jsonl", "rules", ".wb-rules",
-                 lambda: expect(page.locator(".wb-rule-fires")).to_contain_text("fires at"))
+            shot("session=fix-auth.jsonl&tab=tree&filter=labeled-only", "tree_labeled", ".wb-tree-row")
+            # an assistant turn with thinking, text, a tool call and usage
+            shot("session=fix-auth.jsonl&tab=tree&leaf=b72d0276", "entry", ".wb-entry",
+                 lambda: expect(page.locator(".wb-entry")).to_contain_text("tool call"))
+            stepper = "session=fix-auth.jsonl&tab=stepper&stream=streams/tool-console-log.stream.jsonl&rules=project"
+            shot(stepper, "stepper", ".wb-step-position", trigger_shown)
+            shot(stepper, "keep_discard", ".wb-step-position", trigger_shown,
+                 # scroll the page (not the cards) so that Events, Keep and Discard fill the view
+                 lambda: page.locator(".wb-step-position").hover(),
+                 lambda: page.mouse.wheel(0, 330))
+            shot("session=fix-auth.jsonl&tab=rules&stream=streams/prose-unwrap.stream.jsonl&rules=project", "rules",
+                 ".wb-rules", lambda: expect(page.locator(".wb-rule-fires")).to_contain_text("fires at"))
+            shot("tab=backtest&rules=project", "backtest", ".wb-backtest-status",
+                 lambda: page.get_by_role("button", name="Run backtest over the served sessions").click(),
+                 lambda: expect(page.locator(".wb-backtest-status")).to_contain_text("hit(s) in", timeout=240_000))
             browser.close()
     finally:
         pn.state.kill_all_servers()

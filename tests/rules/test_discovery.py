@@ -240,3 +240,37 @@ def test_provider_that_raises_becomes_a_warning(tree, monkeypatch):
     result = load(home, project, providers=["native", "cursor"])
     assert names(result) == ["ok"]
     assert "[Cursor] Failed to load: boom" in result.warnings
+
+
+def test_boundary_stops_every_upward_walk(tmp_path):
+    # No .git anywhere: without a boundary each walk goes up to "/" and finds the outer files.
+    home = tmp_path / "home"
+    home.mkdir()
+    outer = tmp_path / "outer"
+    served = outer / "served"
+    cwd = served / "proj"
+    write(outer, ".clinerules/outside-cline.md", "outside")
+    write(outer, ".agent/rules/outside-agent.md", "outside")
+    write(outer, ".omp/RULES.md", "outside sticky")
+    write(cwd, "readme.txt", "no rules of its own")
+    providers = ["cline", "agents", "native"]
+    unbounded = names(load_rules(cwd=cwd, home=home, env={}, providers=providers))
+    assert sorted(unbounded) == ["RULES@project", "outside-agent", "outside-cline"]
+    assert names(load_rules(cwd=cwd, home=home, env={}, providers=providers, boundary=served)) == []
+    # inside the boundary the walks still work, up to and including the boundary folder itself
+    write(served, ".clinerules", "at the boundary")
+    write(served, ".agents/rules/at-boundary.md", "at the boundary")
+    bounded = load_rules(cwd=cwd, home=home, env={}, providers=providers, boundary=served)
+    assert sorted(names(bounded)) == ["at-boundary", "clinerules"]
+
+
+def test_boundary_also_limits_the_repo_root_search(tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    (tmp_path / "repo" / ".git").mkdir(parents=True)
+    write(tmp_path / "repo", ".omp/RULES.md", "repo sticky")
+    cwd = tmp_path / "repo" / "inner" / "pkg"
+    cwd.mkdir(parents=True)
+    assert names(load_rules(cwd=cwd, home=home, env={}, providers=["native"])) == ["RULES@project"]
+    assert names(load_rules(cwd=cwd, home=home, env={}, providers=["native"],
+                            boundary=tmp_path / "repo" / "inner")) == []

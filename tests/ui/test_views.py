@@ -101,6 +101,19 @@ def test_stepper_derives_a_stream_from_the_open_session(served):
     assert "re-chunked by fixed" in view.position.object
 
 
+def test_stepper_build_reports_phases_then_counted_events(served):
+    view = StepperView.from_paths(served / "project" / "unwrap.stream.jsonl", served / "project")
+    n = len(view.stepper)
+    heard = []
+    stepper, _label, error = view._prepare(n - 1, lambda pct, text: heard.append((pct, text)))
+    assert error is None and len(stepper._snapshots) == n  # the target step is computed up front
+    percents = [pct for pct, _ in heard]
+    assert percents == sorted(percents) and percents[0] == 0 and percents[-1] == 100
+    assert any("time bounds" in text for _, text in heard)
+    assert any(f"up to step {n - 1}" in text for _, text in heard)
+    assert view.progress.visible is False  # built inline (no server): the bar is not left on screen
+
+
 def test_rule_edit_reruns_the_stream_and_lists_fires(served):
     view = RulesView.from_folder(served / "project", served / "project" / "unwrap.stream.jsonl")
     view.rule_select.value = "no-any"
@@ -209,3 +222,21 @@ def test_backtest_counts_hits_and_opens_one_in_the_stepper(served):
     assert (state.session, state.step, state.tab, state.stream) == ("unwrap.jsonl", step, "stepper", "")
     stepper = StepperView(state=state)
     assert "no-unwrap" in stepper.stepper.seek(step).matched
+
+
+def test_page_builds_a_tab_only_when_it_is_first_shown(served):
+    import panel as pn
+
+    from workbench.ui.app import build_page
+
+    page = build_page(Server([served], uploads=False))
+    try:
+        state = page.state
+        assert state.tab == "sessions" and set(page.views) == {"sessions"}  # first view: no tree, graph, stepper
+        state.tab = "tree"
+        assert set(page.views) == {"sessions", "tree"}
+        assert page.views["tree"].rows.rows  # built over the open session when opened
+        state.tab = "rules"  # the Rules tab needs the stepper view (not its tab)
+        assert set(page.views) == {"sessions", "tree", "stepper", "rules"}
+    finally:
+        pn.state.kill_all_servers()

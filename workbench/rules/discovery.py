@@ -19,6 +19,7 @@ from workbench.rules.model import Rule
 from workbench.rules.providers import (
     DEFAULT_CONFIG_DIRS,
     DiscoveryContext,
+    within,
     Loader,
     load_agents,
     load_builtin,
@@ -87,9 +88,11 @@ class RuleLoadResult:
         return next((r for r in self.rules if r.name == name), None)
 
 
-def find_repo_root(cwd: Path) -> Path | None:
-    """The nearest folder at or above ``cwd`` holding ``.git`` (a folder or a worktree file)."""
+def find_repo_root(cwd: Path, boundary: Path | None = None) -> Path | None:
+    """The nearest folder at or above ``cwd`` (and not above ``boundary``) holding ``.git``."""
     for directory in [cwd, *cwd.parents]:
+        if not within(directory, boundary):
+            break
         if (directory / ".git").exists():
             return directory
     return None
@@ -103,12 +106,18 @@ def make_context(
     agent_dir: str | os.PathLike[str] | None = None,
     env: Mapping[str, str] | None = None,
     plugin_roots: Iterable[str | os.PathLike[str]] = (),
+    boundary: str | os.PathLike[str] | None = None,
 ) -> DiscoveryContext:
-    """Resolve the discovery inputs; ``None`` means the process's cwd / ``$HOME`` / environment."""
+    """Resolve the discovery inputs; ``None`` means the process's cwd / ``$HOME`` / environment.
+
+    ``boundary``: no upward walk (repo root, project RULES.md, ``.agent(s)``, ``.clinerules``) reads a
+    folder above it; ``None`` walks to ``/`` like the reference.
+    """
     env = dict(os.environ if env is None else env)
     cwd_path = Path(os.path.abspath(cwd if cwd is not None else os.getcwd()))
     home_path = Path(os.path.abspath(home if home is not None else env.get("HOME") or Path.home()))
-    root = Path(os.path.abspath(repo_root)) if repo_root is not None else find_repo_root(cwd_path)
+    limit = Path(os.path.abspath(boundary)) if boundary is not None else None
+    root = Path(os.path.abspath(repo_root)) if repo_root is not None else find_repo_root(cwd_path, limit)
     config_dirs = (env["PI_CONFIG_DIR"],) if env.get("PI_CONFIG_DIR") else DEFAULT_CONFIG_DIRS
     if agent_dir is not None:
         agent_dirs: tuple[Path, ...] = (Path(os.path.abspath(agent_dir)),)
@@ -124,6 +133,7 @@ def make_context(
         config_dirs=config_dirs,
         env=env,
         plugin_roots=tuple(Path(os.path.abspath(p)) for p in plugin_roots),
+        boundary=limit,
     )
 
 
@@ -148,13 +158,17 @@ def load_rules(
     providers: Iterable[str] | None = None,
     exclude_providers: Iterable[str] = (),
     disabled_extensions: Iterable[str] = (),
+    boundary: str | os.PathLike[str] | None = None,
 ) -> RuleLoadResult:
     """Discover rules from every provider (or only ``providers``) and merge them.
 
     ``disabled_extensions`` holds extension ids ``rule:<name>`` to skip. Every provider warning is
     kept, prefixed ``[<display name>] ``; a provider that raises becomes ``Failed to load: ...``.
+    ``boundary`` (not in the reference): no provider's upward walk leaves this folder; ``None`` (the
+    default) walks up to ``/`` as the reference does.
     """
-    ctx = make_context(cwd=cwd, home=home, repo_root=repo_root, agent_dir=agent_dir, env=env, plugin_roots=plugin_roots)
+    ctx = make_context(cwd=cwd, home=home, repo_root=repo_root, agent_dir=agent_dir, env=env,
+                       plugin_roots=plugin_roots, boundary=boundary)
     wanted = set(providers) if providers is not None else None
     excluded = set(exclude_providers)
     disabled = set(disabled_extensions)

@@ -33,6 +33,9 @@ class DiscoveryContext:
     config_dirs: tuple[str, ...]
     env: Mapping[str, str]
     plugin_roots: tuple[Path, ...] = ()
+    # Not in the reference: a caller serving only some folders (the web app) sets this so that no
+    # upward walk (RULES.md, .agent(s), .clinerules) reads a folder above it. None = walk to ``/``.
+    boundary: Path | None = None
 
 
 Loader = Callable[[DiscoveryContext, list[str]], list[Rule]]
@@ -129,15 +132,22 @@ def _sticky(path: Path, name: str, level: Level, warnings: list[str]) -> Rule | 
     return replace(rule, always_apply=True) if rule else None
 
 
-def _walk_up(start: Path, stop: Path | None) -> list[Path]:
-    """``start`` and its parents up to ``stop`` (inclusive) when ``stop`` is an ancestor, else to ``/``."""
+def within(directory: Path, boundary: Path | None) -> bool:
+    """True when ``directory`` is ``boundary`` or below it (always true without a boundary)."""
+    return boundary is None or directory == boundary or boundary in directory.parents
+
+
+def _walk_up(start: Path, stop: Path | None, boundary: Path | None = None) -> list[Path]:
+    """``start`` and its parents up to ``stop`` (inclusive) when ``stop`` is an ancestor, else to ``/``;
+    folders outside ``boundary`` are left out (none at all when ``start`` itself is outside it)."""
     dirs = [start]
     if stop is not None and (start == stop or stop in start.parents):
         for parent in start.parents:
             if parent == stop or stop in parent.parents:
                 dirs.append(parent)
-        return dirs
-    return [start, *start.parents]
+    else:
+        dirs = [start, *start.parents]
+    return [d for d in dirs if within(d, boundary)]
 
 
 def load_native(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
@@ -153,7 +163,7 @@ def load_native(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
         if sticky:
             rules.append(sticky)
     # Project RULES.md: the nearest non-empty config dir walking up from cwd (to the repo root or /).
-    for directory in _walk_up(ctx.cwd, ctx.repo_root):
+    for directory in _walk_up(ctx.cwd, ctx.repo_root, ctx.boundary):
         candidates = [directory / n for n in ctx.config_dirs if _is_nonempty_dir(directory / n)]
         if not candidates:
             continue
@@ -171,7 +181,7 @@ def load_agents(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
     stop = ctx.repo_root
     if stop is None and (ctx.cwd == ctx.home or ctx.home in ctx.cwd.parents):
         stop = ctx.home
-    for directory in _walk_up(ctx.cwd, stop):
+    for directory in _walk_up(ctx.cwd, stop, ctx.boundary):
         if directory == ctx.home:
             continue  # the home folder's own .agent(s) are the user level, read below
         for sub in (".agent", ".agents"):
@@ -202,7 +212,7 @@ def load_windsurf(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
 
 
 def load_cline(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
-    for directory in [ctx.cwd, *ctx.cwd.parents]:
+    for directory in _walk_up(ctx.cwd, None, ctx.boundary):
         candidate = directory / ".clinerules"
         if candidate.is_dir():
             return load_dir(candidate, "cline", "project", warnings, suffixes=(".md",), strip=r"\.md$")

@@ -27,6 +27,22 @@ _RAW_CSS = """
 """
 
 
+def _offline_fast() -> type:
+    """Panel's Fast design without its web font: no request may leave 127.0.0.1 (offline, privacy).
+
+    ``font_url=""`` is not enough: the Fast design class lists Google's Open Sans as a resource of
+    its own and Panel links it on every page. The subclass keeps the name ``Fast`` on purpose: Panel
+    derives the bundled paths of the design's own scripts from the class name.
+    """
+    from panel.theme.fast import Fast
+
+    return type("Fast", (Fast,), {"_resources": {**Fast._resources, "font": {}},
+                                  "__module__": __name__, "__doc__": "Fast design, system fonts only."})
+
+
+OfflineFast = _offline_fast()
+
+
 def default_paths() -> list[Path]:
     """``sample_sessions/`` of the current directory if present, else the one shipped beside the package."""
     import workbench
@@ -55,16 +71,28 @@ class Server:
 
 
 def build_views(server: Server, state: AppState) -> dict[str, Any]:
-    """The tab contents for one state (imported lazily so a failing tab cannot stop the others)."""
+    """Every tab's content for one state, built now (tests and notebooks; the page builds lazily)."""
+    views: dict[str, Any] = {}
+    for name in TABS:
+        build_view(name, server, state, views)
+    return views
+
+
+def build_view(name: str, server: Server, state: AppState, views: dict[str, Any]) -> Any:
+    """The content of tab ``name`` (built once, kept in ``views``); a failing tab says so in its place."""
+    if name in views:
+        return views[name]
+    try:
+        views[name] = _LOADERS[name](state, server, views)
+    except Exception as exc:  # one broken tab must not take the page down: say so in its place
+        views[name] = pn.pane.Alert(f"{_TAB_TITLES[name]} is not available: {exc}", alert_type="warning")
+    return views[name]
+
+
+def _sessions(state: AppState, server: Server, views: dict[str, Any]) -> Any:
     from workbench.ui.sessions_view import SessionsView
 
-    views: dict[str, Any] = {"sessions": SessionsView(state=state, catalog=server.catalog, uploads=server.upload_dir)}
-    for name, loader in (("tree", _tree), ("stepper", _stepper), ("rules", _rules), ("backtest", _backtest)):
-        try:
-            views[name] = loader(state, server, views)
-        except Exception as exc:  # one broken tab must not take the page down: say so in its place
-            views[name] = pn.pane.Alert(f"{_TAB_TITLES[name]} is not available: {exc}", alert_type="warning")
-    return views
+    return SessionsView(state=state, catalog=server.catalog, uploads=server.upload_dir)
 
 
 def _tree(state: AppState, server: Server, views: dict[str, Any]) -> Any:
@@ -82,7 +110,8 @@ def _stepper(state: AppState, server: Server, views: dict[str, Any]) -> Any:
 def _rules(state: AppState, server: Server, views: dict[str, Any]) -> Any:
     from workbench.ui.rules_view import RulesView
 
-    return RulesView(state=state, stepper=views.get("stepper"))
+    # the Rules tab re-runs the stepper's stream: it needs the stepper view even if that tab was never shown
+    return RulesView(state=state, stepper=build_view("stepper", server, state, views))
 
 
 def _backtest(state: AppState, server: Server, views: dict[str, Any]) -> Any:
@@ -91,20 +120,38 @@ def _backtest(state: AppState, server: Server, views: dict[str, Any]) -> Any:
     return BacktestView(state=state, catalog=server.catalog)
 
 
+_LOADERS: dict[str, Callable[[AppState, Server, dict[str, Any]], Any]] = {
+    "sessions": _sessions, "tree": _tree, "stepper": _stepper, "rules": _rules, "backtest": _backtest,
+}
+
+
 def build_page(server: Server) -> pn.template.base.BasePage:
     """One browser session: state, URL sync, tabs in the template."""
     state = server.new_state()
     state.apply_query(dict(pn.state.session_args or {}))
     state.sync_url()
-    views = build_views(server, state)
-    tabs = pn.Tabs(*[(_TAB_TITLES[n], views[n]) for n in TABS], dynamic=True, sizing_mode="stretch_both",
+    # A tab's view is built the first time the tab is shown (first view: only the open tab does work,
+    # e.g. the tree and its graph are not laid out while the Sessions table is on screen). Once built
+    # it stays in the document (dynamic=False): a model Panel detaches from the document gets its
+    # stylesheet links rewritten to Panel's CDN on the next update, a request outside 127.0.0.1.
+    views: dict[str, Any] = {}
+    holders = {n: pn.Column(sizing_mode="stretch_both", css_classes=[f"wb-tab-{n}"], margin=0) for n in TABS}
+
+    def show(name: str) -> None:
+        holder = holders[name]
+        if not holder.objects:
+            holder.objects = [build_view(name, server, state, views)]
+
+    tabs = pn.Tabs(*[(_TAB_TITLES[n], holders[n]) for n in TABS], dynamic=False, sizing_mode="stretch_both",
                    css_classes=["wb-tabs"])
+    show(state.tab)
     tabs.active = TABS.index(state.tab)
 
     def _tab_from_state(event: Any) -> None:
         tabs.active = TABS.index(event.new)
 
     def _state_from_tab(event: Any) -> None:
+        show(TABS[event.new])
         state.tab = TABS[event.new]
 
     state.param.watch(_tab_from_state, "tab")
@@ -139,19 +186,20 @@ def build_page(server: Server) -> pn.template.base.BasePage:
         # local fonts only: a demo must not depend on a font CDN (and offline it would stall the page)
         font='"Liberation Sans", "DejaVu Sans", Arial, sans-serif',
         font_url="",
+        design=OfflineFast,
         main_layout=None,
         raw_css=[_RAW_CSS],
     )
     template.state = state  # tests and notebooks reach the state through the page
+    template.views = views  # the tabs built so far (grows as tabs are opened)
     _follow(state, views)
     return template
 
 
 def _follow(state: AppState, views: dict[str, Any]) -> None:
     """Live mode: poll the open session file and the rule files twice a second."""
-    tree = views.get("tree")
-
     def poll() -> None:
+        tree = views.get("tree")  # built only once the Tree tab was opened
         with reporting("Live update"):
             if hasattr(tree, "poll"):
                 tree.poll()
@@ -159,7 +207,13 @@ def _follow(state: AppState, views: dict[str, Any]) -> None:
             if ruleset is not None and ruleset.changed_on_disk():
                 state.rules_revision += 1
 
-    pn.state.add_periodic_callback(poll, period=500)
+    cb = pn.state.add_periodic_callback(poll, period=500, start=False)
+    # A poll that finds nothing is not work the user waits for: without this the header's busy spinner
+    # turned every half second (the page looked forever loading) and the server logged each run.
+    cb.log = False
+    if hasattr(cb, "_background"):
+        cb._background = True
+    cb.start()
 
 
 def _session_options(server: Server) -> list[str]:

@@ -41,6 +41,11 @@ class ServedRoots:
                 return True
         return False
 
+    def root_of(self, path: Path) -> Path | None:
+        """The outermost served folder holding ``path`` (``None`` when no root does)."""
+        holders = [r for r in self.roots if r.is_dir() and (path == r or path.is_relative_to(r))]
+        return min(holders, key=lambda r: len(r.parts)) if holders else None
+
     def resolve(self, raw: str | os.PathLike[str]) -> Path:
         """An absolute, symlink-free path under a root; relative paths are taken from each root in turn."""
         text = os.fspath(raw).strip()

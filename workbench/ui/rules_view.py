@@ -34,10 +34,10 @@ class RulesView(Viewer):
         super().__init__(**params)
         self._debounce = 0
         self.summary = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-rules"])
-        self.rule_select = pn.widgets.Select(name="Edit rule", options=[], width=260)
+        self.rule_select = pn.widgets.Select(label="Edit rule", options=[], width=260)
         self.rule_select.param.watch(lambda e: self._load_editor(), "value")
         self.editor = pn.widgets.TextAreaInput(
-            name="", height=260, sizing_mode="stretch_width", css_classes=["wb-rule-editor"],
+            label="", height=260, sizing_mode="stretch_width", css_classes=["wb-rule-editor"],
             stylesheets=[":host textarea { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; }"],
         )
         self.editor.param.watch(self._on_edit, "value_input")

@@ -2,7 +2,8 @@
 
 Discovery reads only the chosen project folder and the bundled rules: ``home`` is an empty private
 folder and ``repo_root`` is the project itself, so a served app never reads the server user's own
-``~/.omp`` rules (outside the served roots). Edits made in the browser are kept as overrides in
+``~/.omp`` rules (outside the served roots); ``boundary`` (the served root holding the folder, else
+the folder itself) stops the providers' upward walks, e.g. Cline's search for ``.clinerules``. Edits made in the browser are kept as overrides in
 memory (the rule file on disk is not rewritten); a file edited on disk is picked up on the next poll.
 """
 
@@ -21,8 +22,9 @@ from workbench.rules import RuleLoadResult, build_rule_from_markdown, load_rules
 class RuleSet:
     """Rules of one project folder plus in-browser overrides, reloaded when files change."""
 
-    def __init__(self, folder: Path | None) -> None:
+    def __init__(self, folder: Path | None, boundary: Path | None = None) -> None:
         self.folder = folder
+        self.boundary = boundary
         self.home = Path(tempfile.mkdtemp(prefix="workbench-home-"))
         self.overrides: dict[str, str] = {}  # rule name -> edited Markdown (frontmatter + body)
         self.edit_warnings: dict[str, list[str]] = {}
@@ -33,7 +35,8 @@ class RuleSet:
     def loaded(self) -> RuleLoadResult:
         if self._loaded is None:
             cwd = str(self.folder) if self.folder else str(self.home)
-            self._loaded = load_rules(cwd=cwd, home=str(self.home), repo_root=cwd, env={})
+            self._loaded = load_rules(cwd=cwd, home=str(self.home), repo_root=cwd, env={},
+                                      boundary=str(self.boundary) if self.boundary else cwd)
             self._signature = self.signature()
         return self._loaded
 

@@ -43,7 +43,10 @@ def row_view(row: TreeRow) -> RowView:
     body = row.line[2:]  # drop the cursor column; selection is drawn by the browser
     prefix = body[: len(body) - len(suffix)] if body.endswith(suffix) else ""
     kind = "meta" if row.type in META_TYPES or (row.type != "message") else (row.role or "message")
-    return RowView(row.id, cap_prefix(prefix), row.active, row.label or "", row.text, kind)
+    # the flavour's list leaves some entries (session_info) without text; in a browser a blank row looks
+    # like a rendering fault, so name the entry's type there (dimmed as meta)
+    text = row.text or f"[{row.type}]"
+    return RowView(row.id, cap_prefix(prefix), row.active, row.label or "", text, kind)
 
 
 def cap_prefix(prefix: str, levels: int = MAX_PREFIX_LEVELS) -> str:

@@ -99,7 +99,9 @@ class AppState(param.Parameterized):
 
         folder = self.rules_path()
         if self._ruleset is None or self._ruleset.folder != folder:
-            self._ruleset = RuleSet(folder)
+            # discovery must not walk above the served root that holds the folder (e.g. .clinerules)
+            boundary = self.roots.root_of(folder) if folder is not None else None
+            self._ruleset = RuleSet(folder, boundary=boundary)
         return self._ruleset
 
     def settings_mapping(self) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -44,20 +45,21 @@ class StepperView(Viewer):
         super().__init__(**params)
         self.stepper: Any = None
         self._generation = 0
+        self._installed = -1  # the generation whose stepper is installed (late progress reports are dropped)
         self._events_at: dict[int, tuple[Any, ...]] = {}
         self._play_cb: Any = None
         s = self.state
-        self.stream_select = pn.widgets.Select(name="Stream", options=self._stream_options(), width=280)
+        self.stream_select = pn.widgets.Select(label="Stream", options=self._stream_options(), width=280)
         self.stream_select.value = s.stream if s.stream in self.stream_select.options.values() else ""
         self.stream_select.param.watch(lambda e: setattr(s, "stream", e.new or ""), "value")
-        self.chunking = pn.widgets.Select.from_param(s.param.chunking, name="Chunking", width=100)
-        self.rules_select = pn.widgets.Select(name="Rules from", options=self._rules_options(), width=220)
+        self.chunking = pn.widgets.Select.from_param(s.param.chunking, label="Chunking", width=100)
+        self.rules_select = pn.widgets.Select(label="Rules from", options=self._rules_options(), width=220)
         self.rules_select.param.watch(lambda e: setattr(s, "rules_dir", e.new or ""), "value")
-        self.context_mode = pn.widgets.RadioButtonGroup.from_param(s.param.context_mode, name="Context", width=140,
+        self.context_mode = pn.widgets.RadioButtonGroup.from_param(s.param.context_mode, label="Context", width=140,
                                                                    margin=(24, 10, 5, 10))
-        self.interrupt_mode = pn.widgets.Select.from_param(s.param.interrupt_mode, name="Interrupt", width=110)
-        self.repeat_mode = pn.widgets.Select.from_param(s.param.repeat_mode, name="Repeat", width=100)
-        self.repeat_gap = pn.widgets.IntInput.from_param(s.param.repeat_gap, name="Gap", width=70)
+        self.interrupt_mode = pn.widgets.Select.from_param(s.param.interrupt_mode, label="Interrupt", width=110)
+        self.repeat_mode = pn.widgets.Select.from_param(s.param.repeat_mode, label="Repeat", width=100)
+        self.repeat_gap = pn.widgets.IntInput.from_param(s.param.repeat_gap, label="Gap", width=70)
         self.reset_btn = pn.widgets.Button(label="|◀ Reset", width=90)
         self.back_btn = pn.widgets.Button(label="◀ Back", width=85)
         self.step_btn = pn.widgets.Button(label="Step ▶", width=85, color="primary")
@@ -68,13 +70,16 @@ class StepperView(Viewer):
         self.step_btn.on_click(lambda e: self.go(self.state.step + 1))
         self.next_btn.on_click(lambda e: self.next_trigger())
         self.play_btn.param.watch(self._on_play, "value")
-        self.slider = pn.widgets.IntSlider(name="", start=0, end=1, value=0, sizing_mode="stretch_width",
+        self.slider = pn.widgets.IntSlider(label="", start=0, end=1, value=0, sizing_mode="stretch_width",
                                            min_width=200, margin=(12, 10))
         self.slider.param.watch(lambda e: self.go(e.new), "value_throttled")
         from workbench.ui.keys import KeyCatcher
 
         self.keys = KeyCatcher(["arrowleft", "arrowright", "space", "n", "shift+n", "home"], self._on_key)
         self.position = _html(min_height=20, css_classes=["wb-step-position"], margin=(8, 10))
+        # long work shows progress: the phases of a rebuild, then the events replayed up to the step shown
+        self.progress = pn.indicators.Progress(value=0, max=100, width=320, visible=False, bar_color="primary",
+                                               css_classes=["wb-stepper-progress"], margin=(8, 10))
         self.buffers = _html(css_classes=["wb-buffers"])
         self.rules = _html(css_classes=["wb-rules-table"])
         self.events = _html(css_classes=["wb-events"])
@@ -179,33 +184,64 @@ class StepperView(Viewer):
         self._events_at = {}
         self._generation += 1
         generation = self._generation
-        self.position.object = '<div class="wb-kv"><span class="wb-tag wb-tag-active">working</span> ' \
-                               "Loading the stream and the rules, checking rule time bounds…</div>"
         doc = pn.state.curdoc
         served = doc is not None and getattr(doc, "session_context", None) is not None
+        target = self.state.step if keep_step or self.state.step else 0
+        self._show_progress(generation, 0, "Loading the stream")
         if not served:
-            self._install(generation, keep_step, *self._prepare())
+            self._install(generation, keep_step, *self._prepare(target, lambda pct, text: None))
             return
         for pane in (self.buffers, self.rules):
             pane.loading = True
+        last = [0.0]
+
+        def report(pct: float, text: str) -> None:
+            # from the worker thread: hand the numbers to the document thread, a few times a second at most
+            now = time.monotonic()
+            if 20 < pct < 100 and now - last[0] < 0.2:
+                return
+            last[0] = now
+            doc.add_next_tick_callback(lambda: self._show_progress(generation, pct, text))
 
         def work() -> None:
-            result = self._prepare()
+            result = self._prepare(target, report)
             doc.add_next_tick_callback(lambda: self._install(generation, keep_step, *result))
 
         threading.Thread(target=work, name="workbench-stepper", daemon=True).start()
 
-    def _prepare(self) -> tuple[Any, str, BaseException | None]:
-        """(stepper, label, error): the heavy part, safe to run off the document thread."""
+    def _show_progress(self, generation: int, pct: float, text: str) -> None:
+        if generation != self._generation or generation == self._installed:
+            return  # a newer rebuild reports its own progress; a finished one has nothing left to report
+        self.progress.param.update(value=max(0, min(100, int(pct))), visible=True)
+        self.position.object = (f'<div class="wb-kv"><span class="wb-tag wb-tag-active">working</span> '
+                                f"{esc(text)}</div>")
+
+    def _prepare(self, target: int, report: Any) -> tuple[Any, str, BaseException | None]:
+        """(stepper, label, error): the heavy part, safe to run off the document thread.
+
+        ``report(percent, text)`` hears the phases: stream 0–10 %, rules 10–20 %, the time-bound
+        pre-check (one replay of the whole stream inside ``Stepper()``, which offers no callback)
+        20–60 %, then the events replayed up to ``target`` (the step to show) 60–100 %, counted.
+        """
         from workbench.replay import Stepper
 
         try:
+            report(0, "Loading the stream")
             stream, label = self._load_stream()
+            n = len(stream.events)
+            report(10, f"Loading the rules ({n:,} events in the stream)")
             ruleset = self.state.rule_set()
             rules = ruleset.rules()
             folder = ruleset.folder
             cwd = stream.cwd or (str(folder) if folder else "/")
+            report(20, f"Checking rule time bounds: replaying {n:,} events with {len(rules)} rules once")
             stepper = Stepper(stream, rules, self.state.settings_mapping(), cwd=cwd, home=str(ruleset.home))
+            goal = min(max(target, 0), max(len(stepper) - 1, 0))
+            chunk = 250
+            for i in range(0, goal + 1, chunk):
+                report(60 + 40 * i / max(goal, 1), f"Replaying events up to step {goal:,}: {i:,} done")
+                stepper.seek(min(i + chunk - 1, goal))
+            report(100, "Done")
             return stepper, label, None
         except Exception as exc:  # reported on the document thread by _install
             return None, "", exc
@@ -213,10 +249,13 @@ class StepperView(Viewer):
     def _install(self, generation: int, keep_step: bool, stepper: Any, label: str, error: BaseException | None) -> None:
         if generation != self._generation:
             return  # a newer rebuild superseded this one
+        self._installed = generation
         for pane in (self.buffers, self.rules):
             pane.loading = False
+        self.progress.visible = False
         with reporting("Stepper"):
             if error is not None:
+                self.position.object = '<div class="wb-muted">The stepper could not be built (see the message).</div>'
                 raise error
             self.stepper = stepper
             self._label = label
@@ -365,6 +404,6 @@ class StepperView(Viewer):
         bottom = pn.Row(_card("Events", self.events, height=330, scroll=True),
                         _card("Keep", self.keep, height=330, scroll=True),
                         _card("Discard", self.discard, height=330, scroll=True), sizing_mode="stretch_width")
-        return pn.Column(choose, controls, self.position, top, bottom,
+        return pn.Column(choose, controls, pn.Row(self.position, self.progress, sizing_mode="stretch_width"), top, bottom,
                          _card("Rendered templates", self.rendered, scroll=True, max_height=260),
                          sizing_mode="stretch_width")

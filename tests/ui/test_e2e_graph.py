@@ -1,0 +1,40 @@
+"""Clicking a dot of the Bokeh branch graph in the browser selects that entry."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+ROW = ".wb-tree-row"
+
+# Page coordinates of one node, from the figure's own scales (data -> canvas pixels) plus the
+# canvas position: robust to the toolbar, title and legend moving the frame around.
+_NODE_POSITION = """(id) => {
+  const views = [...Bokeh.index.query(v => v.model.type == "Figure"
+                                         && String(v.model.title?.text ?? "").startsWith("Branch graph"))];
+  if (!views.length) return null;
+  const v = views[0];
+  const nodes = v.model.renderers.find(r => r.data_source && r.data_source.data.id);
+  const data = nodes.data_source.data;
+  const i = [...data.id].indexOf(id);
+  if (i < 0 || !(v.frame.bbox.width > 0)) return null;
+  const box = v.canvas_view.el.getBoundingClientRect();
+  return {x: box.left + v.frame.x_scale.compute(data.x[i]), y: box.top + v.frame.y_scale.compute(data.y[i])};
+}"""
+
+
+def test_clicking_a_graph_dot_opens_that_entry(page, app_url):
+    page.goto(f"{app_url}?session=branched.jsonl&tab=tree&leaf=e09")
+    entry = page.locator(".wb-entry")
+    expect(entry).to_contain_text("id e09")
+    page.wait_for_function(f"() => ({_NODE_POSITION})('e05') !== null", timeout=20_000)
+    pos = page.evaluate(_NODE_POSITION, "e05")  # "try approach A", off the active path
+    page.mouse.click(pos["x"], pos["y"])
+    expect(entry).to_contain_text("id e05")
+    expect(entry).to_contain_text("try approach A")
+    expect(page.locator(f"{ROW}.wb-selected")).to_contain_text("try approach A")
+    expect(page).to_have_url(re.compile(r"leaf=e05"))
