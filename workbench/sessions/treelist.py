@@ -33,13 +33,6 @@ __all__ = ["FILTER_MODES", "FILTER_TAGS", "FilterMode", "Flavor", "TreeList", "T
 _UNSET: Any = object()
 
 
-class IdList(list[str]):
-    """A list of ids that can also be called, for callers written against a method spelling."""
-
-    def __call__(self) -> IdList:
-        return self
-
-
 def _as_tree(source: Session | SessionTree | Iterable[Entry | Mapping[str, Any]], flavor: Flavor) -> SessionTree:
     if isinstance(source, SessionTree):
         return source
@@ -178,10 +171,10 @@ class TreeList:
         return self._last_id()
 
     @property
-    def visible_ids(self) -> IdList:
-        """Ids of the visible rows in display order (also callable: ``visible_ids()`` gives the same)."""
+    def visible_ids(self) -> list[str]:
+        """Ids of the visible rows in display order."""
         ids = self._b.ids
-        return IdList([ids[n] for n in self._visible])
+        return [ids[n] for n in self._visible]
 
     @property
     def selected_index(self) -> int | None:

@@ -211,7 +211,7 @@ class TreeView(Viewer):
                 key = str(msg.get("key", ""))
                 key = {"arrowup": "up", "arrowdown": "down", "arrowleft": "left", "arrowright": "right"}.get(key, key)
                 if key in ("home", "end"):
-                    ids = self.tl.visible_ids()
+                    ids = self.tl.visible_ids
                     new = self.tl.select(ids[0 if key == "home" else -1]) if ids else self.tl
                 else:
                     new = self.tl.press(key)
