@@ -83,3 +83,15 @@ def test_culprits_without_candidates_still_waits_for_the_control_run():
 
     slow, control = culprits([], {}, lambda plan: Bounded(lambda report: report("finished")), 5.0)
     assert slow is None and control.state == "done" and control.results == ["finished"]
+
+
+
+def test_stepper_reports_time_bound_progress_through_the_stream():
+    stream = stream_of(*(prose_turn(f"word {i} ", "and more ") for i in range(20)))
+    seen: list[tuple[int, int]] = []
+    st = Stepper(stream, [UNWRAP], None, cwd="/proj", time_bound=5.0, progress=lambda done, total: seen.append((done, total)))
+    assert st.disabled == {}
+    assert seen, "the time-bound pre-check never reported progress"
+    assert {total for _, total in seen} == {len(stream.events)}
+    done = [d for d, _ in seen]
+    assert done == sorted(done) and done[-1] <= len(stream.events)

@@ -7,7 +7,7 @@ both snapshots. Snapshots are kept once computed, so seeking back and forth retu
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,13 +37,16 @@ class Stepper:
 
     def __init__(self, stream: Stream, rules: Iterable[Rule], settings: Any = None, *, cwd: str | None = None,
                  home: str | None = None, templates: Any = None, resume: Any = None,
-                 edit_mode: str | None = None, time_bound: float | None = 2.0) -> None:
+                 edit_mode: str | None = None, time_bound: float | None = 2.0,
+                 progress: Callable[[int, int], None] | None = None) -> None:
         self.stream = stream
         self.rules = list(rules)
         self.cwd = cwd or stream.cwd or "/"
         options = dict(cwd=self.cwd, home=home, templates=templates, resume=resume, edit_mode=edit_mode)
+        # ``progress(done, total)``: the time-bound pre-check replays the whole stream once (seconds on
+        # long streams), so it reports how far it got.
         self.disabled, self.time_bound_events = guard(stream, self.rules, settings, seconds=time_bound, explain=True,
-                                                      **options)
+                                                      progress=progress, **options)
         self.session = SimulatedSession(self.rules, settings, disabled_rules=self.disabled, stream=stream, **options)
         self.session.on_check = self._on_check
         self._snapshots: list[Snapshot] = []

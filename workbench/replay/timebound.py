@@ -261,10 +261,17 @@ def _replay(stream: Any, rules: list[Rule], settings: Any, options: dict[str, An
 
 
 def first_hang(stream: Any, rules: list[Rule], settings: Any, options: dict[str, Any],
-               disabled: Mapping[str, str], seconds: float, until: int | None = None) -> int | None:
-    """The index of the first event whose processing does not finish within ``seconds``, or None."""
-    run = _replay(stream, rules, settings, options, disabled, len(stream.events) if until is None else until)
-    wait_all([run], seconds)
+               disabled: Mapping[str, str], seconds: float, until: int | None = None,
+               progress: Callable[[int, int], None] | None = None) -> int | None:
+    """The index of the first event whose processing does not finish within ``seconds``, or None.
+
+    ``progress(done, total)`` hears how many events the child has replayed so far.
+    """
+    total = len(stream.events) if until is None else until
+    run = _replay(stream, rules, settings, options, disabled, total)
+    wait_all([run], seconds, None if progress is None else lambda: progress(run.progress, total))
+    if progress is not None:  # the last count, also when the child finished before the first poll
+        progress(run.progress, total)
     return run.progress if run.state == "hung" else None
 
 
@@ -277,12 +284,14 @@ def find_slow_rules(stream: Any, rules: list[Rule], settings: Any, options: dict
     return [] if slow is None else slow
 
 
-def guard(stream: Any, rules: Iterable[Rule], settings: Any, *, seconds: float | None, **options: Any
+def guard(stream: Any, rules: Iterable[Rule], settings: Any, *, seconds: float | None,
+          progress: Callable[[int, int], None] | None = None, **options: Any
           ) -> tuple[dict[str, str], list[Any]]:
     """Rules to disable (name -> reason) and the ``time_bound`` events reporting them.
 
     ``options`` are ``SimulatedSession`` keywords, plus ``explain=True`` to exercise the manager's
-    ``explain`` after every check as the stepper does.
+    ``explain`` after every check as the stepper does. ``progress(done, total)`` hears the events the
+    bounded replay has got through (long streams take seconds).
     """
     rules = list(rules)
     if seconds is None or not stream.events or not any(has_condition(r) for r in rules):
@@ -291,7 +300,7 @@ def guard(stream: Any, rules: Iterable[Rule], settings: Any, *, seconds: float |
     events: list[Any] = []
     retries = _RETRIES
     while True:
-        step = first_hang(stream, rules, settings, options, disabled, seconds)
+        step = first_hang(stream, rules, settings, options, disabled, seconds, progress=progress)
         if step is None:
             return disabled, events
         candidates = [r.name for r in rules if r.name not in disabled and has_condition(r)]

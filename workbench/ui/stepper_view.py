@@ -220,8 +220,8 @@ class StepperView(Viewer):
         """(stepper, label, error): the heavy part, safe to run off the document thread.
 
         ``report(percent, text)`` hears the phases: stream 0–10 %, rules 10–20 %, the time-bound
-        pre-check (one replay of the whole stream inside ``Stepper()``, which offers no callback)
-        20–60 %, then the events replayed up to ``target`` (the step to show) 60–100 %, counted.
+        pre-check (one bounded replay of the whole stream inside ``Stepper()``) 20–60 %, counted, then
+        the events replayed up to ``target`` (the step to show) 60–100 %, counted.
         """
         from workbench.replay import Stepper
 
@@ -235,7 +235,16 @@ class StepperView(Viewer):
             folder = ruleset.folder
             cwd = stream.cwd or (str(folder) if folder else "/")
             report(20, f"Checking rule time bounds: replaying {n:,} events with {len(rules)} rules once")
-            stepper = Stepper(stream, rules, self.state.settings_mapping(), cwd=cwd, home=str(ruleset.home))
+            shown = [-1]  # the whole percent last reported: the child is polled every 10 ms
+
+            def checked(done: int, total: int) -> None:
+                pct = 20 + 40 * done // max(total, 1)
+                if pct != shown[0]:
+                    shown[0] = pct
+                    report(pct, f"Checking rule time bounds: {done:,} of {total:,} events")
+
+            stepper = Stepper(stream, rules, self.state.settings_mapping(), cwd=cwd, home=str(ruleset.home),
+                              progress=checked)
             goal = min(max(target, 0), max(len(stepper) - 1, 0))
             chunk = 250
             for i in range(0, goal + 1, chunk):
