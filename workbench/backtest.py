@@ -103,10 +103,11 @@ class BacktestOptions:
 # --- the task ---------------------------------------------------------------------------------------
 
 
-def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions = BacktestOptions()) -> SessionOutcome:
+def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions = BacktestOptions(),
+                     tick: Callable[[], None] | None = None) -> SessionOutcome:
     """The task: replay every assistant turn of one session file through ``rules``, in this process and
-    without a time bound (``backtest_batch`` adds it). Pure apart from reading the file; a file that
-    is not a usable session becomes an outcome with ``error``."""
+    without a time bound (``backtest_batch`` adds it, hearing ``tick()`` after every event). Pure apart
+    from reading the file; a file that is not a usable session becomes an outcome with ``error``."""
     try:
         stream = load_stream(path, options)
     except WorkbenchError as exc:
@@ -115,7 +116,7 @@ def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions 
         return SessionOutcome(path, 0, (), f"{path}: {exc}")
     originals = {r.name: r for r in rules}
     played = [replace(r, interrupt_mode="never") for r in rules] if options.mode == "probe" else list(rules)
-    sim, recorder = record_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/")
+    sim, recorder = record_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/", tick=tick)
     status = sim.finish().status
     default = options.interrupt_default()
     hits = tuple(Hit.of(path, f, _interrupts(originals.get(f.rule), f.source, default)) for f in recorder.firings)
@@ -157,7 +158,8 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
     while len(out) < len(paths):
         active = [r for r in rules if r.name not in disabled]
         rest = paths[len(out):]
-        run = Bounded(lambda report: [report(backtest_session(p, active, options)) for p in rest])
+        # Progress is counted per event, so a long session on a loaded machine is not taken for a hang.
+        run = Bounded(lambda report: [report(backtest_session(p, active, options, report)) for p in rest])
         seen = 0
 
         def collect() -> None:
@@ -177,7 +179,8 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
             arrived(SessionOutcome(path, 0, (), f"{path}: the replay process died"))
             continue
         slow, control = culprits([r.name for r in active if has_condition(r)], {}, lambda plan: Bounded(
-            lambda report: report(backtest_session(path, [r for r in active if r.name not in plan], options))), bound)
+            lambda report: report(backtest_session(path, [r for r in active if r.name not in plan], options, report))),
+            bound)
         if slow is None:  # it did not hang again (a loaded machine): the control run's outcome stands
             if control.error is not None:
                 raise control.error

@@ -11,7 +11,7 @@ snapshot it ran on is the buffer the regex check just wrote under the same key, 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -175,13 +175,18 @@ class FiringRecorder:
         )
 
 
-def record_firings(stream: Stream, rules: Sequence[Rule], settings: Any, *, cwd: str
-                   ) -> tuple[SimulatedSession, FiringRecorder]:
-    """Play ``stream`` through a simulated session holding ``rules``; the recorder holds the firings."""
+def record_firings(stream: Stream, rules: Sequence[Rule], settings: Any, *, cwd: str,
+                   tick: Callable[[], None] | None = None) -> tuple[SimulatedSession, FiringRecorder]:
+    """Play ``stream`` through a simulated session holding ``rules``; the recorder holds the firings.
+
+    ``tick()`` runs after every event: a time bound then measures a stall per event, not per session.
+    """
     sim = SimulatedSession(rules, settings, cwd=cwd, stream=stream)
     recorder = FiringRecorder(sim.manager)
     sim.on_check = recorder
     for i, ev in enumerate(stream.events):
         recorder.observe(i, ev)
         sim.feed(i, ev)
+        if tick is not None:
+            tick()
     return sim, recorder
