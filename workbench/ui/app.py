@@ -187,6 +187,10 @@ def build_page(server: Server) -> pn.template.base.BasePage:
         font='"Liberation Sans", "DejaVu Sans", Arial, sans-serif',
         font_url="",
         design=OfflineFast,
+        # No global busy spinner: Panel keeps one process-wide list of them and updates every session's
+        # spinner from whichever session is busy, outside that session's document lock (a race that
+        # dropped browser events). Long work shows its own progress bars instead.
+        busy_indicator=None,
         main_layout=None,
         raw_css=[_RAW_CSS],
     )
