@@ -18,6 +18,8 @@ from typing import Any, Literal
 
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay.stream import Stream, StreamEvent, StreamHeader, parse_event, read_stream, thaw
+from workbench.sessions import load_session
+from workbench.sessions.tree import branch_path
 
 ChunkPolicy = Literal["words", "fixed", "tokens"]
 CHUNK_POLICIES: tuple[str, ...] = ("words", "fixed", "tokens")
@@ -50,8 +52,6 @@ def chunk_text(text: str, policy: str = "words", size: int | None = None) -> lis
 
 
 def _branch(session: Any, leaf: str | None) -> list[Any]:
-    from workbench.sessions.tree import branch_path
-
     by_id = {e.id: e for e in session.entries}
     if leaf is not None and leaf not in by_id:
         raise UsageError(f"no entry {leaf!r} in {session.path}")
@@ -107,8 +107,6 @@ def derive_stream(
     produces its own.
     """
     if isinstance(session, (str, os.PathLike)):
-        from workbench.sessions import load_session
-
         session = load_session(session)
     chunk_text("", policy, size)  # validate policy and size up front
     entries: Sequence[Any] = list(session.entries) if all_branches else _branch(session, leaf)
@@ -151,8 +149,6 @@ def open_stream(path: str | os.PathLike[str], *, policy: str = "words", size: in
                 all_branches: bool = False) -> tuple[Stream, Any]:
     """``(stream, session or None)``: a stream file as it is; any other file is loaded as a session
     and derived into a stream (``derive_stream``)."""
-    from workbench.sessions import load_session
-
     source = Path(path)
     if not source.is_file():
         raise NotFoundError(f"{path}: no such file")

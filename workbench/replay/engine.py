@@ -10,10 +10,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from workbench.rules import Rule
-from workbench.ttsr import MatchContext, TtsrManager
+from workbench.ttsr import MatchContext, TtsrManager, matchers, paths
+from workbench.ttsr.partial_json import parse_partial_json
+from workbench.ttsr.templates import (
+    DEFAULT_INTERRUPT_TEMPLATE,
+    DEFAULT_TOOL_REMINDER_TEMPLATE,
+    load_template,
+    render_rules,
+)
 
 
 def new_manager(settings: Any) -> TtsrManager:
@@ -25,22 +33,15 @@ def settings_mapping(manager: TtsrManager) -> dict[str, Any]:
 
 
 def parse_partial(text: str) -> Any:
-    """Arguments as the agent sees them mid-stream: the partial JSON parsed leniently."""
-    from workbench.ttsr.partial_json import parse_partial_json
-
-    try:
-        value = parse_partial_json(text)
-    except Exception:  # a parser error means "nothing usable yet", as in the agent
-        return {}
+    """Arguments as the agent sees them mid-stream: the partial JSON parsed leniently (never raises)."""
+    value = parse_partial_json(text)
     return value if isinstance(value, Mapping) else {}
 
 
 @lru_cache(maxsize=4096)
 def _candidates(raw_paths: tuple[str, ...], cwd: str) -> tuple[str, ...]:
     # Pure and called at every tool-call delta with the same few paths: worth memoising.
-    from workbench.ttsr.paths import candidates_for
-
-    return tuple(candidates_for(list(raw_paths), cwd))
+    return tuple(paths.candidates_for(list(raw_paths), cwd))
 
 
 def path_candidates(raw: str, cwd: str) -> list[str]:
@@ -75,8 +76,6 @@ def edit_mode_for(tool_name: str, args: Mapping[str, Any], edit_mode: str | None
 
 def tool_surface(tool_name: str, args: Mapping[str, Any], cwd: str, edit_mode: str | None) -> ToolSurface:
     """Matcher paths (normalised to candidates, de-duplicated), digest and entries of a tool call."""
-    from workbench.ttsr import matchers, paths
-
     mode = edit_mode_for(tool_name, args, edit_mode) or matchers.DEFAULT_EDIT_MODE
     digest = matchers.matcher_digest(tool_name, args, edit_mode=mode)
     entries = matchers.matcher_entries(tool_name, args, edit_mode=mode) or ()
@@ -96,14 +95,10 @@ def tool_surface(tool_name: str, args: Mapping[str, Any], cwd: str, edit_mode: s
 
 def render(template: str, rules: Sequence[Rule], *, cwd: str, home: str | None) -> str:
     """Each rule rendered with ``template`` and joined by one blank line (spec §8.7)."""
-    from workbench.ttsr.templates import render_rules
-
     return render_rules(list(rules), template, cwd=cwd, home=home)
 
 
 def default_templates() -> tuple[str, str]:
-    from workbench.ttsr.templates import DEFAULT_INTERRUPT_TEMPLATE, DEFAULT_TOOL_REMINDER_TEMPLATE
-
     return DEFAULT_INTERRUPT_TEMPLATE, DEFAULT_TOOL_REMINDER_TEMPLATE
 
 
@@ -114,10 +109,6 @@ _REMINDER_KEYS = ("reminder", "tool_reminder", "tool-reminder", "toolReminder", 
 def resolve_templates(templates: Any) -> tuple[str, str]:
     """(interrupt, tool reminder) texts from ``None`` (defaults), a pair, or a mapping with
     ``interrupt`` / ``reminder`` keys; a ``Path`` value is read with the engine's template loader."""
-    from pathlib import Path
-
-    from workbench.ttsr.templates import load_template
-
     interrupt, reminder = default_templates()
     if templates is None:
         return interrupt, reminder

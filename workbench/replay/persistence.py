@@ -17,6 +17,8 @@ from typing import Any
 
 from workbench.errors import UsageError
 from workbench.replay.conversation import Message
+from workbench.sessions import build_session_context
+from workbench.sessions.tree import branch_path
 
 
 def _iso(ms: int | float) -> str:
@@ -40,16 +42,12 @@ class SessionCopy:
         self._parent: str | None = self._branch[-1].id if self._branch else None
 
     def _current_branch(self) -> list[Any]:
-        from workbench.sessions.tree import branch_path
-
         if self.session is None:
             return []
         return branch_path({e.id: e for e in self.session.entries}, self.session.leaf_id)
 
     def context_messages(self) -> list[Message]:
         """The conversation at the resumed leaf, as the sessions package rebuilds it."""
-        from workbench.sessions import build_session_context
-
         if self.session is None:
             return []
         return [dict(m) for m in build_session_context(self.session).messages]

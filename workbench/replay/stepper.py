@@ -19,6 +19,7 @@ from workbench.replay.snapshot import NOT_CHECKED, BufferView, RuleState, Snapsh
 from workbench.replay.stream import Stream
 from workbench.replay.timebound import guard
 from workbench.rules import Rule
+from workbench.ttsr import compile_rule_condition
 
 __all__ = ["NOT_CHECKED", "BufferView", "RuleState", "Snapshot", "Stepper"]
 
@@ -186,8 +187,6 @@ class Stepper:
         return tuple(out)
 
     def _compile_conditions(self) -> tuple[tuple[str, Any], ...]:
-        from workbench.ttsr import compile_rule_condition
-
         out = []
         for rule in self.rules:
             if not self._registration.get(rule.name, (False, None))[0]:
