@@ -24,6 +24,7 @@ _COMMAND_MODULES = (
     "workbench.cli.rules",
     "workbench.cli.replay",
     "workbench.cli.backtest",
+    "workbench.cli.export",
 )
 
 

@@ -56,6 +56,11 @@ class TextView:
     def __len__(self) -> int:
         return self._length
 
+    @property
+    def rope(self) -> Rope:
+        """The growing text this view is a prefix of (views of one block share it)."""
+        return self._rope
+
     def __str__(self) -> str:
         text = self._rope.text()
         return text if len(text) == self._length else text[: self._length]
