@@ -39,3 +39,13 @@ def test_export_errors_are_one_line(tmp_path, capsys) -> None:
                  "--out", str(tmp_path / "x.html")]) == 2
     assert "--step 99999" in capsys.readouterr().err
     assert not (tmp_path / "x.html").exists()
+
+
+def test_timeline_lists_lanes_and_session_totals(capsys) -> None:
+    assert main(["timeline", str(SAMPLES / "ttsr-fired.jsonl"), "--rules", str(SAMPLES / "project"), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["lanes"] and data["totals"]["messages"] > 0
+    assert any(m["kind"] == "ttsr_triggered" for lane in data["lanes"] for m in lane["markers"])
+    assert main(["timeline", str(SAMPLES / "ttsr-fired.jsonl"), "--rules", str(SAMPLES / "project"),
+                 "--tool", "no-such-tool", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["lanes"] == []

@@ -25,6 +25,7 @@ _COMMAND_MODULES = (
     "workbench.cli.replay",
     "workbench.cli.backtest",
     "workbench.cli.export",
+    "workbench.cli.timeline",
 )
 
 

@@ -63,7 +63,8 @@ def _ev(kind: str, **fields: Any) -> StreamEvent:
 
 
 def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None) -> Iterator[StreamEvent]:
-    yield _ev("message_start", role="assistant", timestamp=message.get("timestamp"))
+    # The model rides along as an extra field: the timeline filters turns by it.
+    yield _ev("message_start", role="assistant", timestamp=message.get("timestamp"), model=message.get("model"))
     for index, block in enumerate(message.get("content") or ()):
         if not isinstance(block, Mapping):
             continue
