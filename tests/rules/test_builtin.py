@@ -166,6 +166,9 @@ def test_a_global_npm_install_is_found_with_npm_root(tmp_path):
     result = _load(tmp_path, env={"PATH": str(bin_dir)})
     assert (result.bundled.found_by, result.bundled.version) == ("npm", "18.2.0")
     assert result.bundled.package == str(prefix / "node_modules" / AGENT_PACKAGE)
+    # both installed: Bun's (the agent's own installer) is taken
+    fake_package(tmp_path / ".bun" / "install" / "global", version="18.3.4")
+    assert _load(tmp_path, env={"PATH": str(bin_dir)}).bundled.found_by == "bun"
 
 
 def test_a_broken_install_found_by_searching_is_skipped_with_a_note(tmp_path):

@@ -28,7 +28,7 @@ import os
 import re
 import shutil
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -167,19 +167,18 @@ def _npm_root(npm: str, prefix: str | None) -> str | None:
     return root[0] if root else None
 
 
-def global_candidates(env: Mapping[str, str], home: Path) -> list[tuple[FoundBy, Path]]:
-    """Where a global install of the agent would be, Bun's first (the agent's own installer)."""
-    found: list[tuple[FoundBy, Path]] = []
+def global_candidates(env: Mapping[str, str], home: Path) -> Iterator[tuple[FoundBy, Path]]:
+    """Where a global install of the agent would be, Bun's first (the agent's own installer); lazy,
+    so npm is only asked when no Bun install was taken."""
     bun_root = Path(env.get("BUN_INSTALL") or home / ".bun")
-    found.append(("bun", bun_root / "install" / "global" / "node_modules" / AGENT_PACKAGE))
+    yield "bun", bun_root / "install" / "global" / "node_modules" / AGENT_PACKAGE
     path = env.get("PATH")
     npm = shutil.which("npm", path=path) if path else None
     if npm:
         prefix = env.get("npm_config_prefix") or env.get("NPM_CONFIG_PREFIX")
         root = _npm_root(npm, prefix)
         if root:
-            found.append(("npm", Path(root) / AGENT_PACKAGE))
-    return found
+            yield "npm", Path(root) / AGENT_PACKAGE
 
 
 def find_bundled_source(
