@@ -67,7 +67,10 @@ def test_own_bodies_do_not_copy_the_reference_prose(name):
     # Shared code identifiers are facts (`os.ReadFile`); a whole line of prose in common is copying.
     theirs = _body((REFERENCE_PACKAGE.joinpath(*RULES_SUBDIR) / f"{name}.md").read_text(encoding="utf-8"))
     ours = _body((OWN / f"{name}.md").read_text(encoding="utf-8"))
-    normal = lambda line: re.sub(r"\s+", " ", line).strip().lower()  # noqa: E731
+
+    def normal(line: str) -> str:
+        return re.sub(r"\s+", " ", line).strip().lower()
+
     their_lines = {normal(line) for line in theirs.splitlines() if len(normal(line)) >= 40}
     shared = [line for line in ours.splitlines() if normal(line) in their_lines]
     assert not shared

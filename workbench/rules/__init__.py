@@ -40,8 +40,8 @@ from workbench.rules.prompt import RuleResource, render_system_prompt, resolve_r
 
 __all__ = [
     "INTERRUPT_MODES",
-    "PROVIDERS",
     "OMP_PACKAGE_ENV",
+    "PROVIDERS",
     "BucketedRule",
     "BundledSource",
     "ConditionAndScope",

@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from workbench.rules.bundled import BundledSource, find_bundled_source
 from workbench.rules.building import build_rule_from_markdown, rule_from_frontmatter
+from workbench.rules.bundled import BundledSource, find_bundled_source
 from workbench.rules.frontmatter import js_trim, parse_frontmatter
 from workbench.rules.model import Level, Rule, RuleSource
 

@@ -18,7 +18,6 @@ from typing import Any
 
 from workbench.rules import RuleLoadResult, build_rule_from_markdown, load_rules
 
-
 # Process-wide defaults of the served app, set once by ``workbench serve --no-builtin / --omp-package``.
 DEFAULTS: dict[str, Any] = {"builtin": True, "omp_package": None}
 
