@@ -315,7 +315,8 @@ def load_rule_paths(paths: Iterable[str], warnings: list[str] | None = None) -> 
     return list(rules.values())
 
 
-def resolve_rules(paths: Iterable[str], *, home: str | None = None, warnings: list[str] | None = None) -> list[Rule]:
+def resolve_rules(paths: Iterable[str], *, home: str | None = None, warnings: list[str] | None = None,
+                  omp_package: str | None = None) -> list[Rule]:
     """Rules for ``--rules`` arguments: a rule file; a folder holding rule files at its top level
     (all ``.md`` / ``.mdc`` under it); otherwise a project folder, discovered like the agent does
     (``load_rules(cwd=folder, home=home)``: every provider, user rules and the bundled ones).
@@ -326,7 +327,7 @@ def resolve_rules(paths: Iterable[str], *, home: str | None = None, warnings: li
     for raw in paths:
         p = Path(raw)
         if p.is_dir() and not any(f.is_file() and f.suffix in RULE_SUFFIXES for f in p.iterdir()):
-            loaded = load_rules(cwd=str(p.resolve()), home=home)
+            loaded = load_rules(cwd=str(p.resolve()), home=home, omp_package=omp_package)
             if warnings is not None:
                 warnings.extend(loaded.warnings)
             found = list(loaded.rules)

@@ -291,15 +291,23 @@ def _check_discovery(result: Any, tmp: Path, exp: Mapping[str, Any], case_id: st
     unknown = set(exp) - {"all", "all_names", "contains", "absent", "not_contains", "names", "count", "shadowed",
                           "warnings", "warnings_contain"}
     assert not unknown, f"{case_id}: this runner does not know expectation(s) {sorted(unknown)}"
-    active = [rule_to_js(r) for r in result.rules]
+    # A survivor has no `_shadowed` key in the reference; a case may spell that null or false.
+    active = [rule_to_js(r) | {"_shadowed": False} for r in result.rules]
     every = [rule_to_js(i.rule) | {"_shadowed": i.shadowed} for i in result.items]
+
+    def wanted(item: Mapping[str, Any]) -> dict[str, Any]:
+        out = {k: _with_temp(v, tmp) for k, v in item.items()}
+        if "_shadowed" in out and out["_shadowed"] is None:
+            out["_shadowed"] = False
+        return out
+
     for want in exp.get("all") or ():
-        want = {k: _with_temp(v, tmp) for k, v in want.items()}
+        want = wanted(want)
         assert any(_matches(r, want) for r in every), f"{case_id}: no item matching {want}; got {every}"
     if "all_names" in exp:
         assert [r["name"] for r in every] == exp["all_names"]
     for want in exp.get("contains") or ():
-        want = {k: _with_temp(v, tmp) for k, v in want.items()}
+        want = wanted(want)
         pool = every if want.get("_shadowed") else active
         assert any(_matches(r, want) for r in pool), f"{case_id}: no rule matching {want}; got {active}"
     for name in exp.get("absent") or exp.get("not_contains") or ():

@@ -57,7 +57,7 @@ def test_native_project_and_user_dirs_xcsh_before_omp(tree):
     assert result.rules[0].source.path == str(project / ".xcsh/rules/a.md")
 
 
-def test_sticky_rules_files_are_always_apply_and_skipped_when_empty(tree):
+def test_sticky_rules_files_are_always_apply_and_skipped_only_when_zero_length(tree):
     _, home, project = tree
     write(home, ".omp/agent/RULES.md", "---\nalwaysApply: false\n---\nUser sticky.")
     write(project, ".omp/RULES.md", "# Project\nAlways say hi.\n")
@@ -66,8 +66,70 @@ def test_sticky_rules_files_are_always_apply_and_skipped_when_empty(tree):
     assert by_name["RULES"].always_apply is True and by_name["RULES"].source.level == "user"
     assert by_name["RULES@project"].always_apply is True and by_name["RULES@project"].source.level == "project"
     assert "Always say hi." in by_name["RULES@project"].content
-    write(project, ".omp/RULES.md", "  \n")
+    write(project, ".omp/RULES.md", "")
     assert "RULES@project" not in names(load(home, project, providers=["native"]))
+    # The reference tests `!content` on the raw text: blanks are content, and become a blank rule.
+    write(project, ".omp/RULES.md", "  \n")
+    blank = {r.name: r for r in load(home, project, providers=["native"]).rules}["RULES@project"]
+    assert blank.content == "  \n" and blank.always_apply is True
+    # Frontmatter only: the rule is built with an empty body, then validation drops it, with a warning.
+    write(project, ".omp/RULES.md", "---\ndescription: nothing else\n---\n")
+    result = load(home, project, providers=["native"])
+    assert "RULES@project" not in names(result)
+    assert f"[OMP] Invalid item at {project / '.omp/RULES.md'}: Rule must have content" in result.warnings
+
+
+def test_user_and_project_rules_md_both_survive_deduplication_with_their_paths_and_levels(tree):
+    # The reference's builtin-rules-md test: both sticky rules in the public capability result.
+    _, home, project = tree
+    user = write(home, ".omp/agent/RULES.md", "User sticky rule: keep the checklist.\n")
+    proj = write(project, ".omp/RULES.md", "Project sticky rule: release notes.\n")
+    result = load(home, project, agent_dir=home / ".omp/agent", exclude_providers=["builtin-defaults"])
+    sticky = {i.rule.name: i for i in result.items if i.path in (str(user), str(proj))}
+    assert sorted(sticky) == ["RULES", "RULES@project"]
+    assert all(i.active and not i.shadowed for i in sticky.values())
+    for name, path, level in (("RULES", user, "user"), ("RULES@project", proj, "project")):
+        rule = sticky[name].rule
+        assert (rule.path, rule.source.path, rule.source.level, sticky[name].level) == (str(path), str(path), level, level)
+        assert rule.always_apply is True and rule.source.provider == "native"
+    assert sticky["RULES"].rule.content != sticky["RULES@project"].rule.content
+
+
+def test_no_rules_md_means_no_sticky_rule(tree):
+    _, home, project = tree
+    write(home, ".omp/agent/rules/other.md", "# Unrelated rule\n")
+    write(project, ".omp/rules/local.md", "# Local\n")
+    (project / ".omp" / "RULES.md").mkdir()  # a folder of that name is not a file
+    result = load(home, project, agent_dir=home / ".omp/agent", exclude_providers=["builtin-defaults"])
+    assert not [r for r in result.items if r.rule.name.startswith("RULES")]
+    assert sorted(names(result)) == ["local", "other"]
+
+
+def test_project_rules_md_walk_stops_at_the_nearest_config_folder(tree):
+    # The nearest non-empty .omp wins even without a RULES.md of its own: a higher one is not read.
+    _, home, project = tree
+    write(project, ".omp/RULES.md", "repo-wide")
+    sub = project / "packages" / "app"
+    write(sub, ".omp/rules/app.md", "# App rule\n")
+    result = load(home, sub, providers=["native"])
+    assert names(result) == ["app"]
+    # An empty .omp folder on the way does not count: the walk goes on to the repo's.
+    (sub / ".omp" / "rules" / "app.md").unlink()
+    (sub / ".omp" / "rules").rmdir()
+    result = load(home, sub, providers=["native"])
+    assert [(r.name, r.path, r.source.level) for r in result.rules] == [
+        ("RULES@project", str(project / ".omp" / "RULES.md"), "project")
+    ]
+
+
+def test_project_rules_md_walk_ends_at_the_repo_root(tree):
+    tmp, home, project = tree
+    write(tmp, ".omp/RULES.md", "above the repository")
+    assert names(load(home, project, providers=["native"])) == []
+    # Without a repository the walk goes to the file system root, as the reference's does.
+    (project / ".git").rmdir()
+    result = load(home, project, providers=["native"])
+    assert [(r.name, r.path) for r in result.rules] == [("RULES@project", str(tmp / ".omp" / "RULES.md"))]
 
 
 def test_project_rules_md_found_walking_up_to_the_repo_root(tree):

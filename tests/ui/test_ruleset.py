@@ -36,3 +36,39 @@ def test_root_of_picks_the_outermost_served_folder(tmp_path):
     roots = ServedRoots.of([inner, tmp_path / "a"])
     assert roots.root_of(inner / "x") == tmp_path / "a"
     assert roots.root_of(tmp_path / "elsewhere") is None
+
+
+def test_the_bundled_rules_switch_and_source(tmp_path, monkeypatch):
+    from workbench.rules import OMP_PACKAGE_ENV
+    from workbench.ui.rules_view import RulesView
+
+    monkeypatch.setenv(OMP_PACKAGE_ENV, "none")  # the workbench's own files, whatever is installed here
+    _write(tmp_path / "project" / ".omp" / "rules" / "local.md", "---\ndescription: d\n---\nlocal rule\n")
+    view = RulesView.from_folder(tmp_path / "project")
+    view._refresh()
+    ruleset = view.state.rule_set()
+    assert "go-ioutil" in {r.name for r in ruleset.rules()}
+    assert "Bundled rules: the workbench&#x27;s own rewording" in view.summary.object
+    assert "Installed" not in ruleset.source_text("go-ioutil") and "io/ioutil" in ruleset.source_text("go-ioutil")
+    revision = view.state.rules_revision
+    view.builtin.value = False
+    assert view.state.rules_revision == revision + 1
+    view._refresh()
+    assert {r.name for r in ruleset.rules()} == {"local"}
+    assert "Bundled rules: off" in view.summary.object
+    view.builtin.value = True
+    assert "go-ioutil" in {r.name for r in ruleset.rules()}
+
+
+def test_the_app_reads_the_bundled_rules_of_the_installation_the_environment_names(tmp_path, monkeypatch):
+    from tests.rules.test_builtin import fake_package
+    from workbench.rules import OMP_PACKAGE_ENV
+
+    package = fake_package(tmp_path / "omp")
+    monkeypatch.setenv(OMP_PACKAGE_ENV, str(package))
+    _write(tmp_path / "served" / "project" / ".omp" / "rules" / "local.md", "---\ndescription: d\n---\nlocal\n")
+    state = AppState(ServedRoots.of([tmp_path / "served"]))
+    loaded = state.rule_set().loaded()
+    assert loaded.bundled.kind == "omp-package" and loaded.bundled.package == str(package)
+    assert loaded.get("go-ioutil").content == "Installed body of go-ioutil."
+    assert state.rule_set().source_text("go-ioutil").endswith("Installed body of go-ioutil.\n")

@@ -28,3 +28,11 @@ def test_cli_import_does_not_load_panel():
     code = "import sys, workbench.cli; workbench.cli.build_parser(); print('panel' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_serve_takes_no_builtin_and_checks_omp_package_before_serving(capsys, tmp_path):
+    args = build_parser().parse_args(["serve", "--no-builtin", "--omp-package", "none"])
+    assert args.no_builtin is True and args.omp_package == "none"
+    assert main(["serve", str(tmp_path), "--port", "0", "--omp-package", str(tmp_path / "nope")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"error: --omp-package {tmp_path / 'nope'}: not an oh-my-pi agent package")

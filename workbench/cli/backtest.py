@@ -8,6 +8,7 @@ import time
 from typing import Any, TextIO
 
 from workbench.cli._output import add_json_flag, print_json
+from workbench.cli.rules import add_omp_package_flag
 from workbench.errors import UsageError
 
 
@@ -23,6 +24,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--rules", required=True, metavar="DIR",
                    help="a rule file, a folder of rule files, or a project folder to discover rules from")
     p.add_argument("--home", metavar="DIR", help="home folder for user-level rules when --rules is a project")
+    p.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
+    add_omp_package_flag(p)
     p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, e.g. tcp://scheduler-host:8786")
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores; 1 = in process)")
     p.add_argument("--out", metavar="DIR", help="write backtest.duckdb and Parquet files to DIR")
@@ -67,6 +70,23 @@ class ProgressBar:
         self.stream.flush()
 
 
+def _rule_set(args: argparse.Namespace) -> Any:
+    """``--rules`` as the backtest reads it, with ``--omp-package`` / ``--no-builtin`` applied."""
+    if args.omp_package is None and not args.no_builtin:
+        return args.rules
+    from pathlib import Path
+
+    from workbench.checks import resolve_rules
+    from workbench.errors import NotFoundError
+
+    if not Path(args.rules).exists():
+        raise NotFoundError(f"--rules {args.rules}: no such file or directory")
+    rules = resolve_rules([args.rules], home=args.home, omp_package=args.omp_package)
+    if args.no_builtin:
+        rules = [r for r in rules if r.source is None or r.source.provider != "builtin-defaults"]
+    return rules
+
+
 def run(args: argparse.Namespace) -> int:
     from workbench.backtest import BacktestOptions, run_backtest, write_results
 
@@ -87,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
                               (BacktestOptions().size if args.chunking == "words" else None),
                               interrupt_mode=args.interrupt_mode, mode=args.mode, settings=settings,
                               time_bound=args.time_bound or None)
-    result = run_backtest(args.rules, args.paths, workers=args.workers, scheduler=args.scheduler,
+    result = run_backtest(_rule_set(args), args.paths, workers=args.workers, scheduler=args.scheduler,
                           progress=ProgressBar(sys.stderr) if show else None, home=args.home,
                           options=options, samples=args.samples)
     written = write_results(result, args.out) if args.out else {}

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
+from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
 
 MODES = ("never", "prose-only", "tool-only", "always")
@@ -23,6 +24,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("source", metavar="STREAM_OR_SESSION", help="a stream .jsonl file or a session .jsonl file")
     p.add_argument("--rules", required=True, metavar="DIR", help="project directory to discover rules from")
     p.add_argument("--home", metavar="DIR", help="home directory for user-level rules (default: $HOME)")
+    p.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
+    add_omp_package_flag(p)
     p.add_argument("--context-mode", choices=("keep", "discard"))
     p.add_argument("--interrupt-mode", choices=MODES)
     p.add_argument("--repeat-mode", choices=("once", "after-gap"))
@@ -53,8 +56,8 @@ def run(args: argparse.Namespace) -> int:
         raise NotFoundError(f"--rules {args.rules}: no such directory")
     stream, _session = open_stream(args.source, policy=args.chunking, size=args.chunk_size,
                                    all_branches=args.all_branches)
-    loaded = load_rules(cwd=str(rules_dir.resolve()), home=args.home)
-    settings: dict[str, Any] = {}
+    loaded = load_rules(cwd=str(rules_dir.resolve()), home=args.home, omp_package=args.omp_package)
+    settings: dict[str, Any] = {"builtinRules": False} if args.no_builtin else {}
     for flag, key in (("context_mode", "contextMode"), ("interrupt_mode", "interruptMode"),
                       ("repeat_mode", "repeatMode"), ("repeat_gap", "repeatGap")):
         value = getattr(args, flag)
@@ -76,13 +79,14 @@ def run(args: argparse.Namespace) -> int:
         copy = SessionCopy(resume or _session, cwd=cwd)
         copy.adopt(result.entries)
         copy.write(args.write_session)
+    bundled = bundled_json(loaded, args)
     if args.json:
-        print_json(result.to_json())
+        print_json({**result.to_json(), "builtinSource": bundled})
         return 0
     for ev in result.events:
         print(_line(ev))
     print(f"status: {result.status}; injected: {', '.join(result.injected) or '-'}; "
-          f"messages in context: {len(result.context)}")
+          f"messages in context: {len(result.context)}; {bundled_line(bundled, short=True)}")
     return 0
 
 

@@ -119,7 +119,7 @@ def run_scan(args: argparse.Namespace) -> int:
         args.cwd = project_root(args.paths[0])
     warnings: list[str] = []
     if args.rules:
-        rules = resolve_rules(args.rules, home=args.home, warnings=warnings)
+        rules = resolve_rules(args.rules, home=args.home, warnings=warnings, omp_package=args.omp_package)
     else:
         rules, warnings = _discovered(args)
     rules = _filtered(rules, args)

@@ -19,6 +19,8 @@ from workbench.errors import NotFoundError, UsageError
 from workbench.rules import Rule, RuleLoadResult, bucket_rules, load_rules, resolve_rule_url
 from workbench.rules.buckets import RuleBuckets
 
+BUILTIN = "builtin-defaults"
+
 
 def _add_discovery_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cwd", metavar="DIR", help="project folder to discover rules from (default: current)")
@@ -28,6 +30,16 @@ def _add_discovery_flags(parser: argparse.ArgumentParser) -> None:
         "--disable-rule", metavar="NAME", action="append", default=[], help="ignore this rule (repeatable; ttsr.disabledRules)"
     )
     parser.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
+    add_omp_package_flag(parser)
+
+
+def add_omp_package_flag(parser: argparse.ArgumentParser) -> None:
+    """``--omp-package DIR``: where the bundled (builtin-defaults) rule files are read from."""
+    parser.add_argument(
+        "--omp-package", metavar="DIR",
+        help="oh-my-pi agent package folder to read the bundled rules from (default: $WORKBENCH_OMP_PACKAGE, "
+        "else a Bun or npm global install, else the workbench's own; 'none': the workbench's own)",
+    )
 
 
 def register(subparsers: Any) -> None:
@@ -94,7 +106,8 @@ def _discover(args: argparse.Namespace) -> RuleLoadResult:
         value = getattr(args, flag, None)
         if value is not None and not os.path.isdir(value):
             raise UsageError(f"--{flag.replace('_', '-')} {value}: not a directory")
-    return load_rules(cwd=args.cwd, home=args.home, agent_dir=getattr(args, "agent_dir", None))
+    return load_rules(cwd=args.cwd, home=args.home, agent_dir=getattr(args, "agent_dir", None),
+                      omp_package=getattr(args, "omp_package", None))
 
 
 def _bucket(result: RuleLoadResult, args: argparse.Namespace) -> tuple[RuleBuckets, list[str]]:
@@ -148,9 +161,11 @@ def collect(args: argparse.Namespace, result: RuleLoadResult | None = None) -> d
             bucket, reason = "invalid", item.invalid
         else:
             bucket, reason = (bucketed.bucket, bucketed.reason) if bucketed else ("dropped", "")
+        bundled_file = result.bundled.file_of(item.rule.name) if result.bundled and item.provider == BUILTIN else None
         rows.append(
             {
                 **_rule_json(item.rule),
+                "bundledFile": bundled_file,
                 "provider": item.provider,
                 "providerName": item.provider_name,
                 "level": item.level,
@@ -160,7 +175,30 @@ def collect(args: argparse.Namespace, result: RuleLoadResult | None = None) -> d
                 "shadowedByProvider": item.shadowed_by_provider,
             }
         )
-    return {"rules": rows, "warnings": [*result.warnings, *engine_warnings]}
+    return {"rules": rows, "warnings": [*result.warnings, *engine_warnings],
+            "builtinSource": bundled_json(result, args)}
+
+
+def bundled_json(result: RuleLoadResult, args: argparse.Namespace) -> dict[str, Any] | None:
+    """Which bundled rule files were read (``None``: the provider did not run), and whether they are used."""
+    if result.bundled is None:
+        return None
+    return {**result.bundled.to_json(), "enabled": not getattr(args, "no_builtin", False),
+            "description": result.bundled.describe()}
+
+
+def bundled_line(source: Mapping[str, Any] | None, *, short: bool = False) -> str:
+    """The text outputs' words on the bundled rules in use (``short``: for a summary line)."""
+    if short:
+        if source is None or not source["enabled"]:
+            return "bundled rules: off"
+        if source["kind"] == "omp-package":
+            return f"bundled rules: oh-my-pi {source['version'] or '?'} ({source['package']})"
+        return "bundled rules: the workbench's own"
+    if source is None:
+        return "bundled rules (builtin-defaults): not loaded"
+    off = "" if source["enabled"] else "switched off (--no-builtin); read from "
+    return f"bundled rules (builtin-defaults): {off}{source['description']}"
 
 
 def run_list(args: argparse.Namespace) -> int:
@@ -174,6 +212,9 @@ def run_list(args: argparse.Namespace) -> int:
         out.write(f"{row['name']:<28} {row['bucket']:<13} {row['provider']:<17} {row['level']:<8} {row['path']}{shadow}\n")
     if not data["rules"]:
         out.write("no rules found\n")
+    out.write(f"\n{bundled_line(data['builtinSource'])}\n")
+    for note in (data["builtinSource"] or {}).get("notes", ()):
+        out.write(f"  note: {note}\n")
     if data["warnings"]:
         out.write(f"\n{len(data['warnings'])} warning(s):\n")
         for warning in data["warnings"]:
@@ -206,7 +247,7 @@ def run_show(args: argparse.Namespace) -> int:
         print_json(payload)
         return 0
     out = sys.stdout
-    for key in ("name", "bucket", "reason", "provider", "level", "path", "description", "alwaysApply", "globs",
+    for key in ("name", "bucket", "reason", "provider", "level", "path", "bundledFile", "description", "alwaysApply", "globs",
                 "condition", "astCondition", "scope", "interruptMode"):
         if row.get(key) is not None:
             out.write(f"{key}: {row[key]}\n")

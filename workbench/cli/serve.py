@@ -20,6 +20,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--db", default=None, help="DuckDB file (default: an in-memory database)")
     parser.add_argument("--show", action=argparse.BooleanOptionalAction, default=False,
                         help="open a browser tab")
+    parser.add_argument("--no-builtin", action="store_true", help="start with the bundled rules switched off")
+    parser.add_argument("--omp-package", metavar="DIR", help="oh-my-pi agent package to read the bundled rules from "
+                        "(default: $WORKBENCH_OMP_PACKAGE, else a Bun or npm global install; 'none': the workbench's own)")
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -32,6 +35,15 @@ def run(args: argparse.Namespace) -> int:
     import panel as pn
 
     from workbench.ui.app import create_app, default_paths
+    from workbench.ui.ruleset import configure
+
+    if args.omp_package is not None:  # a folder that is no agent package fails here, not in the browser
+        import os
+
+        from workbench.rules import find_bundled_source
+
+        find_bundled_source(omp_package=args.omp_package, env=os.environ, home=Path.home())
+    configure(builtin=not args.no_builtin, omp_package=args.omp_package)
 
     paths = [Path(p) for p in args.paths] or default_paths()
     if not paths:

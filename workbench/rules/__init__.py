@@ -10,6 +10,9 @@ Public API:
 - ``build_rule_from_markdown(name, content, file_path, source, *, rule_name=None, ...)`` — one ``Rule``.
 - ``load_rules(*, cwd, home=None, repo_root=None, agent_dir=None, env=None, ...)`` — every provider,
   merged by priority, first-wins by name; returns a frozen ``RuleLoadResult``.
+- ``BundledSource`` / ``find_bundled_source(...)`` — which bundled (builtin-defaults) rule files are read:
+  an oh-my-pi installation (``--omp-package``, ``WORKBENCH_OMP_PACKAGE``, Bun/npm global) or the
+  workbench's own rewording; ``RuleLoadResult.bundled`` says which.
 - ``bucket_rules(rules, manager, *, disabled_rules=(), builtin_rules=True)`` — TTSR / always-apply /
   rulebook / dropped, each rule with the reason it landed there; returns ``RuleBuckets``.
 - ``render_system_prompt(...)`` and ``resolve_rule_url(url, rules)`` — the prompt section and ``rule://``.
@@ -25,6 +28,7 @@ from workbench.rules.conditions import (
     split_scope_tokens,
 )
 from workbench.rules.building import build_rule_from_markdown
+from workbench.rules.bundled import OMP_PACKAGE_ENV, BundledSource, find_bundled_source
 from workbench.rules.discovery import (
     PROVIDERS,
     DiscoveredRule,
@@ -36,8 +40,10 @@ from workbench.rules.prompt import RuleResource, render_system_prompt, resolve_r
 
 __all__ = [
     "INTERRUPT_MODES",
+    "OMP_PACKAGE_ENV",
     "PROVIDERS",
     "BucketedRule",
+    "BundledSource",
     "ConditionAndScope",
     "DiscoveredRule",
     "ParsedFrontmatter",
@@ -48,6 +54,7 @@ __all__ = [
     "RuleSource",
     "bucket_rules",
     "build_rule_from_markdown",
+    "find_bundled_source",
     "is_likely_file_glob",
     "load_rules",
     "normalize_rule_field",

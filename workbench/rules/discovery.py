@@ -15,8 +15,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from workbench.rules.bundled import BundledSource, find_bundled_source
 from workbench.rules.model import Rule
 from workbench.rules.providers import (
+    BUILTIN_PROVIDER,
     DEFAULT_CONFIG_DIRS,
     DiscoveryContext,
     within,
@@ -42,7 +44,7 @@ class RuleProvider:
 
 _REGISTRATION_ORDER = (
     RuleProvider("native", "OMP", 100, load_native),
-    RuleProvider("builtin-defaults", "Builtin Defaults", 1, load_builtin),
+    RuleProvider(BUILTIN_PROVIDER, "Builtin Defaults", 1, load_builtin),
     RuleProvider("cline", "Cline", 40, load_cline),
     RuleProvider("agents", "Agents", 70, load_agents),
     RuleProvider("cursor", "Cursor", 50, load_cursor),
@@ -78,11 +80,13 @@ class DiscoveredRule:
 
 @dataclass(frozen=True, slots=True)
 class RuleLoadResult:
-    """Active rules (priority order), every discovered item (shadowed/invalid included) and warnings."""
+    """Active rules (priority order), every discovered item (shadowed/invalid included) and warnings;
+    ``bundled`` names the bundled rule files read (``None`` when the builtin provider did not run)."""
 
     rules: tuple[Rule, ...]
     items: tuple[DiscoveredRule, ...]
     warnings: tuple[str, ...]
+    bundled: BundledSource | None = None
 
     def get(self, name: str) -> Rule | None:
         return next((r for r in self.rules if r.name == name), None)
@@ -107,6 +111,7 @@ def make_context(
     env: Mapping[str, str] | None = None,
     plugin_roots: Iterable[str | os.PathLike[str]] = (),
     boundary: str | os.PathLike[str] | None = None,
+    omp_package: str | os.PathLike[str] | None = None,
 ) -> DiscoveryContext:
     """Resolve the discovery inputs; ``None`` means the process's cwd / ``$HOME`` / environment.
 
@@ -134,6 +139,7 @@ def make_context(
         env=env,
         plugin_roots=tuple(Path(os.path.abspath(p)) for p in plugin_roots),
         boundary=limit,
+        omp_package=os.fspath(omp_package) if omp_package is not None else None,
     )
 
 
@@ -159,6 +165,7 @@ def load_rules(
     exclude_providers: Iterable[str] = (),
     disabled_extensions: Iterable[str] = (),
     boundary: str | os.PathLike[str] | None = None,
+    omp_package: str | os.PathLike[str] | None = None,
 ) -> RuleLoadResult:
     """Discover rules from every provider (or only ``providers``) and merge them.
 
@@ -166,11 +173,19 @@ def load_rules(
     kept, prefixed ``[<display name>] ``; a provider that raises becomes ``Failed to load: ...``.
     ``boundary`` (not in the reference): no provider's upward walk leaves this folder; ``None`` (the
     default) walks up to ``/`` as the reference does.
+    ``omp_package``: the oh-my-pi agent package folder to read the bundled rules from (``"none"``:
+    the workbench's own files); without it ``WORKBENCH_OMP_PACKAGE`` and global installs are tried
+    (``workbench.rules.bundled``). A folder named that is no agent package raises ``NotFoundError``.
     """
     ctx = make_context(cwd=cwd, home=home, repo_root=repo_root, agent_dir=agent_dir, env=env,
-                       plugin_roots=plugin_roots, boundary=boundary)
+                       plugin_roots=plugin_roots, boundary=boundary, omp_package=omp_package)
     wanted = set(providers) if providers is not None else None
     excluded = set(exclude_providers)
+    bundled = None
+    if (wanted is None or BUILTIN_PROVIDER in wanted) and BUILTIN_PROVIDER not in excluded:
+        # Resolved before the providers run so that a bad --omp-package is an error, not a warning.
+        bundled = find_bundled_source(omp_package=ctx.omp_package, env=ctx.env, home=ctx.home)
+        ctx = replace(ctx, bundled=bundled)
     disabled = set(disabled_extensions)
     warnings: list[str] = []
     candidates: list[tuple[RuleProvider, Rule]] = []
@@ -209,4 +224,4 @@ def load_rules(
             warnings.append(f"[{provider.display_name}] Invalid item at {rule.path}: {error}")
         items.append(DiscoveredRule(**base, invalid=error))
     active = tuple(item.rule for item in items if item.active)
-    return RuleLoadResult(rules=active, items=tuple(items), warnings=tuple(warnings))
+    return RuleLoadResult(rules=active, items=tuple(items), warnings=tuple(warnings), bundled=bundled)

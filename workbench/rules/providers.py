@@ -11,10 +11,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from importlib import resources
 from pathlib import Path
 
 from workbench.rules.building import build_rule_from_markdown, rule_from_frontmatter
+from workbench.rules.bundled import BundledSource, find_bundled_source
 from workbench.rules.frontmatter import js_trim, parse_frontmatter
 from workbench.rules.model import Level, Rule, RuleSource
 
@@ -36,6 +36,10 @@ class DiscoveryContext:
     # Not in the reference: a caller serving only some folders (the web app) sets this so that no
     # upward walk (RULES.md, .agent(s), .clinerules) reads a folder above it. None = walk to ``/``.
     boundary: Path | None = None
+    # The bundled rule files in use (an oh-my-pi installation or the workbench's own); resolved by
+    # ``load_rules`` only when the builtin-defaults provider runs, since finding it may ask npm.
+    bundled: BundledSource | None = None
+    omp_package: str | None = None
 
 
 Loader = Callable[[DiscoveryContext, list[str]], list[Rule]]
@@ -122,11 +126,16 @@ def load_dir(
 
 
 def _sticky(path: Path, name: str, level: Level, warnings: list[str]) -> Rule | None:
-    """A ``RULES.md`` file: always applied whatever its frontmatter says; skipped when empty."""
+    """A ``RULES.md`` file: always applied whatever its frontmatter says.
+
+    Skipped only when absent, unreadable or of zero length: the reference tests ``!content`` on the
+    raw text, so a file of blanks still becomes a (blank) always-apply rule, and one whose body is
+    empty after the frontmatter is then dropped by validation with its warning.
+    """
     if not path.is_file():
         return None
     content = _read(path, warnings)
-    if content is None or not js_trim(content):
+    if not content:
         return None
     rule = _build(path, "native", level, warnings, rule_name=name)
     return replace(rule, always_apply=True) if rule else None
@@ -288,18 +297,32 @@ def load_plugins(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
 BUILTIN_PROVIDER = "builtin-defaults"
 
 
+def bundled_source(ctx: DiscoveryContext) -> BundledSource:
+    """The bundled files ``load_builtin`` reads for ``ctx`` (resolved now when ``load_rules`` did not)."""
+    if ctx.bundled is not None:
+        return ctx.bundled
+    return find_bundled_source(omp_package=ctx.omp_package, env=ctx.env, home=ctx.home)
+
+
 def load_builtin(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
-    """The project's bundled rules (``workbench/rules/builtin/*.md``), paths ``builtin-defaults:<name>.md``."""
+    """The bundled rules, each with the virtual path ``builtin-defaults:<name>.md`` and level "user"
+    (the reference's ``builtin-defaults`` provider), read from the files ``bundled_source`` names.
+
+    Built as the agent builds them: ``buildRuleFromMarkdown`` with ``ruleName`` = the registered
+    name, so an ``enabled`` key or an odd file name cannot change or drop a bundled rule.
+    """
     rules: list[Rule] = []
-    folder = resources.files("workbench.rules") / "builtin"
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if not entry.name.endswith(".md") or entry.name.startswith("."):
-            continue
-        virtual = f"{BUILTIN_PROVIDER}:{entry.name}"
+    for name, file_path in bundled_source(ctx).files:
+        virtual = f"{BUILTIN_PROVIDER}:{name}.md"
         try:
-            content = entry.read_text(encoding="utf-8")
+            content = Path(file_path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            warnings.append(f"Failed to read file: {file_path}")
+            continue
+        try:
             source = RuleSource(provider=BUILTIN_PROVIDER, provider_name="", path=virtual, level="user")
-            rules.append(build_rule_from_markdown(entry.name, content, virtual, source, warnings=warnings))
-        except Exception as exc:
-            warnings.append(f"Failed to parse {virtual}: {exc}")
+            rules.append(build_rule_from_markdown(f"{name}.md", content, virtual, source, rule_name=name,
+                                                  warnings=warnings))
+        except Exception as exc:  # one broken bundled file must not hide the others
+            warnings.append(f"Failed to parse {file_path}: {exc}")
     return rules

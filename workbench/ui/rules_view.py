@@ -41,6 +41,8 @@ class RulesView(Viewer):
             stylesheets=[":host textarea { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; }"],
         )
         self.editor.param.watch(self._on_edit, "value_input")
+        self.builtin = pn.widgets.Checkbox(label="Bundled rules (builtin-defaults)", value=self.state.rule_set().builtin)
+        self.builtin.param.watch(lambda e: self._set_builtin(e.new), "value")
         self.revert = pn.widgets.Button(label="Revert to file", width=130)
         self.revert.on_click(lambda e: self._revert())
         self.open_first = pn.widgets.Button(label="Open first fire in Stepper", width=200, disabled=True)
@@ -96,8 +98,10 @@ class RulesView(Viewer):
         manager = TtsrManager(self.state.settings_mapping())
         buckets = bucket_rules(rules, manager)
         items = {i.rule.name: i for i in loaded.items if i.active}
+        bundled = loaded.bundled.describe() if loaded.bundled else "off"
         parts = [f'<div class="wb-kv">Rules folder: <b>{esc(ruleset.folder or "(none)")}</b> · '
-                 f"{len(rules)} active rule(s)</div>"]
+                 f"{len(rules)} active rule(s)</div>",
+                 f'<div class="wb-kv wb-bundled">Bundled rules: {esc(bundled)}</div>']
         for key, title in _BUCKETS:
             group = getattr(buckets, key)
             rows = []
@@ -131,6 +135,10 @@ class RulesView(Viewer):
             self.rule_select.value = next((b.rule.name for b in buckets.ttsr), names[0])
         self._preview(buckets, rules)
         self._show_examples(rules)
+
+    def _set_builtin(self, on: bool) -> None:
+        self.state.rule_set().set_builtin(on)
+        self.state.rules_revision += 1  # the stepper re-runs, this tab re-lists
 
     def _short(self, path: str) -> str:
         """A rule path relative to the rules folder when it is inside it."""
@@ -304,7 +312,7 @@ class RulesView(Viewer):
             self.state.param.update(step=self._first_fire, tab="stepper")
 
     def __panel__(self) -> pn.viewable.Viewable:
-        left = pn.Column(self.summary, scroll=True, sizing_mode="stretch_both", min_width=560)
+        left = pn.Column(self.builtin, self.summary, scroll=True, sizing_mode="stretch_both", min_width=560)
         right = pn.Column(pn.Row(self.rule_select, self.revert, self.open_first), self.editor, self.fires,
                           self.examples, self.preview, scroll=True, sizing_mode="stretch_both", min_width=560)
         return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)

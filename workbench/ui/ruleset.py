@@ -18,13 +18,21 @@ from typing import Any
 
 from workbench.rules import RuleLoadResult, build_rule_from_markdown, load_rules
 
+# Process-wide defaults of the served app, set once by ``workbench serve --no-builtin / --omp-package``.
+DEFAULTS: dict[str, Any] = {"builtin": True, "omp_package": None}
+
+
+def configure(*, builtin: bool = True, omp_package: str | None = None) -> None:
+    DEFAULTS.update(builtin=builtin, omp_package=omp_package)
+
 
 class RuleSet:
     """Rules of one project folder plus in-browser overrides, reloaded when files change."""
 
-    def __init__(self, folder: Path | None, boundary: Path | None = None) -> None:
+    def __init__(self, folder: Path | None, boundary: Path | None = None, *, builtin: bool | None = None) -> None:
         self.folder = folder
         self.boundary = boundary
+        self.builtin = DEFAULTS["builtin"] if builtin is None else builtin  # the bundled (builtin-defaults) rules; the Rules tab's switch
         self.home = Path(tempfile.mkdtemp(prefix="workbench-home-"))
         self.overrides: dict[str, str] = {}  # rule name -> edited Markdown (frontmatter + body)
         self.edit_warnings: dict[str, list[str]] = {}
@@ -35,8 +43,12 @@ class RuleSet:
     def loaded(self) -> RuleLoadResult:
         if self._loaded is None:
             cwd = str(self.folder) if self.folder else str(self.home)
+            # env={} keeps the server user's settings out; only the agent package (its bundled
+            # rules) is looked up in the real environment, as the command line does.
             self._loaded = load_rules(cwd=cwd, home=str(self.home), repo_root=cwd, env={},
-                                      boundary=str(self.boundary) if self.boundary else cwd)
+                                      boundary=str(self.boundary) if self.boundary else cwd,
+                                      omp_package=_omp_package(),
+                                      exclude_providers=() if self.builtin else ("builtin-defaults",))
             self._signature = self.signature()
         return self._loaded
 
@@ -58,6 +70,12 @@ class RuleSet:
                     continue
                 out.append((str(f), st.st_size, st.st_mtime_ns))
         return tuple(out)
+
+    def set_builtin(self, on: bool) -> None:
+        """Switch the bundled rules on or off (the next ``loaded()`` discovers again)."""
+        if on != self.builtin:
+            self.builtin = on
+            self._loaded = None
 
     def changed_on_disk(self) -> bool:
         """True (and the cache dropped) when a rule file was added, removed or edited."""
@@ -82,10 +100,12 @@ class RuleSet:
         """The Markdown of a rule as the editor should show it (the override, else the file)."""
         if name in self.overrides:
             return self.overrides[name]
-        rule = self.loaded().get(name)
+        loaded = self.loaded()
+        rule = loaded.get(name)
         if rule is None:
             return ""
-        path = Path(rule.path)
+        bundled = loaded.bundled.file_of(name) if loaded.bundled and rule.path.startswith("builtin-defaults:") else None
+        path = Path(bundled or rule.path)
         if path.is_file():
             try:
                 return path.read_text(encoding="utf-8")
@@ -114,6 +134,15 @@ class RuleSet:
                                          rule.source, rule_name=rule.name, warnings=warnings)
         self.edit_warnings[rule.name] = warnings
         return replace(built, source=rule.source) if built.source is None else built
+
+
+def _omp_package() -> str | None:
+    """The agent package the real environment points at (``WORKBENCH_OMP_PACKAGE`` or a global
+    install), or ``"none"``: the app's discovery itself gets no environment."""
+    from workbench.rules import find_bundled_source
+
+    source = find_bundled_source(omp_package=DEFAULTS["omp_package"], env=os.environ, home=Path.home())
+    return source.package if source.from_omp else "none"
 
 
 def _as_markdown(rule: Any) -> str:

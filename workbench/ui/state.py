@@ -101,7 +101,7 @@ class AppState(param.Parameterized):
         if self._ruleset is None or self._ruleset.folder != folder:
             # discovery must not walk above the served root that holds the folder (e.g. .clinerules)
             boundary = self.roots.root_of(folder) if folder is not None else None
-            self._ruleset = RuleSet(folder, boundary=boundary)
+            self._ruleset = RuleSet(folder, boundary=boundary, builtin=getattr(self._ruleset, "builtin", None))
         return self._ruleset
 
     def settings_mapping(self) -> dict[str, Any]:
