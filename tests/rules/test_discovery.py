@@ -336,3 +336,19 @@ def test_boundary_also_limits_the_repo_root_search(tmp_path):
     assert names(load_rules(cwd=cwd, home=home, env={}, providers=["native"])) == ["RULES@project"]
     assert names(load_rules(cwd=cwd, home=home, env={}, providers=["native"],
                             boundary=tmp_path / "repo" / "inner")) == []
+
+
+def test_enabled_false_drops_a_discovered_rule_before_deduplication(tmp_path) -> None:
+    # oh-my-pi 18.3 (discoverRuleFromMarkdown): a file with `enabled: false` is never a rule, so it
+    # shadows nothing and the lower-priority rule of the same name wins.
+    from workbench.rules import load_rules
+
+    project = tmp_path / "proj"
+    (project / ".omp" / "rules").mkdir(parents=True)
+    (project / ".omp" / "rules" / "style.md").write_text("---\nenabled: false\ncondition: foo\n---\nnative\n")
+    (project / ".cursor" / "rules").mkdir(parents=True)
+    (project / ".cursor" / "rules" / "style.mdc").write_text("---\ncondition: bar\n---\ncursor\n")
+    result = load_rules(cwd=project, home=tmp_path / "home", providers=["native", "cursor"])
+    assert [(r.name, r.content.strip()) for r in result.rules] == [("style", "cursor")]
+    (dropped,) = [i for i in result.items if i.disabled]
+    assert dropped.provider == "native" and not dropped.active and "enabled: false" in dropped.disabled

@@ -159,6 +159,8 @@ def collect(args: argparse.Namespace, result: RuleLoadResult | None = None) -> d
             bucket, reason = "shadowed", f"shadowed by {item.shadowed_by_provider}: {item.shadowed_by}"
         elif item.invalid:
             bucket, reason = "invalid", item.invalid
+        elif item.disabled:
+            bucket, reason = "disabled", item.disabled
         else:
             bucket, reason = (bucketed.bucket, bucketed.reason) if bucketed else ("dropped", "")
         bundled_file = result.bundled.file_of(item.rule.name) if result.bundled and item.provider == BUILTIN else None
@@ -225,7 +227,7 @@ def run_list(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     result = _discover(args)
     data = collect(args, result)
-    row = next((r for r in data["rules"] if r["name"] == args.name and r["bucket"] not in ("shadowed", "invalid")), None)
+    row = next((r for r in data["rules"] if r["name"] == args.name and r["bucket"] not in ("shadowed", "invalid", "disabled")), None)
     if row is None or result.get(args.name) is None:
         names = ", ".join(r.name for r in result.rules) or "none"
         raise NotFoundError(f"Unknown rule: {args.name} (available: {names})")

@@ -68,10 +68,11 @@ class DiscoveredRule:
     shadowed_by: str | None = None  # path of the rule of the same name that won
     shadowed_by_provider: str | None = None
     invalid: str | None = None  # the validation error when the winner was discarded
+    disabled: str | None = None  # why the agent leaves it out before de-duplication (``enabled: false``)
 
     @property
     def active(self) -> bool:
-        return self.shadowed_by is None and self.invalid is None
+        return self.shadowed_by is None and self.invalid is None and self.disabled is None
 
     @property
     def shadowed(self) -> bool:
@@ -214,6 +215,11 @@ def load_rules(
         winner = winners.get(rule.name)
         base = dict(rule=rule, provider=provider.id, provider_name=provider.display_name,
                     level=rule.source.level if rule.source else "project", path=rule.path)
+        if provider.id != BUILTIN_PROVIDER and (rule.frontmatter or {}).get("enabled") is False:
+            # oh-my-pi 18.3 drops a discovered file whose frontmatter says `enabled: false` before
+            # de-duplication (so it shadows nothing); the bundled provider builds its files regardless.
+            items.append(DiscoveredRule(**base, disabled="enabled: false in its frontmatter"))
+            continue
         if winner is not None:
             items.append(DiscoveredRule(**base, shadowed_by=winner.path,
                                         shadowed_by_provider=winner.source.provider if winner.source else None))
