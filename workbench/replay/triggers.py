@@ -51,6 +51,7 @@ class TriggerHandling:
 
     def _check(self, method: Callable[[str, Any], list[Rule]], text: str, ctx: Any) -> list[Rule]:
         matches = list(method(text, ctx))
+        self.last_checked_text = text  # the stepper explains AST misses on this snapshot
         if self.on_check is not None:
             self.on_check(ctx, method.__name__, matches)
         return matches
