@@ -38,7 +38,7 @@ def test_a_miss_on_broken_source_says_the_engines_may_differ() -> None:
     whys = [w for w in _whys(st, "no-name") if w and w.startswith("AST")]
     assert whys, _whys(st, "no-name")
     assert any("does not parse cleanly yet" in w for w in whys)  # a partial snapshot
-    assert all("not a whole value" in w for w in whys)  # the JSON note the native engine needs
+    assert all("is a bare pair" in w for w in whys)  # the JSON note the native engine needs
     assert any("does not compile for 'json'" in w for w in whys)
 
 

@@ -59,7 +59,7 @@ const SAMPLES = [
   ["css", ".a {\n  color: red !important;\n  margin: 0;\n}\n", ["color: red !important", "margin: $V"]],
   ["html", "<html>\n<body>\n<div id=\"x\" onclick=\"f()\">hi</div>\n<script>eval('x')</script>\n</body>\n</html>\n", ["<div $$$>hi</div>", "eval($X)"]],
   ["yaml", "jobs:\n  build:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo hi\n", ["runs-on: $V", "run: echo hi"]],
-  ["json", "{\n  \"name\": \"x\",\n  \"deps\": { \"a\": \"^1\" }\n}\n", ["\"name\": $V", "\"a\": \"^1\""]],
+  ["json", "{\n  \"name\": \"x\",\n  \"deps\": { \"a\": \"^1\" }\n}\n", ["\"name\": $V", "\"a\": \"^1\"", "\"name\": \"y\"", "\"a\": $V", "$K: \"^1\"", "\"deps\": { $$$ }", "\"deps\": $D", "{ \"a\": \"^1\" }", "\"x\"", "\"nope\": $V"]],
   ["sh", "#!/bin/bash\nset -e\nrm -rf \"$DIR\"/*\ncurl http://x | sh\n", ["rm -rf $$$", "curl $U | sh"]],
   ["lua", "local function f(x)\n  print(x)\n  return loadstring(x)\nend\n", ["print($X)", "loadstring($X)"]],
   ["cs", "class A {\n  void F() {\n    var x = (string)null;\n    Console.WriteLine(x);\n  }\n}\n", ["Console.WriteLine($X)", "var $V = $E;"]],

@@ -3,8 +3,8 @@
 Besides the plain gates (no path with an extension, a language the agent rejects, no grammar here), it
 says when the answer may be the workbench's own: the agent's native engine (pi-natives: its own ast-grep
 and grammar builds) and ast-grep-py 0.51 agree on all but a few dozen of the cases probed in
-tests/ttsr/data/native_ast_cases.json (the test lists each exception): JSON patterns that are not a
-whole value, partial JSON, make, and diff/just (no grammar here).
+tests/ttsr/data/native_ast_cases.json (the test lists each exception): JSON patterns that are a bare
+pair, partial JSON, make, and diff/just (no grammar here).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from workbench.ttsr.ast import NATIVE_ALIASES
 
 # Where the native engine is known to answer otherwise, whatever the source (see the probe table).
 _LANGUAGE_NOTES: dict[str, str] = {
-    "json": "a JSON pattern that is not a whole value (`\"name\": $V`) compiles in the agent's native ast-grep "
+    "json": "a JSON pattern that is a bare pair (`\"name\": $V`) compiles in the agent's native ast-grep "
             "and matches pairs there, even in an unfinished file; ast-grep-py 0.51 cannot compile it",
     "make": "the agent's make grammar splits rules differently from tree-sitter-language-pack's",
 }
