@@ -169,3 +169,21 @@ def test_interrupt_never_runs_three_matching_siblings_with_one_reminder(mode: st
     assert 'rule="no-unwrap"' in results[0]["content"][0]["text"] and text_of(results[1]) == "ran 1"
     assert [e["type"] for e in result.entries] == ["ttsr_injection"]
     assert [e.will_continue for e in ends] == [False]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_an_ast_rule_checks_a_call_that_arrived_without_deltas(mode: str) -> None:
+    ast_rule = rule("no-console", content="No console.", ast_condition=["console.log($X)"])
+    args = {"path": "a.ts", "old_string": "", "new_string": "console.log(1)"}
+    stream = stream_of(
+        [ev("turn_start"), ev("message_start", role="assistant"),
+         ev("toolcall_start", contentIndex=0, id="edit_1", name="edit"),
+         ev("toolcall_end", contentIndex=0, arguments=args),
+         ev("message_end", stopReason="toolUse"), ev("turn_end")],
+        prose_turn("ok"),
+    )
+    result, _, _ = _replay(stream, [ast_rule], mode)
+    abort = next(e for e in result.events if e.type == "abort")
+    assert abort.step == 3 and abort.reason == "TTSR matched rule: no-console"
+    placeholders = [text_of(m) for m in result.context if m["role"] == "toolResult"]
+    assert placeholders == (["Tool execution was aborted: TTSR matched rule: no-console"] if mode == "keep" else [])

@@ -99,7 +99,13 @@ class TriggerHandling:
         else:
             final = json.dumps(thaw(args), ensure_ascii=False, separators=(",", ":"))
             matches = self._check(self.manager.check_snapshot, final, ctx)
-        self._handle(matches, ctx, ev)
+        if self._handle(matches, ctx, ev):
+            return
+        # The reference runs AST conditions here (and only here); the replay has already run them on
+        # every delta (README deviations), so this catches calls that arrived without deltas. The
+        # manager skips a snapshot it saw last for this key, so a streamed call costs no second parse.
+        if self.manager.has_ast_rules():
+            self._handle(self._ast(surface, ctx), ctx, ev)
 
     def _ast(self, surface: engine.ToolSurface, ctx: Any) -> list[Rule]:
         if surface.entries:
