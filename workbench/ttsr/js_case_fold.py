@@ -84,15 +84,22 @@ def _escape(chars: str) -> str:
 _DIFFERING_CLASS = "[" + _escape(DIFFERING) + "]"
 
 
+@lru_cache(maxsize=1)
+def _probe() -> str:
+    """Every character the class answers are needed for: the differing ones and their equivalents."""
+    return "".join(sorted(set(DIFFERING) | {z for y in DIFFERING for z in _equivalents(y)}))
+
+
 @lru_cache(maxsize=1024)
-def _whole(source: str, flags: str) -> regress.Regex:
-    return regress.Regex(f"^(?:{source})$", flags or None)
+def _members(source: str, flags: str) -> frozenset[str]:
+    """The probe characters that the one-character ``source`` matches (one search over all of them)."""
+    probe = _probe()
+    raw = probe.encode("utf-8")
+    found = regress.Regex(source, flags or None).find_iter(probe) or []
+    return frozenset(raw[m.range().start : m.range().stop].decode("utf-8") for m in found)
 
 
-def _matches(source: str, flags: str, subject: str) -> bool:
-    return _whole(source, flags).find(subject) is not None
-
-
+@lru_cache(maxsize=1024)
 def literal(ch: str) -> str | None:
     """The replacement for literal ``ch`` under ``i``, or ``None`` when ``regress`` already agrees."""
     if len(ch) != 1 or ch not in DIFFERING:
@@ -100,6 +107,7 @@ def literal(ch: str) -> str | None:
     return f"(?-i:[{_escape(_equivalents(ch))}])"
 
 
+@lru_cache(maxsize=4096)
 def char_set(source: str) -> str | None:
     """The replacement for class or class escape ``source`` (engine syntax) under ``i``, or ``None``.
 
@@ -108,20 +116,15 @@ def char_set(source: str) -> str | None:
     """
     inverted = source.startswith("[^")
     try:
-        js: list[str] = []
-        folded: list[str] = []
-        for y in DIFFERING:
-            eq = _equivalents(y)
-            if inverted:
-                hit = all(_matches(source, "", z) for z in eq)
-            else:
-                hit = any(_matches(source, "", z) for z in eq)
-            if hit:
-                js.append(y)
-            if _matches(source, "i", y):
-                folded.append(y)
+        exact = _members(source, "")
+        folded = [y for y in DIFFERING if y in _members(source, "i")]
     except regress.RegressError:
         return None
+    js: list[str] = []
+    for y in DIFFERING:
+        eq = _equivalents(y)
+        if all(z in exact for z in eq) if inverted else any(z in exact for z in eq):
+            js.append(y)
     if js == folded:
         return None
     keep = f"(?!(?-i:{_DIFFERING_CLASS})){source}"
