@@ -30,3 +30,11 @@ def test_matching_and_failures() -> None:
         ast_match(["x"], "x", "foo")
     assert ast_match(['name = "x"'], 'name = "x"\n', "toml")  # a dynamic grammar (ast_languages)
     assert not ast_match(["x"], "x", "diff")  # known to the native engine, no grammar here
+
+
+def test_parse_language_resolves_dynamic_grammars() -> None:
+    from workbench.ttsr.ast import parse_language
+
+    assert parse_language("toml") == "toml" and parse_language("tla") == "tlaplus"
+    assert parse_language("ts") == "typescript" and parse_language("mdx") == "markdown"
+    assert parse_language("diff") is None and parse_language("no-such-language") is None

@@ -102,6 +102,18 @@ def language_for(paths: Sequence[str] | None) -> str | None:
     return None
 
 
+def parse_language(lang: str) -> str | None:
+    """The ast-grep-py language that parses native alias ``lang`` (dynamic grammars registered), or
+    ``None`` when the native engine does not know it or no grammar is available here."""
+    sg_lang = NATIVE_ALIASES.get(lang)
+    return ast_languages.resolve(sg_lang) if sg_lang is not None else None
+
+
+def native_pattern(pattern: str, sg_lang: str) -> str:
+    """``pattern`` as the native engine hands it to the parser (see ``ast_languages.native_pattern``)."""
+    return ast_languages.native_pattern(pattern, sg_lang)
+
+
 def ast_match(patterns: Sequence[str], source: str, lang: str) -> bool:
     """Some pattern matches ``source`` (smart strictness); raises ``UnsupportedLanguage``."""
     if lang not in NATIVE_ALIASES:
