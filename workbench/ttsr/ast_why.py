@@ -10,6 +10,7 @@ pair, partial JSON, make, and diff/just (no grammar here).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from workbench.ttsr import ast_languages
 from workbench.ttsr.ast import NATIVE_ALIASES
@@ -31,6 +32,11 @@ def rule_patterns(raw: object) -> tuple[str, ...]:
 
 def explain_no_match(patterns: Sequence[str], source: str, lang: str | None) -> str:
     """The reason none of ``patterns`` matched ``source`` parsed as ``lang`` (a native alias)."""
+    return _explain(tuple(patterns), source, lang)
+
+
+@lru_cache(maxsize=256)  # the stepper asks once per step and rule, often about the same snapshot
+def _explain(patterns: tuple[str, ...], source: str, lang: str | None) -> str:
     if lang is None:
         return "AST: no path with an extension to pick the language from"
     if lang not in NATIVE_ALIASES:
