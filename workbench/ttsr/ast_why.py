@@ -51,7 +51,9 @@ def _explain(patterns: tuple[str, ...], source: str, lang: str | None) -> str:
         from ast_grep_py import SgRoot
 
         root = SgRoot(source, resolved).root()
-        broken = root.find(kind="ERROR") is not None
+        # ERROR nodes, or zero-width ones: tree-sitter's MISSING tokens (`def f(:` lacks its `)`).
+        broken = root.find(kind="ERROR") is not None or (
+            source.strip() != "" and root.find(regex="^$") is not None)
     except BaseException as exc:  # noqa: BLE001 - ast-grep-py panics are BaseExceptions
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
