@@ -18,7 +18,7 @@ from typing import Any, Literal
 from workbench.replay import SimulatedSession, Stream
 from workbench.rules import Rule
 from workbench.ttsr import MatchContext, TtsrManager
-from workbench.ttsr.ast import NATIVE_ALIASES, language_for
+from workbench.ttsr.ast import language_for, native_pattern, parse_language
 
 Via = Literal["regex", "ast"]
 SNIPPET_CONTEXT = 40
@@ -78,7 +78,7 @@ def snippet(text: str, start: int | None, end: int | None, *, context: int = SNI
 def ast_spans(patterns: Sequence[str], source: str, lang: str) -> list[tuple[int, int, int]]:
     """``(start, end, line)`` of every node any pattern matches (0-based line), sorted; ``[]`` when
     the language is unknown or nothing parses (the engine treats those as "no match" too)."""
-    sg_lang = NATIVE_ALIASES.get(lang)
+    sg_lang = parse_language(lang)  # registers the dynamic grammars (toml, sql ...) on first use
     if sg_lang is None:
         return []
     try:
@@ -92,7 +92,7 @@ def ast_spans(patterns: Sequence[str], source: str, lang: str) -> list[tuple[int
     found: set[tuple[int, int, int]] = set()
     for pattern in patterns:
         try:
-            nodes = root.find_all(pattern={"context": pattern, "strictness": "smart"})
+            nodes = root.find_all(pattern={"context": native_pattern(pattern, sg_lang), "strictness": "smart"})
         except BaseException as exc:  # noqa: BLE001 - an uncompilable pattern is skipped, as in the engine
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise

@@ -201,7 +201,9 @@ def test_tool_call_without_an_id_uses_the_fallback_key_and_the_prose_path():
     for i, e in enumerate(stream.events):
         sim.feed(i, e)
     result = sim.finish()
-    assert keys == [("tool:bash:0", "check_delta", ["no-unwrap"]), (None, "check_delta", [])]
+    # toolcall_end checks the finalized arguments once more (the 18.3 coordinator); same key, no claim.
+    assert keys == [("tool:bash:0", "check_delta", ["no-unwrap"]), ("tool:bash:0", "check_snapshot", ["no-unwrap"]),
+                    (None, "check_delta", [])]
     # No claim (no id): deferred like prose, delivered once the agent would stop.
     assert [(e.type, e.detail.get("deferred")) for e in result.events] == [("injection", True)]
     assert [m["role"] for m in result.context] == ["assistant", "toolResult", "assistant", "custom"]

@@ -28,4 +28,13 @@ def test_matching_and_failures() -> None:
     assert not ast_match(["if ($X) clearTimeout($X)"], "if (t) { clearTimeout(t) }", "ts")
     with pytest.raises(UnsupportedLanguage):
         ast_match(["x"], "x", "foo")
-    assert not ast_match(["x"], "x", "toml")  # known to the native engine, not to ast-grep-py
+    assert ast_match(['name = "x"'], 'name = "x"\n', "toml")  # a dynamic grammar (ast_languages)
+    assert not ast_match(["x"], "x", "diff")  # known to the native engine, no grammar here
+
+
+def test_parse_language_resolves_dynamic_grammars() -> None:
+    from workbench.ttsr.ast import parse_language
+
+    assert parse_language("toml") == "toml" and parse_language("tla") == "tlaplus"
+    assert parse_language("ts") == "typescript" and parse_language("mdx") == "markdown"
+    assert parse_language("diff") is None and parse_language("no-such-language") is None

@@ -163,6 +163,7 @@ class SimulatedSession(TriggerHandling):
 
     def _on_toolcall_end(self, ev: StreamEvent) -> None:
         self._streaming(ev).end_tool(ev.content_index or 0, thaw(ev.arguments) if ev.arguments else None)
+        self._final_tool_check(ev)
 
     def _on_toolcall_delta(self, ev: StreamEvent) -> None:
         msg = self._streaming(ev)

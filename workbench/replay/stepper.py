@@ -20,8 +20,15 @@ from workbench.replay.stream import Stream
 from workbench.replay.timebound import guard
 from workbench.rules import Rule
 from workbench.ttsr import compile_rule_condition
+from workbench.ttsr.ast import language_for
+from workbench.ttsr.ast_why import explain_no_match, rule_patterns
 
 __all__ = ["NOT_CHECKED", "BufferView", "RuleState", "Snapshot", "Stepper"]
+
+
+# The regex gates' answers that leave an AST rule to its patterns (an AST miss then says why).
+_AST_OPEN = "not yet checked"
+_AST_OPEN_REASONS = frozenset({_AST_OPEN, "no regex condition (AST only)", "no condition matched"})
 
 
 @dataclass
@@ -128,6 +135,18 @@ class Stepper:
             elif name not in checks.why and method != "check_ast_snapshot":
                 reason = reasons.get(name)
                 checks.why[name] = reason if reason is not None else "no condition matched"
+            elif method == "check_ast_snapshot" and checks.why.get(name, _AST_OPEN) in _AST_OPEN_REASONS:
+                self._explain_ast(name, ctx)
+
+    def _explain_ast(self, name: str, ctx: Any) -> None:
+        """An AST rule the regex gates let through but no pattern matched: say why, including where
+        ast-grep-py may answer otherwise than the agent's native ast-grep (broken source, JSON ...)."""
+        rule = next((r for r in self.session.manager.get_rules() if r.name == name), None)
+        patterns = rule_patterns(getattr(rule, "ast_condition", None))
+        if patterns:
+            text = getattr(self.session, "last_checked_text", "")
+            self._checks.why[name] = explain_no_match(patterns, text if isinstance(text, str) else "",
+                                                      language_for(ctx.file_paths))
 
     def _advance(self) -> None:
         index = len(self._snapshots)

@@ -7,13 +7,14 @@ A mixin of ``SimulatedSession``, kept apart so each half stays readable; it uses
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from workbench.replay import engine
 from workbench.replay.events import NO_CONTINUATION, OTHER_CALL_REASON
 from workbench.replay.conversation import Message
-from workbench.replay.stream import StreamEvent
+from workbench.replay.stream import StreamEvent, thaw
 from workbench.rules import Rule
 
 
@@ -44,6 +45,9 @@ class TriggerHandling:
     copy: Any
     on_check: Any
     last_retry: Any
+    last_checked_text: str
+    streaming: Any
+    edit_mode: str | None
     _step: int
     _remaining_turns: list[int]
 
@@ -51,6 +55,7 @@ class TriggerHandling:
 
     def _check(self, method: Callable[[str, Any], list[Rule]], text: str, ctx: Any) -> list[Rule]:
         matches = list(method(text, ctx))
+        self.last_checked_text = text  # the stepper explains AST misses on this snapshot
         if self.on_check is not None:
             self.on_check(ctx, method.__name__, matches)
         return matches
@@ -69,6 +74,38 @@ class TriggerHandling:
         if surface.digest is not None:
             return self._check(self.manager.check_snapshot, surface.digest, ctx)
         return self._check(self.manager.check_delta, delta, ctx)
+
+    def _final_tool_check(self, ev: StreamEvent) -> None:
+        """``toolcall_end``: the reference (18.3.x coordinator) checks the finalized call once more.
+
+        Tools with a digest or entries re-check that snapshot; the others check the serialized final
+        arguments (``JSON.stringify``), which also covers calls that arrived with no deltas at all. A
+        match here aborts with the call already complete, so the call gets the placeholder result
+        ``Tool execution was aborted: TTSR matched rule: <name>`` (siblings get the other-call text).
+        """
+        msg = self.streaming
+        if msg is None or not self.manager.has_rules():
+            return
+        index = ev.content_index or 0
+        block = next((b for b in msg.snapshot().blocks if b.index == index and b.kind == "toolCall"), None)
+        if block is None or not (block.id or block.name):
+            return
+        args = block.arguments if isinstance(block.arguments, Mapping) else {}
+        key = f"toolcall:{block.id}" if block.id else f"tool:{block.name}:{index}"
+        surface = engine.tool_surface(block.name, args, self.cwd, self.edit_mode)
+        ctx = engine.context("tool", tool_name=block.name, file_paths=surface.paths, stream_key=key)
+        if surface.entries or surface.digest is not None:
+            matches = self._regex(surface, ctx, "")
+        else:
+            final = json.dumps(thaw(args), ensure_ascii=False, separators=(",", ":"))
+            matches = self._check(self.manager.check_snapshot, final, ctx)
+        if self._handle(matches, ctx, ev):
+            return
+        # The reference runs AST conditions here (and only here); the replay has already run them on
+        # every delta (README deviations), so this catches calls that arrived without deltas. The
+        # manager skips a snapshot it saw last for this key, so a streamed call costs no second parse.
+        if self.manager.has_ast_rules():
+            self._handle(self._ast(surface, ctx), ctx, ev)
 
     def _ast(self, surface: engine.ToolSurface, ctx: Any) -> list[Rule]:
         if surface.entries:

@@ -3,7 +3,8 @@
 The reference picks the language from the first candidate path with an extension (Node
 ``path.extname``), asks its native ast-grep for ``{patterns, lang, strictness: smart, limit: 1}`` and
 treats ``totalMatches > 0`` as a match. An unsupported language throws there (the manager warns);
-a pattern that does not compile is skipped silently. ``ast-grep-py`` panics with
+a pattern that does not compile is skipped silently. Languages ast-grep-py does not build in are
+added as dynamic grammars (``workbench.ttsr.ast_languages``). ``ast-grep-py`` panics with
 ``pyo3_runtime.PanicException`` (a ``BaseException``) on unknown languages, so language names are
 validated against a fixed table first and every native call is fenced.
 """
@@ -12,38 +13,40 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from workbench.ttsr import ast_languages
 from workbench.ttsr.globs import normalize_path
 
-# The native engine's alias table (its "Supported:" list), mapped to ast-grep-py language names.
-# Aliases the native engine knows but ast-grep-py cannot parse map to None: no match, no warning.
+# The native engine's alias table (its "Supported:" list), mapped to ast-grep-py language names:
+# built-in ones, or dynamic grammars (workbench.ttsr.ast_languages: toml, sql, xml, vue ...). The
+# aliases no grammar package provides (diff, just) map to None: no match, no warning.
 NATIVE_ALIASES: dict[str, str | None] = {
-    "astro": None, "bash": "bash", "bats": "bash", "bazel": None, "bzl": None, "c": "c",
-    "c#": "csharp", "c++": "cpp", "cc": "cpp", "cfg": None, "cjs": "javascript", "clj": None,
-    "cljc": None, "cljs": None, "clojure": None, "clojurescript": None, "cmake": None, "conf": None,
-    "config": None, "containerfile": None, "cpp": "cpp", "cs": "csharp", "csharp": "csharp",
+    "astro": "astro", "bash": "bash", "bats": "bash", "bazel": "starlark", "bzl": "starlark", "c": "c",
+    "c#": "csharp", "c++": "cpp", "cc": "cpp", "cfg": "ini", "cjs": "javascript", "clj": "clojure",
+    "cljc": "clojure", "cljs": "clojure", "clojure": "clojure", "clojurescript": "clojure", "cmake": "cmake", "conf": "ini",
+    "config": "ini", "containerfile": "dockerfile", "cpp": "cpp", "cs": "csharp", "csharp": "csharp",
     "css": "css", "cts": "typescript", "cu": "cpp", "cuh": "cpp", "cxx": "cpp", "dart": "dart",
-    "diff": None, "docker": None, "dockerfile": None, "edn": None, "el": None, "elisp": None,
-    "elixir": "elixir", "emacs-lisp": None, "emacslisp": None, "erl": None, "erlang": None,
-    "ex": "elixir", "exs": "elixir", "f03": None, "f08": None, "f90": None, "f95": None,
-    "fortran": None, "gemspec": "ruby", "gnumake": None, "go": "go", "golang": "go", "gql": None,
-    "graphql": None, "h": "c", "haskell": "haskell", "hcl": "hcl", "hh": "cpp", "hpp": "cpp",
-    "hrl": None, "hs": "haskell", "htm": "html", "html": "html", "ini": None, "ino": "cpp",
-    "java": "java", "javascript": "javascript", "jl": None, "js": "javascript", "json": "json",
-    "jsx": "javascript", "julia": None, "just": None, "justfile": None, "kotlin": "kotlin",
-    "ksh": "bash", "kt": "kotlin", "ktm": "kotlin", "kts": "kotlin", "lua": "lua", "m": None,
-    "mak": None, "make": None, "makefile": None, "markdown": "markdown", "md": "markdown", "mdx": None,
-    "mjs": "javascript", "mk": None, "ml": None, "mm": None, "mts": "typescript", "nix": "nix",
-    "obj-c": None, "objc": None, "objective-c": None, "ocaml": None, "odin": None, "patch": None,
-    "pcal": None, "php": "php", "plist": None, "pluscal": None, "powershell": None,
-    "properties": None, "proto": None, "protobuf": None, "ps1": None, "psm1": None, "py": "python",
-    "py3": "python", "pyi": "python", "python": "python", "r": None, "rb": "ruby", "rbw": "ruby",
-    "re": None, "regex": None, "rs": "rust", "ruby": "ruby", "rust": "rust", "sbt": "scala",
-    "sc": "scala", "scala": "scala", "sh": "bash", "skylark": None, "sol": "solidity",
-    "solidity": "solidity", "sql": None, "star": None, "starlark": None, "sv": None, "svelte": None,
-    "svg": None, "svh": None, "swift": "swift", "systemverilog": None, "terraform": "hcl",
-    "tf": "hcl", "tfvars": "hcl", "tla": None, "tla+": None, "tlaplus": None, "toml": None,
-    "ts": "typescript", "tsx": "tsx", "typescript": "typescript", "v": None, "verilog": None,
-    "vh": None, "vue": None, "xhtml": "html", "xml": None, "xsl": None, "xslt": None,
+    "diff": None, "docker": "dockerfile", "dockerfile": "dockerfile", "edn": "clojure", "el": "elisp", "elisp": "elisp",
+    "elixir": "elixir", "emacs-lisp": "elisp", "emacslisp": "elisp", "erl": "erlang", "erlang": "erlang",
+    "ex": "elixir", "exs": "elixir", "f03": "fortran", "f08": "fortran", "f90": "fortran", "f95": "fortran",
+    "fortran": "fortran", "gemspec": "ruby", "gnumake": "make", "go": "go", "golang": "go", "gql": "graphql",
+    "graphql": "graphql", "h": "c", "haskell": "haskell", "hcl": "hcl", "hh": "cpp", "hpp": "cpp",
+    "hrl": "erlang", "hs": "haskell", "htm": "html", "html": "html", "ini": "ini", "ino": "cpp",
+    "java": "java", "javascript": "javascript", "jl": "julia", "js": "javascript", "json": "json",
+    "jsx": "javascript", "julia": "julia", "just": None, "justfile": None, "kotlin": "kotlin",
+    "ksh": "bash", "kt": "kotlin", "ktm": "kotlin", "kts": "kotlin", "lua": "lua", "m": "objc",
+    "mak": "make", "make": "make", "makefile": "make", "markdown": "markdown", "md": "markdown", "mdx": "markdown",
+    "mjs": "javascript", "mk": "make", "ml": "ocaml", "mm": "objc", "mts": "typescript", "nix": "nix",
+    "obj-c": "objc", "objc": "objc", "objective-c": "objc", "ocaml": "ocaml", "odin": "odin", "patch": None,
+    "pcal": "tlaplus", "php": "php", "plist": "xml", "pluscal": "tlaplus", "powershell": "powershell",
+    "properties": "ini", "proto": "proto", "protobuf": "proto", "ps1": "powershell", "psm1": "powershell", "py": "python",
+    "py3": "python", "pyi": "python", "python": "python", "r": "r", "rb": "ruby", "rbw": "ruby",
+    "re": "regex", "regex": "regex", "rs": "rust", "ruby": "ruby", "rust": "rust", "sbt": "scala",
+    "sc": "scala", "scala": "scala", "sh": "bash", "skylark": "starlark", "sol": "solidity",
+    "solidity": "solidity", "sql": "sql", "star": "starlark", "starlark": "starlark", "sv": "verilog", "svelte": "svelte",
+    "svg": "xml", "svh": "verilog", "swift": "swift", "systemverilog": "verilog", "terraform": "hcl",
+    "tf": "hcl", "tfvars": "hcl", "tla": "tlaplus", "tla+": "tlaplus", "tlaplus": "tlaplus", "toml": "toml",
+    "ts": "typescript", "tsx": "tsx", "typescript": "typescript", "v": "verilog", "verilog": "verilog",
+    "vh": "verilog", "vue": "vue", "xhtml": "html", "xml": "xml", "xsl": "xml", "xslt": "xml",
     "yaml": "yaml", "yml": "yaml", "zig": "zig", "zsh": "bash",
 }
 
@@ -99,11 +102,24 @@ def language_for(paths: Sequence[str] | None) -> str | None:
     return None
 
 
+def parse_language(lang: str) -> str | None:
+    """The ast-grep-py language that parses native alias ``lang`` (dynamic grammars registered), or
+    ``None`` when the native engine does not know it or no grammar is available here."""
+    sg_lang = NATIVE_ALIASES.get(lang)
+    return ast_languages.resolve(sg_lang) if sg_lang is not None else None
+
+
+def native_pattern(pattern: str, sg_lang: str) -> str:
+    """``pattern`` as the native engine hands it to the parser (see ``ast_languages.native_pattern``)."""
+    return ast_languages.native_pattern(pattern, sg_lang)
+
+
 def ast_match(patterns: Sequence[str], source: str, lang: str) -> bool:
     """Some pattern matches ``source`` (smart strictness); raises ``UnsupportedLanguage``."""
     if lang not in NATIVE_ALIASES:
         raise UnsupportedLanguage(SUPPORTED_TEXT.format(lang=lang))
     sg_lang = NATIVE_ALIASES[lang]
+    sg_lang = ast_languages.resolve(sg_lang) if sg_lang is not None else None
     if sg_lang is None:
         return False
     try:
@@ -116,7 +132,8 @@ def ast_match(patterns: Sequence[str], source: str, lang: str) -> bool:
         return False
     for pattern in patterns:
         try:
-            if root.find(pattern={"context": pattern, "strictness": "smart"}) is not None:
+            context = ast_languages.native_pattern(pattern, sg_lang)
+            if root.find(pattern={"context": context, "strictness": "smart"}) is not None:
                 return True
         except BaseException as exc:  # noqa: BLE001 - an uncompilable pattern is skipped silently
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):

@@ -5,6 +5,11 @@ cross ``/`` and dot-files are not special; a ``**`` segment spans zero or more d
 (``**/*.ts`` matches ``a.ts``, ``src/**`` does not match ``src``); ``[...]`` with ``!``/``^``
 negation; nestable ``{a,b}``; ``\\`` escapes; a leading ``!`` negates the pattern. An unterminated
 ``[`` matches nothing and an unterminated ``{a,b`` keeps only its first alternative; neither raises.
+
+Bun's quirks around ``**`` (probed with Bun 1.3.14, table in tests/ttsr/data/bun_glob_cases.json):
+a trailing ``**/*`` does not match a path whose last segment is empty (``src/**/*`` vs ``src/``);
+after a ``!`` prefix a leading ``**`` is two plain stars (``!**`` is ``!*``); a ``**`` opening a
+brace branch is a globstar (``{**/*,x}`` matches ``a/b/c``), one closed by ``,`` or ``}`` is not.
 """
 
 from __future__ import annotations
@@ -20,8 +25,13 @@ class _Unterminated(Exception):
     pass
 
 
-def _translate(glob: str, i: int, stop: str) -> tuple[str, int]:
-    """Translate ``glob[i:]`` up to an unnested character in ``stop``; returns (regex, index)."""
+def _translate(glob: str, i: int, stop: str, origin: int) -> tuple[str, int]:
+    """Translate ``glob[i:]`` up to an unnested character in ``stop``; returns (regex, index).
+
+    ``origin`` is where a ``**`` may open without a ``/`` before it: the pattern's start, or a brace
+    branch's start (-1 when a ``!`` prefix came first: Bun then never takes a leading ``**`` as a
+    globstar, so ``!**`` negates a one-segment ``*``).
+    """
     out: list[str] = []
     n = len(glob)
     while i < n:
@@ -39,12 +49,18 @@ def _translate(glob: str, i: int, stop: str) -> tuple[str, int]:
             j = i
             while j < n and glob[j] == "*":
                 j += 1
-            at_seg_start = i == 0 or glob[i - 1] == "/"
-            at_seg_end = j == n or glob[j] == "/" or glob[j] in stop
+            at_seg_start = i == origin or (i > 0 and glob[i - 1] == "/")
+            # Only the pattern's very end or a `/` closes a globstar: `{x,**}` is a plain `*` in Bun.
+            at_seg_end = j == n or glob[j] == "/"
             if j - i >= 2 and at_seg_start and at_seg_end:
                 if j < n and glob[j] == "/":
-                    out.append("(?:[^/]*/)*")  # `**/` may match zero directories
                     j += 1
+                    if stop == "" and glob[j:] == "*":
+                        # Bun refuses to restart a trailing top-level `**/*` at the end of the path,
+                        # so its last `*` never matches an empty segment (`src/`, `a/`, "").
+                        out.append("(?:[^/]*/)*[^/]+")
+                        return "".join(out), n
+                    out.append("(?:[^/]*/)*")  # `**/` may match zero directories
                 else:
                     out.append(".*")
             else:
@@ -82,7 +98,7 @@ def _translate(glob: str, i: int, stop: str) -> tuple[str, int]:
             alts: list[str] = []
             j = i + 1
             while True:
-                piece, j = _translate(glob, j, ",}" )
+                piece, j = _translate(glob, j, ",}", j)
                 alts.append(piece)
                 if j >= n:
                     # Unterminated brace: Bun keeps only the first alternative.
@@ -103,12 +119,11 @@ def _translate(glob: str, i: int, stop: str) -> tuple[str, int]:
 @lru_cache(maxsize=4096)
 def compile_glob(glob: str) -> tuple[re.Pattern[str], bool]:
     """(regex, negated) for one glob; an unterminated ``[`` compiles to a never-matching regex."""
-    negated = False
-    while glob.startswith("!"):
-        negated = not negated
-        glob = glob[1:]
+    prefix = len(glob) - len(glob.lstrip("!"))
+    negated = prefix % 2 == 1
+    glob = glob[prefix:]
     try:
-        body, _ = _translate(glob, 0, "")
+        body, _ = _translate(glob, 0, "", -1 if prefix else 0)
     except _Unterminated:
         return _NEVER, negated
     return re.compile(f"(?s:{body})\\Z"), negated

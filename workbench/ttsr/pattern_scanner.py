@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from workbench.ttsr import js_case_fold
 from workbench.ttsr.code_units import _ESCAPE_CLASS, _class_union, engine_text, nonfree_class
 from workbench.ttsr.pattern_lexer import (
     CLASS_NEWLINE,
@@ -141,7 +142,10 @@ class _Scanner(PatternCursor):
             self.i += 1
             return char_info(self.dotall, None if self.dotall else "[^\\n\\r\\u2028\\u2029]")
         if c == "[":
-            return self.char_class()
+            start = len(self.out)
+            info = self.char_class()
+            self._fold_set(start)
+            return info
         if c == "(":
             return self.group()
         if c == "\\":
@@ -150,7 +154,7 @@ class _Scanner(PatternCursor):
             raise ScanAbort  # nothing to repeat: let the engine report it
         if c == "{" and QUANTIFIER.match(p, i):
             raise ScanAbort
-        self.emit_char(c)
+        self._emit_literal(c)
         self.i += 1
         return self._counted(literal_info(c, self.icase), c)
 
@@ -200,8 +204,10 @@ class _Scanner(PatternCursor):
             raise ScanAbort
         e = p[i + 1]
         if e in CLASS_NEWLINE:
+            start = len(self.out)
             self.out.append(p[i : i + 2])
             self.i += 2
+            self._fold_set(start)
             return char_info(CLASS_NEWLINE[e], _ESCAPE_CLASS[e])
         if e.isdigit() and e != "0":
             m = re.compile(r"\d+").match(p, i + 1)
@@ -220,8 +226,24 @@ class _Scanner(PatternCursor):
             self.i = m.end()
             return self._backref(self.names.get(m.group(1), 0))
         ch = self.char_escape(in_class=False)
-        self.emit_char(ch)
+        self._emit_literal(ch)
         return self._counted(literal_info(ch, self.icase), ch)
+
+    # -- JS case folding under `i` (see workbench.ttsr.js_case_fold) -------------------------------
+    def _emit_literal(self, ch: str) -> None:
+        fixed = js_case_fold.literal(ch) if self.icase else None
+        if fixed is None:
+            self.emit_char(ch)
+        else:
+            self.out.append(fixed)
+
+    def _fold_set(self, start: int) -> None:
+        """Give the class emitted from ``self.out[start]`` on JS's answers for the characters
+        ``regress`` folds differently (``ſ``, ``ı``, KELVIN SIGN …)."""
+        if self.icase:
+            fixed = js_case_fold.char_set("".join(self.out[start:]))
+            if fixed is not None:
+                self.out[start:] = [fixed]
 
     def _counted(self, info: ShapeInfo, ch: str) -> ShapeInfo:
         """A bounded literal whose every case variant is free consumes no barrier units."""
