@@ -4,7 +4,10 @@ Three flavours differ only in the model bookkeeping: ``pi`` keeps one ``model`` 
 modelId}); ``omp57`` keeps a ``models`` map by role that every assistant message overwrites at
 ``default``; ``omp`` (v17) stops assistant messages from overwriting ``default`` once a default-role
 ``model_change`` was seen, maps a null thinking level to "off" and drops retry-recovery / empty
-error turns.
+error turns; ``omp18`` (v18.3) is ``omp`` plus the service tier and agent mode, the `/clear`
+``reset_boundary`` (the context starts after the latest one unless a later compaction supersedes it)
+and the custom messages the agent keeps out of the model's context (``prewalk-plan``,
+``vibe-mode-context``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from typing import Any, Literal
 from workbench.sessions.entries import Entry, Session, js_ms
 from workbench.sessions.tree import as_entries, branch_path
 
-ContextFlavor = Literal["omp", "omp57", "pi"]
+ContextFlavor = Literal["omp", "omp57", "pi", "omp18"]
+# Custom messages omp 18 persists for display but never sends to the model.
+_DISPLAY_ONLY18 = frozenset({"prewalk-plan", "vibe-mode-context"})
 _UNSET: Any = object()
 
 COMPACTION_PREFIX = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n"
@@ -35,6 +40,10 @@ class SessionContext:
     leaf_id: str | None = None
     path_ids: tuple[str, ...] = ()
     compaction_id: str | None = None
+    service_tier: Any = None  # omp18: the last service_tier_change on the path
+    mode: str = "none"  # omp18: the last mode_change's mode
+    mode_data: Any = None
+    reset_boundary_id: str | None = None  # omp18: the `/clear` boundary the messages start after
 
     def llm_messages(self) -> list[dict[str, Any]]:
         """``convertToLlm``: custom / branch / compaction summaries become user messages (§6.8)."""
@@ -69,6 +78,9 @@ class SessionContext:
             "models": dict(self.models),
             "injectedTtsrRules": list(self.injected_ttsr_rules),
             "compactionId": self.compaction_id,
+            "serviceTier": self.service_tier,
+            "mode": self.mode,
+            "resetBoundaryId": self.reset_boundary_id,
         }
 
 
@@ -77,7 +89,7 @@ def _emit(entry: Entry, flavor: ContextFlavor) -> dict[str, Any] | None:
         msg = entry.message
         if msg is None:
             return None
-        if flavor == "omp" and msg.get("role") == "assistant":
+        if flavor in ("omp", "omp18") and msg.get("role") == "assistant":
             content = msg.get("content")
             if msg.get("retryRecovery"):
                 return None
@@ -85,6 +97,12 @@ def _emit(entry: Entry, flavor: ContextFlavor) -> dict[str, Any] | None:
                 return None  # omp17: an empty error turn carries nothing for the model
         return dict(msg)
     if entry.type == "custom_message":
+        if flavor == "omp18" and entry.get("customType") in _DISPLAY_ONLY18:
+            return None
+        if flavor == "omp18" and "attribution" in entry.obj:
+            return {"role": "custom", "customType": entry.get("customType"), "content": entry.get("content"),
+                    "display": entry.get("display"), "details": entry.get("details"),
+                    "attribution": entry.get("attribution"), "timestamp": js_ms(entry.timestamp)}
         return {
             "role": "custom",
             "customType": entry.get("customType"),
@@ -126,12 +144,28 @@ def build_session_context(
     default_pinned = False
     rules: list[str] = []
     compaction_at = -1
+    reset_at = -1
+    service_tier: Any = None
+    mode: Any = "none"
+    mode_data: Any = None
     for i, entry in enumerate(path):
         if entry.type == "thinking_level_change":
             level = entry.get("thinkingLevel")
-            thinking = "off" if (flavor == "omp" and level is None) else level
+            thinking = "off" if (flavor in ("omp", "omp18") and level is None) else level
+        elif entry.type == "service_tier_change" and flavor == "omp18":
+            tier = entry.get("serviceTier")
+            service_tier = dict(tier) if isinstance(tier, Mapping) else None
+        elif entry.type == "mode_change" and flavor == "omp18":
+            mode, mode_data = entry.get("mode"), entry.get("data")
+        elif entry.type == "reset_boundary" and flavor == "omp18":
+            reset_at = i
         elif entry.type == "model_change":
-            if flavor == "pi":
+            if flavor == "omp18":
+                if entry.get("model"):
+                    role = entry.get("role") or "default"
+                    models[str(role)] = entry.get("model")
+                    default_pinned = default_pinned or role == "default"
+            elif flavor == "pi":
                 model = {"provider": entry.get("provider"), "modelId": entry.get("modelId")}
             elif "model" in entry.obj and entry.get("model") is not None:
                 role = entry.get("role") or "default"
@@ -142,7 +176,7 @@ def build_session_context(
             msg = entry.message or {}
             if flavor == "pi":
                 model = {"provider": msg.get("provider"), "modelId": msg.get("model")}
-            elif not (flavor == "omp" and default_pinned):
+            elif not (flavor in ("omp", "omp18") and default_pinned):
                 models["default"] = f"{_js_str(msg.get('provider'))}/{_js_str(msg.get('model'))}"
         elif entry.type == "compaction":
             compaction_at = i
@@ -159,7 +193,13 @@ def build_session_context(
             messages.append(m)
 
     compaction_id = None
-    if compaction_at < 0:
+    reset_id = None
+    if reset_at > compaction_at:
+        # omp 18 `/clear`: a boundary after the latest compaction elides it and everything before.
+        reset_id = path[reset_at].id
+        for entry in path[reset_at + 1:]:
+            push(entry)
+    elif compaction_at < 0:
         for entry in path:
             push(entry)
     else:
@@ -186,6 +226,10 @@ def build_session_context(
         leaf_id=leaf.id,
         path_ids=tuple(e.id for e in path),
         compaction_id=compaction_id,
+        service_tier=service_tier,
+        mode=mode if isinstance(mode, str) else "none",
+        mode_data=mode_data,
+        reset_boundary_id=reset_id,
     )
 
 

@@ -12,7 +12,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from workbench.sessions.fuzzy18 import index_text18, word_match18
 from workbench.sessions.rowtext import display_text, hidden_tool_call_only, search_text
+from workbench.sessions.rowtext18 import (
+    SETTINGS_TYPES18,
+    display_text18,
+    hidden_assistant18,
+    is_user_request18,
+    search_text18,
+)
 from workbench.sessions.tree import SessionTree, TreeNode
 # Re-exported: treelist and older callers import the layout helpers from here.
 from workbench.sessions.treelayout import Layout, VisibleForest, layout_forest, pi_visible_forest, render_prefix
@@ -21,7 +29,7 @@ __all__ = ["FILTER_MODES", "FILTER_TAGS", "FlatTree", "Layout", "TreeRow", "Visi
            "pi_visible_forest", "render_prefix", "render_rows", "truncate_to_width"]
 from workbench.sessions.wordfilter import norm_matches, normalize_many, query_matcher, word_query
 
-Flavor = Literal["omp", "pi", "omp57"]
+Flavor = Literal["omp", "pi", "omp57", "omp18"]
 FilterMode = Literal["default", "no-tools", "user-only", "labeled-only", "all"]
 FILTER_MODES: tuple[FilterMode, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")
 FILTER_TAGS: dict[str, str] = {"default": "", "no-tools": " [no-tools]", "user-only": " [user]",
@@ -143,7 +151,10 @@ class FlatTree:
             roles[n] = role
             if role == "assistant":
                 assistants.append(n)
-                hidden[n] = ids[n] != leaf and hidden_tool_call_only(obj, flavor)
+                if flavor == "omp18":
+                    hidden[n] = ids[n] != leaf and hidden_assistant18(msg)
+                else:
+                    hidden[n] = ids[n] != leaf and hidden_tool_call_only(obj, flavor)
         if len(assistants) > 1:
             assistants = [n for n in self.order if roles[n] == "assistant"]
         for n in assistants:  # display order: a later duplicate tool-call id wins
@@ -155,6 +166,13 @@ class FlatTree:
                         tool_calls[block.get("id")] = (block.get("name"), block.get("arguments"))
         self.types = types
         self.roles = roles
+        # What the filters treat as bookkeeping and as a user turn (omp 18.3 knows more types).
+        self.settings_types = SETTINGS_TYPES18 if flavor == "omp18" else _SETTINGS_TYPES
+        self.user_rows: list[bool] = (
+            [is_user_request18(e.obj) if types[n] in ("message", "custom_message") else False
+             for n, e in enumerate(entries)]
+            if flavor == "omp18" else [types[n] == "message" and roles[n] == "user" for n in range(count)])
+        self._index18: dict[int, Any] = {}
         self.hidden_always = hidden
         self.active_path: set[str] = set()
         cur = leaf
@@ -175,7 +193,11 @@ class FlatTree:
     def display(self, n: int) -> str:
         text = self._display[n]
         if text is None:
-            text = display_text(self.entries[n].obj, flavor=self.flavor, tool_calls=self.tool_calls, home=self.home)
+            obj = self.entries[n].obj
+            if self.flavor == "omp18":
+                text = display_text18(obj, tool_calls=self.tool_calls, home=self.home)
+            else:
+                text = display_text(obj, flavor=self.flavor, tool_calls=self.tool_calls, home=self.home)
             self._display[n] = text
         return text
 
@@ -183,7 +205,10 @@ class FlatTree:
         text = self._search[n]
         if text is None:
             node = self.nodes[n]
-            text = search_text(node.entry.obj, node.label, flavor=self.flavor)
+            if self.flavor == "omp18":
+                text = search_text18(node.entry.obj, node.label)
+            else:
+                text = search_text(node.entry.obj, node.label, flavor=self.flavor)
             self._search[n] = text
         return text
 
@@ -209,14 +234,15 @@ class FlatTree:
         if rows is None:
             # ``passes(n, mode, [])`` for every node, one comprehension per mode (100k rows).
             hidden, types, roles = self.hidden_always, self.types, self.roles
-            settings = _SETTINGS_TYPES
+            settings = self.settings_types
             shown = [n for n in self.order if not hidden[n]]
             if mode == "default":
                 rows = [n for n in shown if types[n] not in settings]
             elif mode == "no-tools":
                 rows = [n for n in shown if types[n] not in settings and roles[n] != "toolResult"]
             elif mode == "user-only":
-                rows = [n for n in shown if types[n] == "message" and roles[n] == "user"]
+                users = self.user_rows
+                rows = [n for n in shown if users[n]]
             elif mode == "labeled-only":
                 nodes = self.nodes
                 rows = [n for n in shown if nodes[n].label is not None]
@@ -238,7 +264,9 @@ class FlatTree:
             return self.mode_rows(mode)
         rows = self.filtered(mode, tokens[:-1])
         tok = tokens[-1]
-        if self.flavor == "omp":
+        if self.flavor == "omp18":
+            rows = [n for n in rows if self.match18(tok, n)]
+        elif self.flavor == "omp":
             if word_query(tok) is not None:
                 norm = self.normalized(rows)
                 match = query_matcher(tok)
@@ -251,22 +279,32 @@ class FlatTree:
         self._found[key] = rows
         return rows
 
+    def match18(self, tok: str, n: int) -> bool:
+        """omp 18's per-token test: pi-tui 18.2.9 ``fuzzyMatch(token, searchText)`` (index cached per row)."""
+        index = self._index18.get(n)
+        if index is None:
+            index = self._index18[n] = index_text18(self.search(n))
+        return word_match18(tok, index).matches
+
     def passes(self, n: int, mode: str, tokens: list[str]) -> bool:
         if self.hidden_always[n]:
             return False
         etype = self.types[n]
+        settings = self.settings_types
         if mode == "default":
-            ok = etype not in _SETTINGS_TYPES
+            ok = etype not in settings
         elif mode == "no-tools":
-            ok = etype not in _SETTINGS_TYPES and self.roles[n] != "toolResult"
+            ok = etype not in settings and self.roles[n] != "toolResult"
         elif mode == "user-only":
-            ok = etype == "message" and self.roles[n] == "user"
+            ok = self.user_rows[n]
         elif mode == "labeled-only":
             ok = self.nodes[n].label is not None
         else:
             ok = True
         if not ok or not tokens:
             return ok
+        if self.flavor == "omp18":
+            return all(self.match18(tok, n) for tok in tokens)
         if self.flavor == "omp":
             norm = self.normalized([n])[n]
             for tok in tokens:

@@ -17,7 +17,7 @@ from workbench.errors import NotFoundError
 from workbench.sessions.entries import Entry, Session, paused_gc
 from workbench.sessions.forest import TreeNode, build_forest  # TreeNode re-exported
 
-Flavor = Literal["omp", "pi", "omp57"]
+Flavor = Literal["omp", "pi", "omp57", "omp18"]
 _UNSET: Any = object()
 
 
@@ -33,6 +33,18 @@ class NavigationResult:
     new_leaf_id: str | None = None
     editor_text: str | None = None
     summary_entry: Mapping[str, Any] | None = None
+    cancelled: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields of the agent's ``navigateTree`` result: ``{cancelled: false}`` alone for a no-op."""
+        out: dict[str, Any] = {"cancelled": self.cancelled}
+        if self.no_op:
+            return out
+        if self.editor_text is not None:
+            out["editorText"] = self.editor_text
+        if self.summary_entry is not None:
+            out["summaryEntry"] = dict(self.summary_entry)
+        return out
 
     @property
     def leaf_after(self) -> str | None:
@@ -252,8 +264,14 @@ class SessionTree:
         return obj
 
     def create_branched(self, leaf_id: str) -> SessionTree:
-        """In-memory fork: the root→leaf path without label entries, then fresh labels for that path."""
-        path = [e for e in self.get_branch(leaf_id) if e.type != "label"]
+        """In-memory fork: the root→leaf path without label entries, then fresh labels for that path.
+
+        Raises ``NotFoundError("Entry <id> not found")`` for an id with no branch, as the agent does.
+        """
+        branch = self.get_branch(leaf_id)
+        if not branch:
+            raise NotFoundError(f"Entry {leaf_id} not found")
+        path = [e for e in branch if e.type != "label"]
         on_path = {e.id for e in path}
         fork = SessionTree([], leaf=None, flavor=self.flavor)
         for entry in path:
@@ -276,13 +294,21 @@ class SessionTree:
         (the leaf minus trailing label/custom entries) as "already here", pi only the real leaf.
         """
         old = self.leaf_id
-        if interactive and self.flavor != "pi" and target_id == self.visible_leaf():
-            return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
-        if target_id == old:
-            return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
         target = self.by_id.get(target_id)
         if target is None:
+            # The agent looks the target up before anything else, the no-op check included.
             raise NotFoundError(f"Entry {target_id} not found")
+        is_user = target.type == "message" and target.role == "user"
+        if self.flavor == "omp18":
+            from workbench.sessions.rowtext18 import is_user_request18
+
+            is_user = is_user_request18(target.obj)
+        # omp 18: a user prompt is never "already here", it always rewinds past itself.
+        rewinds = self.flavor == "omp18" and is_user
+        if interactive and self.flavor != "pi" and target_id == self.visible_leaf() and not rewinds:
+            return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
+        if target_id == old and not rewinds:
+            return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
         common: str | None = None
         to_summarize: list[str] = []
         if old is not None:
@@ -299,7 +325,8 @@ class SessionTree:
             to_summarize.reverse()
         editor: str | None = None
         new_leaf: str | None
-        if (target.type == "message" and target.role == "user") or target.type == "custom_message":
+        skill = self.flavor == "omp18" and target.type == "custom_message" and target.get("customType") == "skill-prompt"
+        if is_user or (target.type == "custom_message" and not skill):
             new_leaf = target.parent_id
             content = (target.message or {}).get("content") if target.type == "message" else target.get("content")
             editor = text_of_content(content)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 if TYPE_CHECKING:
     from workbench.sessions.flattree import FlatTree
 
-Flavor = Literal["omp", "pi", "omp57"]
+Flavor = Literal["omp", "pi", "omp57", "omp18"]
 
 
 class Layout(NamedTuple):
@@ -108,7 +108,7 @@ def render_prefix(
             cells.append("│  ")
         else:
             cells.append("   ")
-    if width is not None and flavor == "omp":
+    if width is not None and flavor in ("omp", "omp18"):
         cap = max(1, (width - max(24, width // 2) - 4) // 3)
         if len(cells) > cap:
             cells = cells[len(cells) - cap:]

@@ -25,6 +25,7 @@ from workbench.sessions.flattree import (
     render_rows,
     truncate_to_width,
 )
+from workbench.sessions.flavors import resolve_flavor
 from workbench.sessions.tree import SessionTree
 from workbench.sessions.treekeys import press_key
 
@@ -67,13 +68,12 @@ class TreeList:
         ``selected`` is the initial selection (default: the leaf or its nearest visible ancestor);
         ``home`` shortens tool paths to ``~`` (default ``$HOME``); ``width`` truncates rendered lines.
         """
-        if flavor not in ("omp", "pi", "omp57"):
-            raise UsageError(f"unknown tree flavor {flavor!r} (use omp or pi)")
+        flavor = resolve_flavor(flavor, session)  # type: ignore[assignment]
         if filter_mode not in FILTER_MODES:
             raise UsageError(f"unknown filter mode {filter_mode!r} (use one of {', '.join(FILTER_MODES)})")
         tree = _as_tree(session, flavor)
         if leaf is _UNSET:
-            leaf = tree.leaf_for_selector("pi" if flavor == "pi" else "omp")
+            leaf = tree.leaf_for_selector("pi" if flavor == "pi" else "omp")  # omp17 and omp18 alike
         if home is _UNSET:
             home = os.environ.get("HOME")
         with paused_gc():
@@ -362,6 +362,8 @@ class TreeList:
         """The rendered selector: the window of rows and the footer / empty state of the flavour."""
         tag = FILTER_TAGS[self.filter_mode]
         n = len(self._visible)
+        if self.flavor == "omp18":
+            return self._lines18(tag, n)
         if self.flavor != "omp":
             if not n:
                 return ["  No entries found", f"  (0/0){tag}"]
@@ -380,6 +382,37 @@ class TreeList:
         if tag:
             out.append("  " + tag.strip())
         return out
+
+    def _lines18(self, tag: str, n: int) -> list[str]:
+        # pi-tui 18.2.9: the same three empty states as omp17, without the two-space indent and with a
+        # counter on the "no entries" state too; the filter tag line likewise has no indent.
+        if not n:
+            total = self.total
+            if not total:
+                return ["No entries found", f"(0/0){tag}"]
+            if self._tokens():
+                return [f'No entries match search "{self.search}"', "Press Backspace to clear the search",
+                        f"(0/{total}){tag}"]
+            return [f"{total} entries hidden by the current filter {tag.strip() or '[default]'}",
+                    "Press Alt+A to show all, Alt+D for default", f"(0/{total}){tag}"]
+        out = [r.line for r in self.window_rows()]
+        if tag:
+            out.append(tag.strip())
+        return out
+
+    def turn(self, direction: int) -> TreeList:
+        """omp18's Alt+Up / Alt+Down: the nearest user or assistant message row that way (no wrap)."""
+        i = self.selected_index
+        if i is None:
+            return self
+        b = self._b
+        j = i + direction
+        while 0 <= j < len(self._visible):
+            n = self._visible[j]
+            if b.types[n] == "message" and b.roles[n] in ("user", "assistant"):
+                return self._moved(j)
+            j += direction
+        return self
 
     def display_text(self, entry_id: str) -> str:
         k = self._b.index_of.get(entry_id)
