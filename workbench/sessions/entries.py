@@ -25,6 +25,11 @@ DiagnosticKind = Literal[
     "missing-parent",  # parentId names no entry: the entry becomes a root (orphan)
     "cycle",  # a parent chain that loops: broken at the first entry in file order
     "title-slot",  # an omp title-slot first line that is not valid
+    "missing-file",  # no such file: the agent starts with no entries (non-strict loads only)
+    "empty-file",  # nothing but blank lines (non-strict loads only)
+    "no-header",  # the first record is not a session header: the agent loads no entries (non-strict)
+    "unknown-type",  # an entry type no known agent version writes (kept and shown)
+    "newer-version",  # the header declares a version newer than the agents this workbench follows
 ]
 
 

@@ -9,7 +9,7 @@ Detection, first rule that applies:
 1. ``pi`` when a record only pi writes is present: a ``session_info`` entry, a ``model_change`` with
    ``provider``/``modelId`` fields instead of ``model``, or a ``branch_summary`` with ``fromHook``.
 2. ``omp18`` when a record or field only omp 18 writes is present: an entry of type ``model_usage``,
-   ``service_tier_change``, ``title_change``, ``credential_pin``, ``session_init``, ``mode_change`` or
+   ``service_tier_change``, ``credential_pin``, ``session_init``, ``mode_change`` or
    ``reset_boundary``; a header with ``additionalDirectories``, ``previousSessionFiles`` or
    ``providerPromptCacheKey``; a ``thinking_level_change`` with ``configured``; a ``model_change`` with
    ``resolvedModelIsFallback``.
@@ -30,7 +30,7 @@ FLAVOR_CHOICES: tuple[str, ...] = ("auto", "omp", "omp17", "omp18", "pi")
 _ALIASES = {"omp17": "omp"}
 _KNOWN = ("omp", "pi", "omp57", "omp18")
 
-OMP18_ENTRY_TYPES = frozenset({"model_usage", "service_tier_change", "title_change", "credential_pin", "session_init",
+OMP18_ENTRY_TYPES = frozenset({"model_usage", "service_tier_change", "credential_pin", "session_init",
                                "mode_change", "reset_boundary"})
 _OMP18_HEADER_FIELDS = ("additionalDirectories", "previousSessionFiles", "providerPromptCacheKey")
 

@@ -145,6 +145,7 @@ class SessionTree:
         self._tree: list[TreeNode] | None = None
         self._node_of: dict[str, TreeNode] = {}
         self._labels: dict[str, str] | None = None
+        self._children: dict[str | None, list[Entry]] | None = None
         self._counter = 0
 
     # ----- reading -------------------------------------------------------------------------
@@ -196,7 +197,20 @@ class SessionTree:
         return roots
 
     def get_children(self, entry_id: str) -> list[Entry]:
-        """Children of an entry in tree order (timestamp, stable); uses the built tree, O(children)."""
+        """The agent's ``getChildren``: every entry whose parentId is ``entry_id``, in file order.
+
+        Unlike the tree's children this is not sorted by timestamp, and an entry whose id is reused
+        later still appears (the index is by parent, not by id).
+        """
+        if self._children is None:
+            kids: dict[str | None, list[Entry]] = {}
+            for entry in self.entries:
+                kids.setdefault(entry.parent_id, []).append(entry)
+            self._children = kids
+        return list(self._children.get(entry_id, ()))
+
+    def children_in_tree_order(self, entry_id: str) -> list[Entry]:
+        """Children of an entry as ``get_tree`` orders them (timestamp, stable); O(children)."""
         self.get_tree()
         node = self._node_of.get(entry_id)
         return [c.entry for c in node.children] if node is not None else []
@@ -204,6 +218,7 @@ class SessionTree:
     # ----- in-memory appends (SessionManager semantics, never written) ---------------------------
     def _invalidate(self) -> None:
         self._tree = None
+        self._children = None
         self._labels = None
 
     def mint_id(self) -> str:
