@@ -21,7 +21,7 @@ from workbench.sessions.tree import SessionTree
 from workbench.sessions.treelist import TreeList
 
 FILE = "sessions-tree.json"
-FLAVOR = {"pimono": "pi", "omp57": "omp57", "omp17": "omp"}
+FLAVOR = {"pimono": "pi", "omp57": "omp57", "omp17": "omp", "omp18": "omp18"}
 HOME = "/home/u"
 WIDTH = 200  # the render width the expected lines were produced with
 
@@ -88,6 +88,9 @@ def _check_context(ctx: Any, expected: dict[str, Any], variant: str) -> None:
     else:
         assert dict(ctx.models) == expected["models"]
         assert list(ctx.injected_ttsr_rules) == expected["injectedTtsrRules"]
+    for key, value in expected.items():  # omp18 extras, when a case records them
+        if key in ("mode", "serviceTier", "resetBoundaryId"):
+            assert ctx.to_dict()[key] == value, key
 
 
 def _tree_summary(nodes: list[Any]) -> list[dict[str, Any]]:
@@ -137,9 +140,14 @@ class _Renamer:
         self.style = style
         self.map: dict[str, str] = {}
         self.next = start
+        # Ids the implementation minted; None = every unknown id. Anything else is kept as written:
+        # an orphan's missing parent, a label's missing target, a summary's "root".
+        self.minted: set[str] | None = None
 
     def name(self, entry_id: Any, etype: str = "") -> Any:
         if not isinstance(entry_id, str) or entry_id in self.known:
+            return entry_id
+        if self.minted is not None and entry_id not in self.minted and entry_id not in self.map:
             return entry_id
         if entry_id not in self.map:
             self.map[entry_id] = f"#{self.next}:{etype}" if self.style == "hash" else f"E{self.next}"
@@ -149,6 +157,7 @@ class _Renamer:
 
 def _check_final(tree: SessionTree, final: dict[str, Any], variant: str, ren: _Renamer,
                  session_name: Any = None) -> None:
+    ren.minted = {e.id for e in tree.entries} - ren.known
     for entry in tree.entries:
         ren.name(entry.id, entry.type)
     exp_entries = final["entries"]
@@ -371,7 +380,19 @@ def _run_navigate(case: dict[str, Any]) -> None:
     session = parse_session_text(_case_text(case), path="case.jsonl")
     for variant, exp in case["expected"].items():
         tree = SessionTree(session, leaf=case["oldLeaf"], flavor=FLAVOR[variant])
+        if "threw" in exp:
+            with pytest.raises(WorkbenchError) as err:
+                tree.navigate(case["target"], summary=case["summaryText"] if case["summarize"] else None)
+            assert str(err.value) == exp["threw"]
+            continue
         result = tree.navigate(case["target"], summary=case["summaryText"] if case["summarize"] else None)
+        if "noOp" in exp:
+            assert result.no_op == exp["noOp"]
+        if "result" in exp:  # navigateTree's own return value (summaryEntry compared by its fields)
+            got = result.to_dict()
+            if "summaryEntry" in got and "summaryEntry" in exp["result"]:
+                got["summaryEntry"] = {k: got["summaryEntry"].get(k) for k in exp["result"]["summaryEntry"]}
+            assert got == exp["result"]
         assert result.old_leaf_id == exp["oldLeafId"]
         assert result.common_ancestor_id == exp["commonAncestorId"]
         assert list(result.entries_to_summarize) == exp["entriesToSummarize"]
