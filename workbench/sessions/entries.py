@@ -33,6 +33,10 @@ DiagnosticKind = Literal[
 ]
 
 
+# Kinds that describe the file rather than a fault in it (the agent loads such files normally).
+NOTICE_KINDS: frozenset[str] = frozenset({"unknown-type", "newer-version"})
+
+
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
     """Something wrong in a session file, found while loading; the file itself is never changed."""
@@ -44,6 +48,11 @@ class Diagnostic:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.kind}: {self.message}"
+
+    @property
+    def is_notice(self) -> bool:
+        """True for ``unknown-type`` / ``newer-version``: worth saying, but nothing was skipped or changed."""
+        return self.kind in NOTICE_KINDS
 
 
 @dataclass(frozen=True, slots=True)

@@ -309,9 +309,11 @@ class SessionTree:
         (the leaf minus trailing label/custom entries) as "already here", pi only the real leaf.
         """
         old = self.leaf_id
+        if self.flavor == "pi" and target_id == old:
+            # pi checks "already here" before looking the target up; omp 18 looks it up first.
+            return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
         target = self.by_id.get(target_id)
         if target is None:
-            # The agent looks the target up before anything else, the no-op check included.
             raise NotFoundError(f"Entry {target_id} not found")
         is_user = target.type == "message" and target.role == "user"
         if self.flavor == "omp18":
