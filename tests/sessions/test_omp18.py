@@ -285,3 +285,21 @@ def test_flavour_detection_and_switching():
     assert resolve_flavor("pi") == "pi"
     with pytest.raises(UsageError):
         resolve_flavor("omp19")
+
+
+def test_omp18_tree_search_equals_the_scorer_on_every_row():
+    # The filter's cheap pre-check must never drop a row the scorer would keep.
+    import random
+
+    from workbench.sessions.synthetic import generate_session_text
+
+    session = parse_session_text(generate_session_text(400), path="synthetic")
+    base = TreeList(session, flavor="omp18", filter_mode="all")
+    rng = random.Random(7)
+    words = [w for n in base.visible_ids for w in base.search_text(n).split()][:3000]
+    queries = ["mdl", "module4", "HELLO", "ast", "rslt", "tool"] + [rng.choice(words)[: rng.randint(2, 9)]
+                                                                   for _ in range(40)]
+    for query in queries:
+        want = [n for n in base.visible_ids if all(word_match18(t, base.search_text(n)).matches
+                                                   for t in query.lower().split())]
+        assert base.set_search(query).visible_ids == want, query

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from workbench.sessions.fuzzy import word_prefilter
 from workbench.sessions.fuzzy18 import index_text18, word_match18
 from workbench.sessions.rowtext import display_text, hidden_tool_call_only, search_text
 from workbench.sessions.rowtext18 import (
@@ -265,6 +266,12 @@ class FlatTree:
         rows = self.filtered(mode, tokens[:-1])
         tok = tokens[-1]
         if self.flavor == "omp18":
+            # Cheap necessary condition first (every way a token matches uses its letters in order,
+            # give or take the last two), then pi-tui 18.2.9's scorer on the rows that pass.
+            pre = word_prefilter(tok)
+            if pre is not None:
+                low = self.lowered(rows)
+                rows = [n for n in rows if pre.search(low[n])]
             rows = [n for n in rows if self.match18(tok, n)]
         elif self.flavor == "omp":
             if word_query(tok) is not None:
