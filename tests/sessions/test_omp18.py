@@ -303,3 +303,37 @@ def test_omp18_tree_search_equals_the_scorer_on_every_row():
         want = [n for n in base.visible_ids if all(word_match18(t, base.search_text(n)).matches
                                                    for t in query.lower().split())]
         assert base.set_search(query).visible_ids == want, query
+
+
+def test_layout_follows_the_18_2_9_tree_view():
+    # Two roots (r1 holds the leaf, so it comes first); r1 → a → {b1 → c, b2}.
+    session = _session(_user("r1"), _user("a"), _user("b1"), _user("c"))
+    records = [dict(e.raw) for e in session.entries]
+    records += [{**_user("b2"), "id": "b2", "parentId": "e2", "timestamp": "2026-01-01T00:00:09.000Z"},
+                {**_user("r2"), "id": "r2", "parentId": None, "timestamp": "2026-01-01T00:00:10.000Z"}]
+    tl = TreeList(records, flavor="omp18", leaf="e4")
+    assert tl.lines() == [
+        "  • user: r1",
+        "     • user: a",  # a root's only child still steps in when there are several roots
+        "     ├─ • user: b1",
+        "›    │  • user: c",  # a chain under a branch head keeps its depth (omp17 steps in once more)
+        "     └─ user: b2",
+        "  user: r2",
+    ]
+    assert TreeList(records, flavor="omp", leaf="e4").lines()[3] == "›    │     • user: c"
+
+
+def test_deep_windows_share_one_offset():
+    # Nested branches 12 deep; at width 60 only (60 - 30 - 4) // 3 = 8 levels fit: the window shifts.
+    records, parent = [], None
+    for depth in range(12):
+        main = f"m{depth}"
+        for name in (main, f"s{depth}"):
+            records.append({**_user(name), "id": name, "parentId": parent,
+                            "timestamp": f"2026-01-01T00:{depth:02d}:{0 if name == main else 1:02d}.000Z"})
+        parent = main
+    tl = TreeList(records, flavor="omp18", leaf="m11", width=60, height=200)
+    lines = tl.lines()
+    assert all(len(line) <= 60 for line in lines)
+    deepest = next(line for line in lines if "user: m11" in line)
+    assert deepest.startswith("› …") and deepest.index("user: m11") == 2 + 8 * 3 + 2

@@ -24,7 +24,16 @@ from workbench.sessions.rowtext18 import (
 )
 from workbench.sessions.tree import SessionTree, TreeNode
 # Re-exported: treelist and older callers import the layout helpers from here.
-from workbench.sessions.treelayout import Layout, VisibleForest, layout_forest, pi_visible_forest, render_prefix
+from workbench.sessions.treelayout import (
+    Layout,
+    VisibleForest,
+    layout_forest,
+    layout_forest18,
+    pi_visible_forest,
+    render_prefix,
+    render_prefix18,
+    window_scroll18,
+)
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FlatTree", "Layout", "TreeRow", "VisibleForest", "layout_forest",
            "pi_visible_forest", "render_prefix", "render_rows", "truncate_to_width"]
@@ -116,7 +125,7 @@ class FlatTree:
                         active.add(j)
                         j = parent[j]
         root_nums = [i for i, p in enumerate(parent) if p < 0]  # preorder keeps the roots' order
-        layout = layout_forest(root_nums, children, active)
+        layout = (layout_forest18 if flavor == "omp18" else layout_forest)(root_nums, children, active)
         self.order: list[int] = list(layout)  # flat display order (indices into nodes)
         self.nodes = nodes
         self.entries = entries
@@ -337,14 +346,19 @@ def render_rows(
     by_layout: dict[tuple[int, str | None], tuple[str, int, bool]] = {}
     out: list[TreeRow] = []
     append = out.append
+    # omp18: the rows rendered together share one horizontal offset (pi-tui 18.2.9's window offset).
+    scroll = window_scroll18([layout[visible[i]] for i in indices], width) if flavor == "omp18" else 0
     for i in indices:
         n = visible[i]
         lay = layout[n]
         glyph = glyph_of(n) if glyph_of is not None else None
         pre = by_layout.get((id(lay), glyph))
         if pre is None:
-            pre = by_layout[(id(lay), glyph)] = render_prefix(lay, multiple_roots=multiple_roots, flavor=flavor,
-                                                              fold_glyph=glyph, width=width, memo=memo)
+            if flavor == "omp18":
+                pre = by_layout[(id(lay), glyph)] = render_prefix18(lay, scroll=scroll, memo=memo)
+            else:
+                pre = by_layout[(id(lay), glyph)] = render_prefix(lay, multiple_roots=multiple_roots, flavor=flavor,
+                                                                  fold_glyph=glyph, width=width, memo=memo)
         node = nodes[n]
         entry = node.entry
         active = entry.id in active_path
