@@ -337,3 +337,17 @@ def test_deep_windows_share_one_offset():
     assert all(len(line) <= 60 for line in lines)
     deepest = next(line for line in lines if "user: m11" in line)
     assert deepest.startswith("› …") and deepest.index("user: m11") == 2 + 8 * 3 + 2
+
+
+def test_selector_is_given_the_real_leaf_and_stops_there():
+    from workbench.sessions import SessionTree
+
+    label = {"type": "label", "targetId": "e1", "label": "start"}
+    session = _session(_user("one"), _assistant([{"type": "text", "text": "a"}]), _user("two"), label)
+    assert TreeList(session, flavor="omp18").leaf_id == "e4"  # omp 18.3: getLeafId(), trailing label kept
+    assert TreeList(session, flavor="omp").leaf_id == "e3"  # omp17 skipped trailing label/custom entries
+    tree = SessionTree(session, flavor="omp18", leaf="e3")
+    assert tree.navigate("e3", interactive=True).no_op  # "Already at this point"
+    assert not tree.navigate("e3").no_op  # navigateTree itself rewinds past a user prompt
+    assert TreeList(session, flavor="omp18", height=12).max_visible == 4  # min(max(5, 6), 12 - 8)
+    assert TreeList(session, flavor="omp", height=12).max_visible == 6

@@ -182,7 +182,8 @@ class SessionTree:
         return cur.id if cur is not None else None
 
     def leaf_for_selector(self, flavor: Flavor | None = None) -> str | None:
-        return self.leaf_id if (flavor or self.flavor) == "pi" else self.visible_leaf()
+        """The leaf the `/tree` selector is given: pi and omp 18.3 pass the real leaf, omp17 the visible one."""
+        return self.leaf_id if (flavor or self.flavor) in ("pi", "omp18") else self.visible_leaf()
 
     def get_tree(self) -> list[TreeNode]:
         """Roots in file order, children sorted by timestamp (stable); orphans and cycle breaks are roots."""
@@ -320,9 +321,15 @@ class SessionTree:
             from workbench.sessions.rowtext18 import is_user_request18
 
             is_user = is_user_request18(target.obj)
-        # omp 18: a user prompt is never "already here", it always rewinds past itself.
+        # omp 18: navigateTree never treats a user prompt as "already here", it rewinds past it; its
+        # `/tree` selector, though, stops at the real leaf first ("Already at this point"), unless
+        # the leaf is an `ask` result (which reopens the question).
         rewinds = self.flavor == "omp18" and is_user
-        if interactive and self.flavor != "pi" and target_id == self.visible_leaf() and not rewinds:
+        if interactive and self.flavor == "omp18":
+            ask = target.type == "message" and target.role == "toolResult" and (target.message or {}).get("toolName") == "ask"
+            if target_id == old and not ask:
+                return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
+        elif interactive and self.flavor != "pi" and target_id == self.visible_leaf() and not rewinds:
             return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
         if target_id == old and not rewinds:
             return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)

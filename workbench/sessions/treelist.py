@@ -73,14 +73,17 @@ class TreeList:
             raise UsageError(f"unknown filter mode {filter_mode!r} (use one of {', '.join(FILTER_MODES)})")
         tree = _as_tree(session, flavor)
         if leaf is _UNSET:
-            leaf = tree.leaf_for_selector("pi" if flavor == "pi" else "omp")  # omp17 and omp18 alike
+            leaf = tree.leaf_for_selector(flavor)
         if home is _UNSET:
             home = os.environ.get("HOME")
         with paused_gc():
             self._b = FlatTree(tree, flavor, leaf, home)
         self.filter_mode: str = filter_mode
         self.search = search
-        self.max_visible = max_visible if max_visible is not None else max(5, height // 2)
+        if max_visible is None:
+            # omp 18.3's panel keeps 8 rows of chrome: at most height - 8 rows, at least 1.
+            max_visible = max(1, min(max(5, height // 2), height - 8)) if flavor == "omp18" else max(5, height // 2)
+        self.max_visible = max_visible
         self.width = width
         self.folded: frozenset[int] = frozenset()
         self.closed = False
