@@ -3,7 +3,9 @@
 ``TreeList`` is immutable: every key method returns a new ``TreeList`` that shares the ``FlatTree``
 (computed once, linear in the number of entries). Flavours: ``omp`` (oh-my-pi v17: fuzzy word search,
 layout kept from the full tree, chain anchors, no counter footer), ``pi`` (pi-mono: substring search,
-layout recomputed over the visible rows, folding, counter footer) and ``omp57`` (oh-my-pi 5.7).
+layout recomputed over the visible rows, folding, counter footer), ``omp18`` (oh-my-pi 18.3 with pi-tui
+18.2.9: every new entry type, 18.2.9's fuzzy search and TreeView layout, Alt+Up/Down by turn) and
+``omp57`` (oh-my-pi 5.7). ``auto`` picks one from the file (``flavors.detect_flavor``).
 """
 
 from __future__ import annotations
