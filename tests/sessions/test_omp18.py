@@ -351,3 +351,35 @@ def test_selector_is_given_the_real_leaf_and_stops_there():
     assert not tree.navigate("e3").no_op  # navigateTree itself rewinds past a user prompt
     assert TreeList(session, flavor="omp18", height=12).max_visible == 4  # min(max(5, 6), 12 - 8)
     assert TreeList(session, flavor="omp", height=12).max_visible == 6
+
+
+@pytest.mark.parametrize("flavor", ["omp", "omp18", "pi"])
+def test_read_ranges_follow_js_arithmetic(flavor):
+    rows = _tool_rows(flavor, [("read", {"path": "a", "offset": 5, "limit": 10}), ("read", {"path": "a", "limit": 3}),
+                               ("read", {"path": "a", "offset": 5, "limit": None}), ("read", {"path": "a", "offset": 5}),
+                               ("read", {"path": "a", "offset": "5", "limit": 2}), ("read", {"path": "a", "offset": 1,
+                                                                                          "limit": "x"})])
+    # 5+10-1; 1+3-1; 5+null-1 = 4; no limit; "5"+2 = "52", -1 = 51; 1+"x" = "1x", -1 = NaN (falsy).
+    assert rows == ["[read: a:5-14]", "[read: a:1-3]", "[read: a:5-4]", "[read: a:5]", "[read: a:5-51]", "[read: a:1]"]
+
+
+def test_user_row_with_empty_block_list_searches_as_the_reference():
+    session = _session({"type": "message", "message": {"role": "user", "content": [], "timestamp": 1}})
+    assert TreeList(session, flavor="omp18").search_text("e1") == "user "
+
+
+def test_reused_tool_call_id_resolves_as_omp18_walks_its_roots():
+    # #indexSession pops roots from the end: the first root's call is met last and wins.
+    call = lambda path: _assistant([{"type": "toolCall", "id": "c", "name": "read", "arguments": {"path": path}}],
+                                   stopReason="toolUse")  # noqa: E731
+    result = {"type": "message", "message": {"role": "toolResult", "toolCallId": "c", "toolName": "read",
+                                             "content": [], "timestamp": 3}}
+    records = []
+    for i, body in enumerate([call("first"), result, call("second"), result]):
+        records.append({**body, "id": f"x{i}", "parentId": None if i % 2 == 0 else f"x{i - 1}",
+                        "timestamp": f"2026-01-01T00:00:0{i}.000Z"})
+    for leaf in ("x1", "x3"):
+        omp18 = TreeList(records, flavor="omp18", filter_mode="all", leaf=leaf)
+        assert omp18.display_text("x1") == omp18.display_text("x3") == "[read: first]"
+    # omp17 uses display order (the leaf's root first), the later one wins.
+    assert TreeList(records, flavor="omp", filter_mode="all", leaf="x1").display_text("x3") == "[read: second]"

@@ -165,7 +165,14 @@ class FlatTree:
                     hidden[n] = ids[n] != leaf and hidden_assistant18(msg)
                 else:
                     hidden[n] = ids[n] != leaf and hidden_tool_call_only(obj, flavor)
-        if len(assistants) > 1:
+        if len(assistants) > 1 and flavor == "omp18":
+            # omp 18 indexes tool calls walking its roots last to first, each subtree in preorder: a
+            # tool-call id used twice resolves to the one met last on that walk.
+            root_of: list[int] = [0] * count
+            for n in range(count):  # preorder: a parent's number is smaller than its children's
+                root_of[n] = n if parent[n] < 0 else root_of[parent[n]]
+            assistants.sort(key=lambda n: (-root_of[n], n))
+        elif len(assistants) > 1:
             assistants = [n for n in self.order if roles[n] == "assistant"]
         for n in assistants:  # display order: a later duplicate tool-call id wins
             entry = entries[n]

@@ -53,6 +53,10 @@ def js_str(value: Any) -> str:
     if isinstance(value, float):
         if math.isfinite(value) and value.is_integer():
             return str(int(value))
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
         return repr(value)
     if isinstance(value, (list, tuple)):
         return ",".join("" if v is None else js_str(v) for v in value)
@@ -90,6 +94,8 @@ def _join_text_blocks(content: Any) -> str:
 
 
 def _truthy(value: Any) -> bool:
+    if isinstance(value, float) and math.isnan(value):
+        return False  # NaN is falsy in JS
     return value is not _MISSING and value is not None and value is not False and value != "" and value != 0
 
 
@@ -136,6 +142,38 @@ def shorten18(path: Any, home: str | None) -> str:
     return path
 
 
+def _js_number(value: Any) -> float:
+    if value is None or value is False:
+        return 0.0
+    if value is True:
+        return 1.0
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip(_JS_WS)
+        if not text:
+            return 0.0
+        try:
+            return float(text)
+        except ValueError:
+            return math.nan
+    return math.nan
+
+
+def _js_plus(a: Any, b: Any) -> Any:
+    """JS ``a + b`` on JSON values: a string on either side concatenates, otherwise numbers add."""
+    if isinstance(a, str) or isinstance(b, str) or isinstance(a, (list, Mapping)) or isinstance(b, (list, Mapping)):
+        return js_str(a) + js_str(b)
+    total = _js_number(a) + _js_number(b)
+    return int(total) if math.isfinite(total) and total.is_integer() else total
+
+
+def _js_minus_one(value: Any) -> Any:
+    """JS ``value - 1``: always numeric (a string is converted, NaN when it is not a number)."""
+    out = _js_number(value) - 1
+    return int(out) if math.isfinite(out) and out.is_integer() else out
+
+
 def _or(args: Mapping[str, Any], *keys: str, default: Any = "") -> Any:
     for key in keys:
         value = args.get(key, _MISSING)
@@ -155,10 +193,7 @@ def format_tool_call(name: str, args: Any, *, home: str | None, flavor: RowFlavo
             start = offset if offset is not _MISSING and offset is not None else 1
             end: Any = ""
             if limit is not _MISSING:
-                try:
-                    end = start + limit - 1
-                except TypeError:
-                    end = f"{js_str(start)}{js_str(limit)}"
+                end = _js_minus_one(_js_plus(start, limit))
             p += ":" + js_str(start) + ("-" + js_str(end) if _truthy(end) else "")
         return f"[read: {p}]"
     if name in ("write", "edit"):

@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from workbench.sessions.rowtext import _MISSING, cut16, format_tool_call, js_str, norm
+from workbench.sessions.rowtext import _MISSING, _truthy, cut16, format_tool_call, js_str, norm
 
 SETTINGS_TYPES18 = frozenset({
     "label", "custom", "model_change", "model_usage", "thinking_level_change", "service_tier_change", "title_change",
@@ -270,8 +270,8 @@ def search_text18(obj: Mapping[str, Any], label: str | None) -> str:
         if isinstance(msg, Mapping):
             role = msg.get("role")
             parts.append("" if role is None else js_str(role))
-            content = msg.get("content")
-            if content:
+            content = msg.get("content", _MISSING)
+            if _truthy(content):  # JS truthiness: an empty block list still adds an (empty) part
                 parts.append(_extract(content))
             if role == "bashExecution" and msg.get("command"):
                 parts.append(js_str(msg.get("command")))
