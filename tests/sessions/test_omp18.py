@@ -383,3 +383,17 @@ def test_reused_tool_call_id_resolves_as_omp18_walks_its_roots():
         assert omp18.display_text("x1") == omp18.display_text("x3") == "[read: first]"
     # omp17 uses display order (the leaf's root first), the later one wins.
     assert TreeList(records, flavor="omp", filter_mode="all", leaf="x1").display_text("x3") == "[read: second]"
+
+
+def test_empty_error_turns_and_retry_recoveries_stay_out_of_the_omp18_context():
+    err = lambda content: _assistant(content, stopReason="error", errorMessage="boom")  # noqa: E731
+    session = _session(_user("q"), err([{"type": "text", "text": "  "}, {"type": "fallback"}]),
+                       err([{"type": "thinking", "thinking": "", "thinkingSignature": "sig"}]),
+                       err([{"type": "toolCall", "id": "c", "name": "ls", "arguments": {}}]),
+                       err([{"type": "newKind"}]),
+                       _assistant([{"type": "text", "text": "r"}], retryRecovery={"status": "recovered"}),
+                       _assistant([{"type": "text", "text": "ok"}]))
+    kept = [m["content"][0].get("type") if m["role"] == "assistant" else "user"
+            for m in build_session_context(session, flavor="omp18").messages]
+    assert kept == ["user", "thinking", "toolCall", "newKind", "text"]
+    assert len(build_session_context(session, flavor="omp").messages) == 6  # omp17 drops only empty content

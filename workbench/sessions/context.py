@@ -84,6 +84,36 @@ class SessionContext:
         }
 
 
+def _blank(value: Any) -> bool:
+    return not (isinstance(value, str) and value.strip())
+
+
+def _empty_error_turn18(msg: Mapping[str, Any]) -> bool:
+    """omp 18's ``isEmptyErrorTurn``: an error turn none of whose blocks carries anything.
+
+    Text, thinking (or its signature) and redacted thinking count when not blank; a tool call always
+    counts, a ``fallback`` block never; a block of any other kind counts, so no turn is dropped by a
+    shape the agent does not know.
+    """
+    if msg.get("stopReason") != "error":
+        return False
+    content = msg.get("content")
+    for block in content if isinstance(content, list) else []:
+        kind = block.get("type") if isinstance(block, Mapping) else None
+        if kind == "text":
+            if not _blank(block.get("text")):
+                return False
+        elif kind == "thinking":
+            if not _blank(block.get("thinking")) or not _blank(block.get("thinkingSignature")):
+                return False
+        elif kind == "redactedThinking":
+            if not _blank(block.get("data")):
+                return False
+        elif kind != "fallback":
+            return False
+    return True
+
+
 def _emit(entry: Entry, flavor: ContextFlavor) -> dict[str, Any] | None:
     if entry.type == "message":
         msg = entry.message
@@ -93,7 +123,9 @@ def _emit(entry: Entry, flavor: ContextFlavor) -> dict[str, Any] | None:
             content = msg.get("content")
             if msg.get("retryRecovery"):
                 return None
-            if msg.get("stopReason") == "error" and not content:
+            if flavor == "omp18" and _empty_error_turn18(msg):
+                return None
+            if flavor == "omp" and msg.get("stopReason") == "error" and not content:
                 return None  # omp17: an empty error turn carries nothing for the model
         return dict(msg)
     if entry.type == "custom_message":
