@@ -397,3 +397,20 @@ def test_empty_error_turns_and_retry_recoveries_stay_out_of_the_omp18_context():
             for m in build_session_context(session, flavor="omp18").messages]
     assert kept == ["user", "thinking", "toolCall", "newKind", "text"]
     assert len(build_session_context(session, flavor="omp").messages) == 6  # omp17 drops only empty content
+
+
+def test_fold_keys_do_nothing_in_omp18():
+    # pi-tui 18.2.9 registers app.tree.foldOrUp/unfoldOrDown (Ctrl/Alt+←/→) but its /tree overlay does
+    # not handle them: the selection and the rows stay as they are.
+    session = _session(_user("one"), _assistant([{"type": "text", "text": "a"}]), _user("two"))
+    tl = TreeList(session, flavor="omp18")
+    for key in ("ctrl+left", "ctrl+right", "alt+left", "alt+right"):
+        after = tl.press(key)
+        assert after.selected_id == tl.selected_id and after.lines() == tl.lines(), key
+
+
+def test_auto_flavour_from_a_session_tree_reads_the_header():
+    from workbench.sessions import SessionTree
+
+    session = _session(_user("x"), header={**HEADER, "additionalDirectories": ["/d"]})
+    assert TreeList(SessionTree(session), flavor="auto").flavor == "omp18"

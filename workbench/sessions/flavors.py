@@ -78,7 +78,9 @@ def resolve_flavor(flavor: str, source: Any = None) -> Flavor:
     """A flavour name as given (``omp17`` → ``omp``); ``auto`` detects it from ``source``."""
     name = _ALIASES.get(flavor, flavor)
     if name == "auto":
-        return detect_flavor(source).flavor if source is not None else "omp"
+        # A SessionTree built from a loaded file keeps it: detect from the file (header included).
+        loaded = getattr(source, "session", None)
+        return detect_flavor(loaded if loaded is not None else source).flavor if source is not None else "omp"
     if name not in _KNOWN:
         raise UsageError(f"unknown tree flavor {flavor!r} (use {', '.join(FLAVOR_CHOICES)})")
     return name  # type: ignore[return-value]
