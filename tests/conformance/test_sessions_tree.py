@@ -284,7 +284,7 @@ def _run_ops(case: dict[str, Any], variant: str) -> None:
             elif name == "createBranchedSession":
                 tree = tree.create_branched(op["target"])
             elif name == "getBranch":
-                start = op.get("from", op.get("id", op.get("target")))
+                start = next((op[k] for k in ("from", "fromId", "start", "startId", "id", "target") if k in op), None)
                 result = tree.get_branch() if start is None else tree.get_branch(start)
             elif name == "getChildren":
                 result = tree.get_children(op.get("id", op.get("target")))
@@ -330,9 +330,9 @@ def _run_session_file_load(case: dict[str, Any]) -> None:
         if not case.get("anonymizeIds"):
             ren.known = {e.id for e in tree.entries}
         final = expected["final"]
-        if final.get("header") is None:
+        if "header" in final and final["header"] is None:
             assert dict(session.header) == {}
-        else:
+        elif "header" in final:
             assert {k: session.header.get(k) for k in final["header"]} == final["header"]
         _check_final(tree, final, variant, ren, session.name)
 
@@ -394,8 +394,10 @@ def _run_navigate(case: dict[str, Any]) -> None:
                 got["summaryEntry"] = {k: got["summaryEntry"].get(k) for k in exp["result"]["summaryEntry"]}
             assert got == exp["result"]
         assert result.old_leaf_id == exp["oldLeafId"]
-        assert result.common_ancestor_id == exp["commonAncestorId"]
-        assert list(result.entries_to_summarize) == exp["entriesToSummarize"]
+        if "commonAncestorId" in exp or not result.no_op:
+            assert result.common_ancestor_id == exp["commonAncestorId"]
+        if "entriesToSummarize" in exp or not result.no_op:
+            assert list(result.entries_to_summarize) == exp["entriesToSummarize"]
         assert result.editor_text == exp.get("editorText")
         tree.apply_navigation(result)
         if "summaryEntry" in exp:
@@ -408,7 +410,10 @@ def _run_navigate(case: dict[str, Any]) -> None:
             assert se["isLeaf"] is True and exp["newLeafId"] == "<summaryEntry>"
         else:
             assert result.summary_entry is None
-            assert tree.leaf_id == exp["newLeafId"]
+            if "newLeafId" in exp:
+                assert tree.leaf_id == exp["newLeafId"]
+        if "contextRoles" not in exp:
+            continue
         ctx = build_session_context(tree.entries, tree.leaf_id, flavor=FLAVOR[variant])
         roles = []
         for m in ctx.messages:
