@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from workbench.errors import UsageError
 from workbench.sessions import TreeList, build_session_context, parse_session_text
 from workbench.sessions.flavors import detect_flavor, resolve_flavor
 from workbench.sessions.fuzzy import word_match
 from workbench.sessions.fuzzy18 import word_match18
-from workbench.errors import UsageError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 HEADER = {"type": "session", "version": 3, "id": "S", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/p"}
@@ -371,7 +371,7 @@ def test_user_row_with_empty_block_list_searches_as_the_reference():
 def test_reused_tool_call_id_resolves_as_omp18_walks_its_roots():
     # #indexSession pops roots from the end: the first root's call is met last and wins.
     call = lambda path: _assistant([{"type": "toolCall", "id": "c", "name": "read", "arguments": {"path": path}}],
-                                   stopReason="toolUse")  # noqa: E731
+                                   stopReason="toolUse")
     result = {"type": "message", "message": {"role": "toolResult", "toolCallId": "c", "toolName": "read",
                                              "content": [], "timestamp": 3}}
     records = []
@@ -386,7 +386,7 @@ def test_reused_tool_call_id_resolves_as_omp18_walks_its_roots():
 
 
 def test_empty_error_turns_and_retry_recoveries_stay_out_of_the_omp18_context():
-    err = lambda content: _assistant(content, stopReason="error", errorMessage="boom")  # noqa: E731
+    err = lambda content: _assistant(content, stopReason="error", errorMessage="boom")
     session = _session(_user("q"), err([{"type": "text", "text": "  "}, {"type": "fallback"}]),
                        err([{"type": "thinking", "thinking": "", "thinkingSignature": "sig"}]),
                        err([{"type": "toolCall", "id": "c", "name": "ls", "arguments": {}}]),

@@ -19,7 +19,16 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from workbench.sessions.fuzzy import NO_MATCH, FuzzyMatch, WordIndex, _acronym, _adjacent_swaps, _u16, _Word, _word_score
+from workbench.sessions.fuzzy import (
+    NO_MATCH,
+    FuzzyMatch,
+    WordIndex,
+    _acronym,
+    _adjacent_swaps,
+    _u16,
+    _Word,
+    _word_score,
+)
 
 __all__ = ["index_text18", "normalize18", "word_match18"]
 

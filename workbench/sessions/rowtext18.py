@@ -15,7 +15,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from workbench.sessions.rowtext import _MISSING, _truthy, cut16, format_tool_call, js_str, norm
+from workbench.sessions.rowtext import (
+    _MISSING,
+    _truthy,
+    cut16,
+    format_tool_call,
+    js_str,
+    norm,
+)
 
 SETTINGS_TYPES18 = frozenset({
     "label", "custom", "model_change", "model_usage", "thinking_level_change", "service_tier_change", "title_change",
