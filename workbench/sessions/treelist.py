@@ -29,6 +29,7 @@ from workbench.sessions.flattree import (
 )
 from workbench.sessions.flavors import resolve_flavor
 from workbench.sessions.tree import SessionTree
+from workbench.sessions.treefooter import selector_lines
 from workbench.sessions.treekeys import press_key
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FilterMode", "Flavor", "TreeList", "TreeRow", "truncate_to_width"]
@@ -365,45 +366,7 @@ class TreeList:
 
     def lines(self) -> list[str]:
         """The rendered selector: the window of rows and the footer / empty state of the flavour."""
-        tag = FILTER_TAGS[self.filter_mode]
-        n = len(self._visible)
-        if self.flavor == "omp18":
-            return self._lines18(tag, n)
-        if self.flavor != "omp":
-            if not n:
-                return ["  No entries found", f"  (0/0){tag}"]
-            sel = self.selected_index or 0
-            return [r.line for r in self.window_rows()] + [f"  ({sel + 1}/{n}){tag}"]
-        if not n:
-            total = self.total
-            if not total:
-                return ["  No entries found"]
-            if self._tokens():
-                return [f'  No entries match search "{self.search}"', "  Press Backspace to clear the search",
-                        f"  (0/{total}){tag}"]
-            return [f"  {total} entries hidden by the current filter {tag.strip() or '[default]'}",
-                    "  Press Alt+A to show all, Alt+D for default", f"  (0/{total}){tag}"]
-        out = [r.line for r in self.window_rows()]
-        if tag:
-            out.append("  " + tag.strip())
-        return out
-
-    def _lines18(self, tag: str, n: int) -> list[str]:
-        # pi-tui 18.2.9: the same three empty states as omp17, without the two-space indent and with a
-        # counter on the "no entries" state too; the filter tag line likewise has no indent.
-        if not n:
-            total = self.total
-            if not total:
-                return ["No entries found", f"(0/0){tag}"]
-            if self._tokens():
-                return [f'No entries match search "{self.search}"', "Press Backspace to clear the search",
-                        f"(0/{total}){tag}"]
-            return [f"{total} entries hidden by the current filter {tag.strip() or '[default]'}",
-                    "Press Alt+A to show all, Alt+D for default", f"(0/{total}){tag}"]
-        out = [r.line for r in self.window_rows()]
-        if tag:
-            out.append(tag.strip())
-        return out
+        return selector_lines(self)
 
     def turn(self, direction: int) -> TreeList:
         """omp18's Alt+Up / Alt+Down: the nearest user or assistant message row that way (no wrap)."""
