@@ -414,3 +414,10 @@ def test_auto_flavour_from_a_session_tree_reads_the_header():
 
     session = _session(_user("x"), header={**HEADER, "additionalDirectories": ["/d"]})
     assert TreeList(SessionTree(session), flavor="auto").flavor == "omp18"
+
+
+def test_long_rows_end_with_an_ellipsis_within_the_width():
+    session = _session(_user("x" * 100))
+    line = TreeList(session, flavor="omp18", width=40).lines()[0]
+    assert line == "› • user: " + "x" * 29 + "…" and len(line) == 40
+    assert TreeList(session, flavor="omp", width=40).lines()[0] == "› • user: " + "x" * 30  # omp17 cuts bare

@@ -69,13 +69,18 @@ class TreeRow:
                 "fileLine": self.file_line}
 
 
-def truncate_to_width(text: str, width: int) -> str:
-    """Cut a line to ``width`` terminal cells (wide East Asian characters take two)."""
+def truncate_to_width(text: str, width: int, *, ellipsis: bool = False) -> str:
+    """Cut a line to ``width`` terminal cells (wide East Asian characters take two).
+
+    ``ellipsis``: pi-tui 18's ``truncateToWidth`` default, a cut line ends with ``…`` within the width.
+    """
     cells = 0
     for i, ch in enumerate(text):
         cells += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
         if cells > width:
-            return text[:i]
+            if not ellipsis:
+                return text[:i]
+            return truncate_to_width(text, max(0, width - 1)) + "…" if width >= 1 else ""
     return text
 
 
@@ -376,6 +381,6 @@ def render_rows(
         line = ("› " if is_sel else "  ") + pre[0] + fold + ("• " if active else "") + \
             (f"[{label}] " if label else "") + text
         if width is not None:
-            line = truncate_to_width(line, width)
+            line = truncate_to_width(line, width, ellipsis=flavor == "omp18")
         append(TreeRow(entry.id, entry.type, text, label, active, line, pre[1], i, is_sel, roles[n], entry.line))
     return out
