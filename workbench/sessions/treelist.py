@@ -152,8 +152,12 @@ class TreeList:
         if self._pos is None:
             pos: dict[str, int] = {}
             ids = self._b.ids
-            for i in range(len(self._visible) - 1, -1, -1):
-                pos[ids[self._visible[i]]] = i  # first row wins, like findIndex
+            if self._b.flavor == "omp18":
+                for i, n in enumerate(self._visible):
+                    pos[ids[n]] = i  # pi-tui 18's TreeView indexes rows by key: a later duplicate wins
+            else:
+                for i in range(len(self._visible) - 1, -1, -1):
+                    pos[ids[self._visible[i]]] = i  # first row wins, like findIndex
             self._pos = pos
         return self._pos.get(entry_id)
 
