@@ -421,3 +421,12 @@ def test_long_rows_end_with_an_ellipsis_within_the_width():
     line = TreeList(session, flavor="omp18", width=40).lines()[0]
     assert line == "› • user: " + "x" * 29 + "…" and len(line) == 40
     assert TreeList(session, flavor="omp", width=40).lines()[0] == "› • user: " + "x" * 30  # omp17 cuts bare
+
+
+def test_compaction_summary_keeps_omp18_display_fields():
+    session = _session(_user("a"), {"type": "compaction", "summary": "S", "shortSummary": "s", "firstKeptEntryId": "e1",
+                                    "tokensBefore": 900, "tokensAfter": 90, "method": "snapcompact"}, _user("b"))
+    first = build_session_context(session, flavor="omp18").messages[0]
+    assert first == {"role": "compactionSummary", "summary": "S", "tokensBefore": 900, "timestamp": 1767225602000,
+                     "shortSummary": "s", "method": "snapcompact", "tokensAfter": 90}
+    assert "shortSummary" not in build_session_context(session, flavor="omp").messages[0]

@@ -237,8 +237,15 @@ def build_session_context(
     else:
         comp = path[compaction_at]
         compaction_id = comp.id
-        messages.append({"role": "compactionSummary", "summary": comp.get("summary"),
-                         "tokensBefore": comp.get("tokensBefore"), "timestamp": js_ms(comp.timestamp)})
+        summary_msg: dict[str, Any] = {"role": "compactionSummary", "summary": comp.get("summary"),
+                                       "tokensBefore": comp.get("tokensBefore"), "timestamp": js_ms(comp.timestamp)}
+        if flavor == "omp18":
+            # omp 18 carries the display metadata along (a snapcompact archive's frames, kept in
+            # preserveData by a package that is not published, are not re-attached here).
+            for key in ("shortSummary", "method", "tokensAfter", "warning"):
+                if comp.get(key) is not None:
+                    summary_msg[key] = comp.get(key)
+        messages.append(summary_msg)
         first_kept = comp.get("firstKeptEntryId")
         keeping = False
         for entry in path[:compaction_at]:
