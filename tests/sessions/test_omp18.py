@@ -385,42 +385,34 @@ def test_reused_tool_call_id_resolves_as_omp18_walks_its_roots():
     assert TreeList(records, flavor="omp", filter_mode="all", leaf="x1").display_text("x3") == "[read: second]"
 
 
-def test_empty_error_turns_and_retry_recoveries_stay_out_of_the_omp18_context():
-    err = lambda content: _assistant(content, stopReason="error", errorMessage="boom")
-    session = _session(_user("q"), err([{"type": "text", "text": "  "}, {"type": "fallback"}]),
-                       err([{"type": "thinking", "thinking": "", "thinkingSignature": "sig"}]),
-                       err([{"type": "toolCall", "id": "c", "name": "ls", "arguments": {}}]),
-                       err([{"type": "newKind"}]),
-                       _assistant([{"type": "text", "text": "r"}], retryRecovery={"status": "recovered"}),
-                       _assistant([{"type": "text", "text": "ok"}]))
-    kept = [m["content"][0].get("type") if m["role"] == "assistant" else "user"
-            for m in build_session_context(session, flavor="omp18").messages]
-    assert kept == ["user", "thinking", "toolCall", "newKind", "text"]
-    assert len(build_session_context(session, flavor="omp").messages) == 6  # omp17 drops only empty content
+def test_failed_turns_stay_out_of_the_omp18_context():
+    err = lambda content: _assistant(content, stopReason="error", errorMessage="boom")  # noqa: E731
+    thinking_note = {"type": "custom_message", "customType": "interrupted-thinking", "content": "note", "display": False}
+    session = _session(
+        _user("q"),
+        err([{"type": "text", "text": "  "}, {"type": "fallback"}]), thinking_note,  # empty: dropped when emitted
+        err([{"type": "thinking", "thinking": "", "thinkingSignature": "sig"}]), thinking_note,  # kept: note follows
+        err([{"type": "toolCall", "id": "c1", "name": "ls", "arguments": {}}]),  # dropped with its result
+        {"type": "message", "message": {"role": "toolResult", "toolCallId": "c1", "toolName": "ls", "content": [],
+                                        "timestamp": 3}},
+        _assistant([{"type": "text", "text": "r"}], retryRecovery={"status": "recovered"}),  # never in context
+        _assistant([{"type": "text", "text": "ok"}]))
+    got = [(m["role"], m.get("stopReason")) for m in build_session_context(session, flavor="omp18").messages]
+    assert got == [("user", None), ("custom", None), ("assistant", "error"), ("custom", None), ("assistant", "stop")]
+    # omp17 keeps every error turn with content, and the tool result.
+    assert len(build_session_context(session, flavor="omp").messages) == 8  # all but the retry recovery
 
 
-def test_fold_keys_do_nothing_in_omp18():
-    # pi-tui 18.2.9 registers app.tree.foldOrUp/unfoldOrDown (Ctrl/Alt+←/→) but its /tree overlay does
-    # not handle them: the selection and the rows stay as they are.
-    session = _session(_user("one"), _assistant([{"type": "text", "text": "a"}]), _user("two"))
-    tl = TreeList(session, flavor="omp18")
-    for key in ("ctrl+left", "ctrl+right", "alt+left", "alt+right"):
-        after = tl.press(key)
-        assert after.selected_id == tl.selected_id and after.lines() == tl.lines(), key
-
-
-def test_auto_flavour_from_a_session_tree_reads_the_header():
-    from workbench.sessions import SessionTree
-
-    session = _session(_user("x"), header={**HEADER, "additionalDirectories": ["/d"]})
-    assert TreeList(SessionTree(session), flavor="auto").flavor == "omp18"
-
-
-def test_long_rows_end_with_an_ellipsis_within_the_width():
-    session = _session(_user("x" * 100))
-    line = TreeList(session, flavor="omp18", width=40).lines()[0]
-    assert line == "› • user: " + "x" * 29 + "…" and len(line) == 40
-    assert TreeList(session, flavor="omp", width=40).lines()[0] == "› • user: " + "x" * 30  # omp17 cuts bare
+def test_dangling_tool_calls_are_stripped_from_the_omp18_context():
+    call = {"type": "toolCall", "id": "c9", "name": "read", "arguments": {"path": "a"}}
+    session = _session(_user("q"), _assistant([{"type": "thinking", "thinking": "t", "thinkingSignature": "sig"},
+                                               {"type": "redactedThinking", "data": "x"},
+                                               {"type": "text", "text": "reading"}, call], stopReason="toolUse"))
+    last = build_session_context(session, flavor="omp18").messages[-1]
+    assert last["content"] == [{"type": "thinking", "thinking": "t"}, {"type": "text", "text": "reading"}]
+    only_call = _session(_user("q"), _assistant([call], stopReason="toolUse"))
+    assert [m["role"] for m in build_session_context(only_call, flavor="omp18").messages] == ["user"]
+    assert len(build_session_context(only_call, flavor="omp").messages) == 2
 
 
 def test_compaction_summary_keeps_omp18_display_fields():

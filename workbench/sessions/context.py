@@ -44,6 +44,7 @@ class SessionContext:
     mode: str = "none"  # omp18: the last mode_change's mode
     mode_data: Any = None
     reset_boundary_id: str | None = None  # omp18: the `/clear` boundary the messages start after
+    configured_thinking_level: Any = None  # omp18: "auto" when auto thinking was on, else the level
 
     def llm_messages(self) -> list[dict[str, Any]]:
         """``convertToLlm``: custom / branch / compaction summaries become user messages (§6.8)."""
@@ -81,6 +82,7 @@ class SessionContext:
             "serviceTier": self.service_tier,
             "mode": self.mode,
             "resetBoundaryId": self.reset_boundary_id,
+            "configuredThinkingLevel": self.configured_thinking_level,
         }
 
 
@@ -177,6 +179,7 @@ def build_session_context(
     rules: list[str] = []
     compaction_at = -1
     reset_at = -1
+    configured_thinking: Any = None
     service_tier: Any = None
     mode: Any = "none"
     mode_data: Any = None
@@ -184,6 +187,8 @@ def build_session_context(
         if entry.type == "thinking_level_change":
             level = entry.get("thinkingLevel")
             thinking = "off" if (flavor in ("omp", "omp18") and level is None) else level
+            configured = entry.get("configured")
+            configured_thinking = configured if configured is not None else level
         elif entry.type == "service_tier_change" and flavor == "omp18":
             tier = entry.get("serviceTier")
             service_tier = dict(tier) if isinstance(tier, Mapping) else None
@@ -256,6 +261,8 @@ def build_session_context(
         for entry in path[compaction_at + 1:]:
             push(entry)
 
+    if flavor == "omp18":
+        messages = _replayable18(messages)
     return SessionContext(
         messages=tuple(messages),
         thinking_level=thinking,
@@ -269,7 +276,59 @@ def build_session_context(
         mode=mode if isinstance(mode, str) else "none",
         mode_data=mode_data,
         reset_boundary_id=reset_id,
+        configured_thinking_level=configured_thinking if flavor == "omp18" else None,
     )
+
+
+def _replayable18(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """omp 18's last two passes over the model context (session-context.ts).
+
+    1. A tool call with no tool result among the messages (its result is on another branch, or the
+       leaf is the call itself) is removed from its assistant turn; such a rewritten turn also loses
+       its redacted thinking and its thinking signatures, and is dropped when nothing is left.
+    2. Aborted and errored assistant turns are dropped, with the tool results that answer their calls,
+       unless an ``interrupted-thinking`` custom message follows them.
+    """
+    paired = {m.get("toolCallId") for m in messages if m.get("role") == "toolResult"}
+    out = list(messages)
+    for i in range(len(out) - 1, -1, -1):
+        msg = out[i]
+        content = msg.get("content")
+        if msg.get("role") != "assistant" or not isinstance(content, list):
+            continue
+        def dangling(b: Any) -> bool:
+            return isinstance(b, Mapping) and b.get("type") == "toolCall" and b.get("id") not in paired
+        if not any(dangling(b) for b in content):
+            continue
+        kept = []
+        for b in content:
+            if dangling(b) or (isinstance(b, Mapping) and b.get("type") == "redactedThinking"):
+                continue
+            if isinstance(b, Mapping) and b.get("type") == "thinking" and b.get("thinkingSignature"):
+                b = {k: v for k, v in b.items() if k != "thinkingSignature"}
+            kept.append(b)
+        if kept:
+            out[i] = {**msg, "content": kept}
+        else:
+            del out[i]
+    for i in range(len(out) - 1, -1, -1):
+        if i >= len(out):
+            continue
+        msg = out[i]
+        if msg.get("role") != "assistant" or msg.get("stopReason") not in ("aborted", "error"):
+            continue
+        nxt = out[i + 1] if i + 1 < len(out) else None
+        if nxt is not None and nxt.get("role") == "custom" and nxt.get("customType") == "interrupted-thinking":
+            continue
+        content = msg.get("content")
+        calls = {b.get("id") for b in content if isinstance(b, Mapping) and b.get("type") == "toolCall"} \
+            if isinstance(content, list) else set()
+        del out[i]
+        if calls:
+            for j in range(len(out) - 1, i - 1, -1):
+                if out[j].get("role") == "toolResult" and out[j].get("toolCallId") in calls:
+                    del out[j]
+    return out
 
 
 def _js_str(value: Any) -> str:
