@@ -422,3 +422,18 @@ def test_compaction_summary_keeps_omp18_display_fields():
     assert first == {"role": "compactionSummary", "summary": "S", "tokensBefore": 900, "timestamp": 1767225602000,
                      "shortSummary": "s", "method": "snapcompact", "tokensAfter": 90}
     assert "shortSummary" not in build_session_context(session, flavor="omp").messages[0]
+
+
+def test_context_rollover_brings_back_the_latest_user_request():
+    rollover = {"type": "compaction", "summary": "", "firstKeptEntryId": "e4", "tokensBefore": 9,
+                "details": {"kind": "experimental-context-rollover"}}
+    session = _session(_user("first"), _assistant([{"type": "text", "text": "a"}]), _user("latest"),
+                       _assistant([{"type": "text", "text": "b"}]), rollover, _user("after"))
+    texts = [m.get("content") if m["role"] == "user" else m["role"]
+             for m in build_session_context(session, flavor="omp18").messages]
+    assert texts == ["compactionSummary", "latest", "assistant", "after"]
+    plain = _session(*[b for b in [_user("first"), _assistant([{"type": "text", "text": "a"}]), _user("latest"),
+                                   _assistant([{"type": "text", "text": "b"}])]],
+                     {**rollover, "details": {}}, _user("after"))
+    assert [m["role"] for m in build_session_context(plain, flavor="omp18").messages] == \\
+        ["compactionSummary", "assistant", "user"]

@@ -252,6 +252,18 @@ def build_session_context(
                     summary_msg[key] = comp.get(key)
         messages.append(summary_msg)
         first_kept = comp.get("firstKeptEntryId")
+        details = comp.get("details")
+        if flavor == "omp18" and isinstance(details, Mapping) and details.get("kind") == "experimental-context-rollover":
+            # A notes-backed rollover summarizes nothing: the latest user request before it (after any
+            # `/clear`) comes back verbatim when it is older than the kept tail.
+            from workbench.sessions.rowtext18 import is_user_request18
+
+            kept_at = next((k for k, e in enumerate(path) if e.id == first_kept), -1)
+            for k in range(compaction_at - 1, reset_at, -1):
+                if is_user_request18(path[k].obj):
+                    if k < kept_at:
+                        push(path[k])
+                    break
         keeping = False
         for entry in path[:compaction_at]:
             if not keeping and entry.id == first_kept:
