@@ -432,8 +432,7 @@ def test_context_rollover_brings_back_the_latest_user_request():
     texts = [m.get("content") if m["role"] == "user" else m["role"]
              for m in build_session_context(session, flavor="omp18").messages]
     assert texts == ["compactionSummary", "latest", "assistant", "after"]
-    plain = _session(*[b for b in [_user("first"), _assistant([{"type": "text", "text": "a"}]), _user("latest"),
-                                   _assistant([{"type": "text", "text": "b"}])]],
-                     {**rollover, "details": {}}, _user("after"))
-    assert [m["role"] for m in build_session_context(plain, flavor="omp18").messages] == \\
-        ["compactionSummary", "assistant", "user"]
+    plain = _session(_user("first"), _assistant([{"type": "text", "text": "a"}]), _user("latest"),
+                     _assistant([{"type": "text", "text": "b"}]), {**rollover, "details": {}}, _user("after"))
+    roles = [m["role"] for m in build_session_context(plain, flavor="omp18").messages]
+    assert roles == ["compactionSummary", "assistant", "user"]
