@@ -19,7 +19,8 @@ def test_branch_from_an_entry_and_from_a_given_start():
     tree = _tree()
     assert [e.id for e in tree.get_branch()] == ["m1", "m2", "m3", "m4"]
     assert [e.id for e in tree.get_branch("m2")] == ["m1", "m2"]
-    assert tree.get_branch("nope") == [] and tree.get_branch(None) == []
+    assert tree.get_branch("nope") == []
+    assert [e.id for e in tree.get_branch(None)] == ["m1", "m2", "m3", "m4"]  # fromId ?? leafId
     tree.branch("m2")
     assert [e.id for e in tree.get_branch()] == ["m1", "m2"]  # from the (moved) leaf
 

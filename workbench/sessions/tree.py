@@ -165,10 +165,12 @@ class SessionTree:
         return self.by_id.get(self.leaf_id) if self.leaf_id is not None else None
 
     def get_branch(self, from_id: str | None = _UNSET) -> list[Entry]:
-        return branch_path(self.by_id, self.leaf_id if from_id is _UNSET else from_id)
+        """Root→entry path of ``from_id``; not given or None → the leaf's (``fromId ?? leafId``)."""
+        return branch_path(self.by_id, self.leaf_id if from_id is _UNSET or from_id is None else from_id)
 
     def active_path_ids(self, leaf_id: str | None = _UNSET) -> set[str]:
-        return {e.id for e in self.get_branch(self.leaf_id if leaf_id is _UNSET else leaf_id)}
+        # None means "no leaf" here (after rewinding past a root prompt): an empty path.
+        return {e.id for e in branch_path(self.by_id, self.leaf_id if leaf_id is _UNSET else leaf_id)}
 
     def visible_leaf(self) -> str | None:
         """omp's "current leaf" for the selector: the leaf after skipping trailing label/custom entries."""
