@@ -59,7 +59,7 @@ def bench_file(path: Path, flavor: str) -> list[tuple[str, float, float]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--entries", type=int, nargs="*", default=[100_000, 1_000])
-    ap.add_argument("--flavor", default="omp", choices=["omp", "pi", "omp57"])
+    ap.add_argument("--flavor", default="omp", choices=["omp", "omp18", "pi", "omp57"])
     ap.add_argument("--file", type=Path, action="append", default=[], help="also time an existing session file")
     args = ap.parse_args()
     from workbench.sessions import generate_session_text

@@ -22,6 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 from samplegen import big_refactor, fix_auth, ttsr_fired  # noqa: E402
+from samplegen.omp18 import write_omp18  # noqa: E402
 from samplegen.project import write_project  # noqa: E402
 from samplegen.session import write_jsonl  # noqa: E402
 from samplegen.small import write_small  # noqa: E402
@@ -36,6 +37,7 @@ def generate(out: str) -> list[str]:
         write_jsonl(os.path.join(out, name), module.build().records())
         written.append(name)
     written += write_small(out)
+    written += write_omp18(out)
     written += write_streams(out)
     written += [os.path.join("project", p) for p in write_project(os.path.join(out, "project"))]
     return written

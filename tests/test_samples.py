@@ -81,7 +81,7 @@ def test_readme_describes_every_sample():
 def test_every_session_sample_is_listed():
     assert set(SESSION_FILES) == {
         "fix-auth.jsonl", "ttsr-fired.jsonl", "legacy-v1.jsonl", "broken-line.jsonl",
-        "omp-title-slot.jsonl", "big-refactor.jsonl",
+        "omp-title-slot.jsonl", "big-refactor.jsonl", "omp18-billing.jsonl", "omp18-subagent.jsonl",
     }
 
 
@@ -150,6 +150,24 @@ def test_title_slot_is_256_bytes_and_overrides_the_header_title():
     session = load_session(SAMPLES / "omp-title-slot.jsonl")
     assert session.header["title"] == "login rate limit"
     assert session.title == "Rate-limit /login per IP"
+
+
+def test_omp18_samples_hold_every_entry_type_omp_18_writes():
+    from workbench.sessions.flavors import detect_flavor
+    from workbench.sessions.rowtext18 import KNOWN_TYPES18
+
+    billing = load_session(SAMPLES / "omp18-billing.jsonl")
+    sub = load_session(SAMPLES / "omp18-subagent.jsonl")
+    types = {e.type for e in billing.entries} | {e.type for e in sub.entries}
+    assert types == set(KNOWN_TYPES18)
+    assert sub.entries[0].type == "session_init"
+    assert detect_flavor(billing).flavor == "omp18" and detect_flavor(sub).flavor == "omp18"
+    assert billing.title == "Invoice rounding in billing" and billing.title_slot is not None
+    # /clear: the omp18 context at the leaf starts after the reset boundary.
+    context = build_session_context(billing, flavor="omp18")
+    boundary = next(e for e in billing.entries if e.type == "reset_boundary")
+    assert context.reset_boundary_id == boundary.id
+    assert context.messages[0]["role"] == "user" and "CHANGELOG" in str(context.messages[0]["content"])
 
 
 def test_big_refactor_is_about_a_thousand_entries_and_branched():

@@ -215,7 +215,8 @@ class RowBatch:
             except SessionFileError as exc:
                 errors.append(IngestError(stat.path, exc.line, "not-a-session", exc.message))
         if session is not None:
-            errors.extend(IngestError(stat.path, d.line, d.kind, d.message) for d in session.diagnostics)
+            errors.extend(IngestError(stat.path, d.line, d.kind, d.message) for d in session.diagnostics
+                          if not d.is_notice)  # notices (unknown type, newer version) are not load errors
             self._add_session(session, data, len(errors))
             summary.sessions += 1
             summary.entries += len(session.entries)

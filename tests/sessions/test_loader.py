@@ -47,7 +47,8 @@ def test_title_slot_overrides_header_title(fixture_path):
     assert session.title == "Rate limit question"
     assert session.header["title"] == "Old title"
     assert session.entries[0].line == 3  # slot on line 1, header on line 2
-    assert session.diagnostics == ()
+    # The fixture's made-up entry type is the only thing reported.
+    assert [(d.line, d.kind) for d in session.diagnostics] == [(7, "unknown-type")]
     info = session_info(fixture_path("title_slot.jsonl"))
     assert (info.id, info.title, info.title_source, info.version, info.cwd) == (
         "sess-1", "Rate limit question", "user", 3, "/proj")

@@ -136,7 +136,20 @@ def test_interactive_navigation_to_visible_leaf_is_noop_for_omp(fixture_path):
     assert not SessionTree(session, flavor="omp").navigate("a2b").no_op
 
 
-def test_get_children_in_timestamp_order(fixture_path):
+def test_get_children_in_file_order_and_tree_order(fixture_path):
     tree = SessionTree(load_session(fixture_path("v3_branched_labels.jsonl")))
     assert [e.id for e in tree.get_children("a1")] == ["u2a", "u2b"]
+    assert [e.id for e in tree.children_in_tree_order("a1")] == ["u2a", "u2b"]
     assert tree.get_children("a2a") == [] and tree.get_children("zzz") == []
+    assert tree.children_in_tree_order("zzz") == []
+
+
+def test_get_children_is_file_order_not_timestamp_order():
+    # The agent's getChildren reads its parent index: file order, whatever the timestamps say.
+    tree = SessionTree([
+        {"type": "message", "id": "r", "parentId": None, "timestamp": "2026-01-01T00:00:00Z"},
+        {"type": "message", "id": "late", "parentId": "r", "timestamp": "2026-01-01T00:00:09Z"},
+        {"type": "message", "id": "early", "parentId": "r", "timestamp": "2026-01-01T00:00:01Z"},
+    ])
+    assert [e.id for e in tree.get_children("r")] == ["late", "early"]
+    assert [e.id for e in tree.children_in_tree_order("r")] == ["early", "late"]

@@ -10,6 +10,7 @@ from workbench.cli._output import add_json_flag, print_json
 from workbench.errors import NotFoundError
 from workbench.sessions import build_session_context, load_session
 from workbench.sessions.entries import Session
+from workbench.sessions.flavors import FLAVOR_CHOICES, detect_flavor, resolve_flavor
 from workbench.sessions.treelist import FILTER_MODES, TreeList
 
 
@@ -18,7 +19,8 @@ def register(subparsers: Any) -> None:
     tree.add_argument("session", metavar="SESSION", help="a .jsonl session file")
     tree.add_argument("--filter", default="default", choices=FILTER_MODES, help="filter mode (default: default)")
     tree.add_argument("--search", default="", metavar="QUERY", help="search query, as typed in /tree")
-    tree.add_argument("--flavor", default="omp", choices=("omp", "pi"), help="which agent's /tree to mimic")
+    tree.add_argument("--flavor", default="auto", choices=FLAVOR_CHOICES,
+                      help="which agent's /tree to mimic (default: auto, told from the file; omp = omp17)")
     tree.add_argument("--leaf", default=None, metavar="ID", help="current leaf (default: the file's leaf)")
     add_json_flag(tree)
     tree.set_defaults(handler=_tree)
@@ -26,7 +28,8 @@ def register(subparsers: Any) -> None:
     ctx = subparsers.add_parser("context", help="print the conversation the LLM would see at a leaf")
     ctx.add_argument("session", metavar="SESSION", help="a .jsonl session file")
     ctx.add_argument("--leaf", default=None, metavar="ID", help="leaf entry id (default: the file's leaf)")
-    ctx.add_argument("--flavor", default="omp", choices=("omp", "pi"), help="which agent's rules to apply")
+    ctx.add_argument("--flavor", default="auto", choices=FLAVOR_CHOICES,
+                     help="which agent's rules to apply (default: auto, told from the file; omp = omp17)")
     add_json_flag(ctx)
     ctx.set_defaults(handler=_context)
 
@@ -45,10 +48,20 @@ def _check_leaf(session: Session, leaf: str | None) -> None:
         raise NotFoundError(f"{session.path}: entry {leaf!r} not found (--leaf)")
 
 
+def _flavor(args: argparse.Namespace, session: Session) -> tuple[str, str]:
+    """The flavour to use and why: as given, or detected from the file (``auto``)."""
+    if args.flavor == "auto":
+        guess = detect_flavor(session)
+        where = f" (line {guess.line})" if guess.line else ""
+        return guess.flavor, f"detected: {guess.reason}{where}"
+    return resolve_flavor(args.flavor), "given with --flavor"
+
+
 def _tree(args: argparse.Namespace) -> int:
     session = load_session(args.session)
     _check_leaf(session, args.leaf)
-    kwargs: dict[str, Any] = {"flavor": args.flavor, "filter_mode": args.filter, "search": args.search}
+    flavor, why = _flavor(args, session)
+    kwargs: dict[str, Any] = {"flavor": flavor, "filter_mode": args.filter, "search": args.search}
     if args.leaf is not None:
         kwargs["leaf"] = args.leaf
     state = TreeList(session, **kwargs)
@@ -63,6 +76,7 @@ def _tree(args: argparse.Namespace) -> int:
             "filter": state.filter_mode,
             "search": state.search,
             "flavor": state.flavor,
+            "flavorReason": why,
             "diagnostics": _diagnostics(session),
             "notLoaded": [{"line": n.line, "reason": n.reason} for n in session.not_loaded],
         })
@@ -96,10 +110,11 @@ def _text_of(content: Any) -> str:
 def _context(args: argparse.Namespace) -> int:
     session = load_session(args.session)
     _check_leaf(session, args.leaf)
-    flavor = args.flavor
-    ctx = build_session_context(session, *( [args.leaf] if args.leaf is not None else []), flavor=flavor)
+    flavor, why = _flavor(args, session)
+    ctx = build_session_context(session, *([args.leaf] if args.leaf is not None else []), flavor=flavor)  # type: ignore[arg-type]
     if args.json:
         out = ctx.to_dict()
+        out["flavor"], out["flavorReason"] = flavor, why
         out["diagnostics"] = _diagnostics(session)
         print_json(out)
         return 0

@@ -2,9 +2,12 @@
 
 Public API (other packages code against these names):
 
-* ``load_session(path) -> Session`` / ``parse_session_text(text, *, path)`` / ``parse_session_bytes``:
-  read any session file version read-only; bad lines become ``Diagnostic``s; "not a session" raises
-  ``SessionFileError``.
+* ``load_session(path, *, strict=True) -> Session`` / ``parse_session_text(text, *, path, strict)`` /
+  ``parse_session_bytes``: read any session file version read-only; bad lines become ``Diagnostic``s;
+  a missing, empty or header-less file raises ``SessionFileError`` (``strict=True``, for the CLI and
+  the app) or loads as no entries plus a diagnostic, as the agent loads it (``strict=False``).
+* ``detect_flavor(session) -> FlavorGuess`` / ``resolve_flavor(name, session)`` / ``FLAVOR_CHOICES``:
+  which agent's rules a file is read with (``omp`` = omp17, ``omp18``, ``pi``; ``auto`` detects).
 * ``session_info(path) -> SessionInfo``: header-level metadata (id, cwd, title, version, timestamp).
 * ``Session``, ``Entry``, ``Diagnostic``, ``NotLoaded``: frozen records of a loaded file.
 * ``SessionTree``: leaf, ``get_tree()``, ``get_branch()``, labels, ``navigate()`` → ``NavigationResult``.
@@ -12,7 +15,8 @@ Public API (other packages code against these names):
 * ``TreeList`` / ``TreeRow``: the `/tree` selector as pure state (filters, search, selection, rows);
   ``rows(start, stop)`` renders only a slice (the UI's window); states of one family share caches.
   ``FILTER_MODES`` / ``FILTER_TAGS``: filter mode names and their footer tags.
-* ``classic_match`` / ``word_match`` / ``fuzzy_filter``: the two fuzzy scorers.
+* ``classic_match`` / ``word_match`` / ``word_match18`` / ``fuzzy_filter``: the fuzzy scorers (classic,
+  omp17's word-local one, and pi-tui 18.2.9's).
 * ``word_matches(query, norm)`` / ``query_matcher(query)`` / ``normalized_text`` / ``normalize_many``:
   the word scorer's yes/no answer on pre-normalized text, fast enough for every row of a big tree.
 * ``append_label(path, target_id, label)``: append a label entry to a session file (locked, append-only).
@@ -23,7 +27,9 @@ from __future__ import annotations
 
 from workbench.sessions.context import SessionContext, build_session_context
 from workbench.sessions.entries import Diagnostic, Entry, NotLoaded, Session, parse_timestamp_ms
+from workbench.sessions.flavors import FLAVOR_CHOICES, FlavorGuess, detect_flavor, resolve_flavor
 from workbench.sessions.fuzzy import FuzzyMatch, classic_match, fuzzy_filter, word_match
+from workbench.sessions.fuzzy18 import word_match18
 from workbench.sessions.loader import SessionInfo, load_session, parse_session_bytes, parse_session_text, session_info
 from workbench.sessions.labels import append_label
 from workbench.sessions.synthetic import generate_session_records, generate_session_text, time_tree
@@ -32,10 +38,12 @@ from workbench.sessions.treelist import FILTER_MODES, FILTER_TAGS, TreeList, Tre
 from workbench.sessions.wordfilter import normalize_many, normalized_text, query_matcher, word_matches
 
 __all__ = [
+    "FLAVOR_CHOICES",
     "FILTER_MODES",
     "FILTER_TAGS",
     "Diagnostic",
     "Entry",
+    "FlavorGuess",
     "FuzzyMatch",
     "NavigationResult",
     "NotLoaded",
@@ -49,6 +57,7 @@ __all__ = [
     "append_label",
     "build_session_context",
     "classic_match",
+    "detect_flavor",
     "fuzzy_filter",
     "generate_session_records",
     "generate_session_text",
@@ -59,9 +68,11 @@ __all__ = [
     "parse_session_text",
     "parse_timestamp_ms",
     "query_matcher",
+    "resolve_flavor",
     "resolve_labels",
     "session_info",
     "time_tree",
     "word_match",
+    "word_match18",
     "word_matches",
 ]

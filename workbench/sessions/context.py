@@ -4,7 +4,10 @@ Three flavours differ only in the model bookkeeping: ``pi`` keeps one ``model`` 
 modelId}); ``omp57`` keeps a ``models`` map by role that every assistant message overwrites at
 ``default``; ``omp`` (v17) stops assistant messages from overwriting ``default`` once a default-role
 ``model_change`` was seen, maps a null thinking level to "off" and drops retry-recovery / empty
-error turns.
+error turns; ``omp18`` (v18.3) is ``omp`` plus the service tier and agent mode, the `/clear`
+``reset_boundary`` (the context starts after the latest one unless a later compaction supersedes it)
+and the custom messages the agent keeps out of the model's context (``prewalk-plan``,
+``vibe-mode-context``).
 """
 
 from __future__ import annotations
@@ -16,7 +19,9 @@ from typing import Any, Literal
 from workbench.sessions.entries import Entry, Session, js_ms
 from workbench.sessions.tree import as_entries, branch_path
 
-ContextFlavor = Literal["omp", "omp57", "pi"]
+ContextFlavor = Literal["omp", "omp57", "pi", "omp18"]
+# Custom messages omp 18 persists for display but never sends to the model.
+_DISPLAY_ONLY18 = frozenset({"prewalk-plan", "vibe-mode-context"})
 _UNSET: Any = object()
 
 COMPACTION_PREFIX = "The conversation history before this point was compacted into the following summary:\n\n<summary>\n"
@@ -35,6 +40,11 @@ class SessionContext:
     leaf_id: str | None = None
     path_ids: tuple[str, ...] = ()
     compaction_id: str | None = None
+    service_tier: Any = None  # omp18: the last service_tier_change on the path
+    mode: str = "none"  # omp18: the last mode_change's mode
+    mode_data: Any = None
+    reset_boundary_id: str | None = None  # omp18: the `/clear` boundary the messages start after
+    configured_thinking_level: Any = None  # omp18: "auto" when auto thinking was on, else the level
 
     def llm_messages(self) -> list[dict[str, Any]]:
         """``convertToLlm``: custom / branch / compaction summaries become user messages (§6.8)."""
@@ -69,7 +79,41 @@ class SessionContext:
             "models": dict(self.models),
             "injectedTtsrRules": list(self.injected_ttsr_rules),
             "compactionId": self.compaction_id,
+            "serviceTier": self.service_tier,
+            "mode": self.mode,
+            "resetBoundaryId": self.reset_boundary_id,
+            "configuredThinkingLevel": self.configured_thinking_level,
         }
+
+
+def _blank(value: Any) -> bool:
+    return not (isinstance(value, str) and value.strip())
+
+
+def _empty_error_turn18(msg: Mapping[str, Any]) -> bool:
+    """omp 18's ``isEmptyErrorTurn``: an error turn none of whose blocks carries anything.
+
+    Text, thinking (or its signature) and redacted thinking count when not blank; a tool call always
+    counts, a ``fallback`` block never; a block of any other kind counts, so no turn is dropped by a
+    shape the agent does not know.
+    """
+    if msg.get("stopReason") != "error":
+        return False
+    content = msg.get("content")
+    for block in content if isinstance(content, list) else []:
+        kind = block.get("type") if isinstance(block, Mapping) else None
+        if kind == "text":
+            if not _blank(block.get("text")):
+                return False
+        elif kind == "thinking":
+            if not _blank(block.get("thinking")) or not _blank(block.get("thinkingSignature")):
+                return False
+        elif kind == "redactedThinking":
+            if not _blank(block.get("data")):
+                return False
+        elif kind != "fallback":
+            return False
+    return True
 
 
 def _emit(entry: Entry, flavor: ContextFlavor) -> dict[str, Any] | None:
@@ -77,14 +121,22 @@ def _emit(entry: Entry, flavor: ContextFlavor) -> dict[str, Any] | None:
         msg = entry.message
         if msg is None:
             return None
-        if flavor == "omp" and msg.get("role") == "assistant":
+        if flavor in ("omp", "omp18") and msg.get("role") == "assistant":
             content = msg.get("content")
             if msg.get("retryRecovery"):
                 return None
-            if msg.get("stopReason") == "error" and not content:
+            if flavor == "omp18" and _empty_error_turn18(msg):
+                return None
+            if flavor == "omp" and msg.get("stopReason") == "error" and not content:
                 return None  # omp17: an empty error turn carries nothing for the model
         return dict(msg)
     if entry.type == "custom_message":
+        if flavor == "omp18" and entry.get("customType") in _DISPLAY_ONLY18:
+            return None
+        if flavor == "omp18" and "attribution" in entry.obj:
+            return {"role": "custom", "customType": entry.get("customType"), "content": entry.get("content"),
+                    "display": entry.get("display"), "details": entry.get("details"),
+                    "attribution": entry.get("attribution"), "timestamp": js_ms(entry.timestamp)}
         return {
             "role": "custom",
             "customType": entry.get("customType"),
@@ -126,12 +178,31 @@ def build_session_context(
     default_pinned = False
     rules: list[str] = []
     compaction_at = -1
+    reset_at = -1
+    configured_thinking: Any = None
+    service_tier: Any = None
+    mode: Any = "none"
+    mode_data: Any = None
     for i, entry in enumerate(path):
         if entry.type == "thinking_level_change":
             level = entry.get("thinkingLevel")
-            thinking = "off" if (flavor == "omp" and level is None) else level
+            thinking = "off" if (flavor in ("omp", "omp18") and level is None) else level
+            configured = entry.get("configured")
+            configured_thinking = configured if configured is not None else level
+        elif entry.type == "service_tier_change" and flavor == "omp18":
+            tier = entry.get("serviceTier")
+            service_tier = dict(tier) if isinstance(tier, Mapping) else None
+        elif entry.type == "mode_change" and flavor == "omp18":
+            mode, mode_data = entry.get("mode"), entry.get("data")
+        elif entry.type == "reset_boundary" and flavor == "omp18":
+            reset_at = i
         elif entry.type == "model_change":
-            if flavor == "pi":
+            if flavor == "omp18":
+                if entry.get("model"):
+                    role = entry.get("role") or "default"
+                    models[str(role)] = entry.get("model")
+                    default_pinned = default_pinned or role == "default"
+            elif flavor == "pi":
                 model = {"provider": entry.get("provider"), "modelId": entry.get("modelId")}
             elif "model" in entry.obj and entry.get("model") is not None:
                 role = entry.get("role") or "default"
@@ -142,7 +213,7 @@ def build_session_context(
             msg = entry.message or {}
             if flavor == "pi":
                 model = {"provider": msg.get("provider"), "modelId": msg.get("model")}
-            elif not (flavor == "omp" and default_pinned):
+            elif not (flavor in ("omp", "omp18") and default_pinned):
                 models["default"] = f"{_js_str(msg.get('provider'))}/{_js_str(msg.get('model'))}"
         elif entry.type == "compaction":
             compaction_at = i
@@ -159,15 +230,40 @@ def build_session_context(
             messages.append(m)
 
     compaction_id = None
-    if compaction_at < 0:
+    reset_id = None
+    if reset_at > compaction_at:
+        # omp 18 `/clear`: a boundary after the latest compaction elides it and everything before.
+        reset_id = path[reset_at].id
+        for entry in path[reset_at + 1:]:
+            push(entry)
+    elif compaction_at < 0:
         for entry in path:
             push(entry)
     else:
         comp = path[compaction_at]
         compaction_id = comp.id
-        messages.append({"role": "compactionSummary", "summary": comp.get("summary"),
-                         "tokensBefore": comp.get("tokensBefore"), "timestamp": js_ms(comp.timestamp)})
+        summary_msg: dict[str, Any] = {"role": "compactionSummary", "summary": comp.get("summary"),
+                                       "tokensBefore": comp.get("tokensBefore"), "timestamp": js_ms(comp.timestamp)}
+        if flavor == "omp18":
+            # omp 18 carries the display metadata along (a snapcompact archive's frames, kept in
+            # preserveData by a package that is not published, are not re-attached here).
+            for key in ("shortSummary", "method", "tokensAfter", "warning"):
+                if comp.get(key) is not None:
+                    summary_msg[key] = comp.get(key)
+        messages.append(summary_msg)
         first_kept = comp.get("firstKeptEntryId")
+        details = comp.get("details")
+        if flavor == "omp18" and isinstance(details, Mapping) and details.get("kind") == "experimental-context-rollover":
+            # A notes-backed rollover summarizes nothing: the latest user request before it (after any
+            # `/clear`) comes back verbatim when it is older than the kept tail.
+            from workbench.sessions.rowtext18 import is_user_request18
+
+            kept_at = next((k for k, e in enumerate(path) if e.id == first_kept), -1)
+            for k in range(compaction_at - 1, reset_at, -1):
+                if is_user_request18(path[k].obj):
+                    if k < kept_at:
+                        push(path[k])
+                    break
         keeping = False
         for entry in path[:compaction_at]:
             if not keeping and entry.id == first_kept:
@@ -177,6 +273,8 @@ def build_session_context(
         for entry in path[compaction_at + 1:]:
             push(entry)
 
+    if flavor == "omp18":
+        messages = _replayable18(messages)
     return SessionContext(
         messages=tuple(messages),
         thinking_level=thinking,
@@ -186,7 +284,63 @@ def build_session_context(
         leaf_id=leaf.id,
         path_ids=tuple(e.id for e in path),
         compaction_id=compaction_id,
+        service_tier=service_tier,
+        mode=mode if isinstance(mode, str) else "none",
+        mode_data=mode_data,
+        reset_boundary_id=reset_id,
+        configured_thinking_level=configured_thinking if flavor == "omp18" else None,
     )
+
+
+def _replayable18(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """omp 18's last two passes over the model context (session-context.ts).
+
+    1. A tool call with no tool result among the messages (its result is on another branch, or the
+       leaf is the call itself) is removed from its assistant turn; such a rewritten turn also loses
+       its redacted thinking and its thinking signatures, and is dropped when nothing is left.
+    2. Aborted and errored assistant turns are dropped, with the tool results that answer their calls,
+       unless an ``interrupted-thinking`` custom message follows them.
+    """
+    paired = {m.get("toolCallId") for m in messages if m.get("role") == "toolResult"}
+    out = list(messages)
+    for i in range(len(out) - 1, -1, -1):
+        msg = out[i]
+        content = msg.get("content")
+        if msg.get("role") != "assistant" or not isinstance(content, list):
+            continue
+        def dangling(b: Any) -> bool:
+            return isinstance(b, Mapping) and b.get("type") == "toolCall" and b.get("id") not in paired
+        if not any(dangling(b) for b in content):
+            continue
+        kept = []
+        for b in content:
+            if dangling(b) or (isinstance(b, Mapping) and b.get("type") == "redactedThinking"):
+                continue
+            if isinstance(b, Mapping) and b.get("type") == "thinking" and b.get("thinkingSignature"):
+                b = {k: v for k, v in b.items() if k != "thinkingSignature"}
+            kept.append(b)
+        if kept:
+            out[i] = {**msg, "content": kept}
+        else:
+            del out[i]
+    for i in range(len(out) - 1, -1, -1):
+        if i >= len(out):
+            continue
+        msg = out[i]
+        if msg.get("role") != "assistant" or msg.get("stopReason") not in ("aborted", "error"):
+            continue
+        nxt = out[i + 1] if i + 1 < len(out) else None
+        if nxt is not None and nxt.get("role") == "custom" and nxt.get("customType") == "interrupted-thinking":
+            continue
+        content = msg.get("content")
+        calls = {b.get("id") for b in content if isinstance(b, Mapping) and b.get("type") == "toolCall"} \
+            if isinstance(content, list) else set()
+        del out[i]
+        if calls:
+            for j in range(len(out) - 1, i - 1, -1):
+                if out[j].get("role") == "toolResult" and out[j].get("toolCallId") in calls:
+                    del out[j]
+    return out
 
 
 def _js_str(value: Any) -> str:

@@ -25,7 +25,16 @@ DiagnosticKind = Literal[
     "missing-parent",  # parentId names no entry: the entry becomes a root (orphan)
     "cycle",  # a parent chain that loops: broken at the first entry in file order
     "title-slot",  # an omp title-slot first line that is not valid
+    "missing-file",  # no such file: the agent starts with no entries (non-strict loads only)
+    "empty-file",  # nothing but blank lines (non-strict loads only)
+    "no-header",  # the first record is not a session header: the agent loads no entries (non-strict)
+    "unknown-type",  # an entry type no known agent version writes (kept and shown)
+    "newer-version",  # the header declares a version newer than the agents this workbench follows
 ]
+
+
+# Kinds that describe the file rather than a fault in it (the agent loads such files normally).
+NOTICE_KINDS: frozenset[str] = frozenset({"unknown-type", "newer-version"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +48,11 @@ class Diagnostic:
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.kind}: {self.message}"
+
+    @property
+    def is_notice(self) -> bool:
+        """True for ``unknown-type`` / ``newer-version``: worth saying, but nothing was skipped or changed."""
+        return self.kind in NOTICE_KINDS
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,16 +12,34 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from workbench.sessions.fuzzy import word_prefilter
+from workbench.sessions.fuzzy18 import index_text18, word_match18
 from workbench.sessions.rowtext import display_text, hidden_tool_call_only, search_text
+from workbench.sessions.rowtext18 import (
+    SETTINGS_TYPES18,
+    display_text18,
+    hidden_assistant18,
+    is_user_request18,
+    search_text18,
+)
 from workbench.sessions.tree import SessionTree, TreeNode
 # Re-exported: treelist and older callers import the layout helpers from here.
-from workbench.sessions.treelayout import Layout, VisibleForest, layout_forest, pi_visible_forest, render_prefix
+from workbench.sessions.treelayout import (
+    Layout,
+    VisibleForest,
+    layout_forest,
+    layout_forest18,
+    pi_visible_forest,
+    render_prefix,
+    render_prefix18,
+    window_scroll18,
+)
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FlatTree", "Layout", "TreeRow", "VisibleForest", "layout_forest",
            "pi_visible_forest", "render_prefix", "render_rows", "truncate_to_width"]
 from workbench.sessions.wordfilter import norm_matches, normalize_many, query_matcher, word_query
 
-Flavor = Literal["omp", "pi", "omp57"]
+Flavor = Literal["omp", "pi", "omp57", "omp18"]
 FilterMode = Literal["default", "no-tools", "user-only", "labeled-only", "all"]
 FILTER_MODES: tuple[FilterMode, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")
 FILTER_TAGS: dict[str, str] = {"default": "", "no-tools": " [no-tools]", "user-only": " [user]",
@@ -51,13 +69,18 @@ class TreeRow:
                 "fileLine": self.file_line}
 
 
-def truncate_to_width(text: str, width: int) -> str:
-    """Cut a line to ``width`` terminal cells (wide East Asian characters take two)."""
+def truncate_to_width(text: str, width: int, *, ellipsis: bool = False) -> str:
+    """Cut a line to ``width`` terminal cells (wide East Asian characters take two).
+
+    ``ellipsis``: pi-tui 18's ``truncateToWidth`` default, a cut line ends with ``…`` within the width.
+    """
     cells = 0
     for i, ch in enumerate(text):
         cells += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
         if cells > width:
-            return text[:i]
+            if not ellipsis:
+                return text[:i]
+            return truncate_to_width(text, max(0, width - 1)) + "…" if width >= 1 else ""
     return text
 
 
@@ -107,7 +130,7 @@ class FlatTree:
                         active.add(j)
                         j = parent[j]
         root_nums = [i for i, p in enumerate(parent) if p < 0]  # preorder keeps the roots' order
-        layout = layout_forest(root_nums, children, active)
+        layout = (layout_forest18 if flavor == "omp18" else layout_forest)(root_nums, children, active)
         self.order: list[int] = list(layout)  # flat display order (indices into nodes)
         self.nodes = nodes
         self.entries = entries
@@ -143,8 +166,18 @@ class FlatTree:
             roles[n] = role
             if role == "assistant":
                 assistants.append(n)
-                hidden[n] = ids[n] != leaf and hidden_tool_call_only(obj, flavor)
-        if len(assistants) > 1:
+                if flavor == "omp18":
+                    hidden[n] = ids[n] != leaf and hidden_assistant18(msg)
+                else:
+                    hidden[n] = ids[n] != leaf and hidden_tool_call_only(obj, flavor)
+        if len(assistants) > 1 and flavor == "omp18":
+            # omp 18 indexes tool calls walking its roots last to first, each subtree in preorder: a
+            # tool-call id used twice resolves to the one met last on that walk.
+            root_of: list[int] = [0] * count
+            for n in range(count):  # preorder: a parent's number is smaller than its children's
+                root_of[n] = n if parent[n] < 0 else root_of[parent[n]]
+            assistants.sort(key=lambda n: (-root_of[n], n))
+        elif len(assistants) > 1:
             assistants = [n for n in self.order if roles[n] == "assistant"]
         for n in assistants:  # display order: a later duplicate tool-call id wins
             entry = entries[n]
@@ -155,6 +188,13 @@ class FlatTree:
                         tool_calls[block.get("id")] = (block.get("name"), block.get("arguments"))
         self.types = types
         self.roles = roles
+        # What the filters treat as bookkeeping and as a user turn (omp 18.3 knows more types).
+        self.settings_types = SETTINGS_TYPES18 if flavor == "omp18" else _SETTINGS_TYPES
+        self.user_rows: list[bool] = (
+            [is_user_request18(e.obj) if types[n] in ("message", "custom_message") else False
+             for n, e in enumerate(entries)]
+            if flavor == "omp18" else [types[n] == "message" and roles[n] == "user" for n in range(count)])
+        self._index18: dict[int, Any] = {}
         self.hidden_always = hidden
         self.active_path: set[str] = set()
         cur = leaf
@@ -175,7 +215,11 @@ class FlatTree:
     def display(self, n: int) -> str:
         text = self._display[n]
         if text is None:
-            text = display_text(self.entries[n].obj, flavor=self.flavor, tool_calls=self.tool_calls, home=self.home)
+            obj = self.entries[n].obj
+            if self.flavor == "omp18":
+                text = display_text18(obj, tool_calls=self.tool_calls, home=self.home)
+            else:
+                text = display_text(obj, flavor=self.flavor, tool_calls=self.tool_calls, home=self.home)
             self._display[n] = text
         return text
 
@@ -183,7 +227,10 @@ class FlatTree:
         text = self._search[n]
         if text is None:
             node = self.nodes[n]
-            text = search_text(node.entry.obj, node.label, flavor=self.flavor)
+            if self.flavor == "omp18":
+                text = search_text18(node.entry.obj, node.label)
+            else:
+                text = search_text(node.entry.obj, node.label, flavor=self.flavor)
             self._search[n] = text
         return text
 
@@ -209,14 +256,15 @@ class FlatTree:
         if rows is None:
             # ``passes(n, mode, [])`` for every node, one comprehension per mode (100k rows).
             hidden, types, roles = self.hidden_always, self.types, self.roles
-            settings = _SETTINGS_TYPES
+            settings = self.settings_types
             shown = [n for n in self.order if not hidden[n]]
             if mode == "default":
                 rows = [n for n in shown if types[n] not in settings]
             elif mode == "no-tools":
                 rows = [n for n in shown if types[n] not in settings and roles[n] != "toolResult"]
             elif mode == "user-only":
-                rows = [n for n in shown if types[n] == "message" and roles[n] == "user"]
+                users = self.user_rows
+                rows = [n for n in shown if users[n]]
             elif mode == "labeled-only":
                 nodes = self.nodes
                 rows = [n for n in shown if nodes[n].label is not None]
@@ -238,7 +286,15 @@ class FlatTree:
             return self.mode_rows(mode)
         rows = self.filtered(mode, tokens[:-1])
         tok = tokens[-1]
-        if self.flavor == "omp":
+        if self.flavor == "omp18":
+            # Cheap necessary condition first (every way a token matches uses its letters in order,
+            # give or take the last two), then pi-tui 18.2.9's scorer on the rows that pass.
+            pre = word_prefilter(tok)
+            if pre is not None:
+                low = self.lowered(rows)
+                rows = [n for n in rows if pre.search(low[n])]
+            rows = [n for n in rows if self.match18(tok, n)]
+        elif self.flavor == "omp":
             if word_query(tok) is not None:
                 norm = self.normalized(rows)
                 match = query_matcher(tok)
@@ -251,22 +307,32 @@ class FlatTree:
         self._found[key] = rows
         return rows
 
+    def match18(self, tok: str, n: int) -> bool:
+        """omp 18's per-token test: pi-tui 18.2.9 ``fuzzyMatch(token, searchText)`` (index cached per row)."""
+        index = self._index18.get(n)
+        if index is None:
+            index = self._index18[n] = index_text18(self.search(n))
+        return word_match18(tok, index).matches
+
     def passes(self, n: int, mode: str, tokens: list[str]) -> bool:
         if self.hidden_always[n]:
             return False
         etype = self.types[n]
+        settings = self.settings_types
         if mode == "default":
-            ok = etype not in _SETTINGS_TYPES
+            ok = etype not in settings
         elif mode == "no-tools":
-            ok = etype not in _SETTINGS_TYPES and self.roles[n] != "toolResult"
+            ok = etype not in settings and self.roles[n] != "toolResult"
         elif mode == "user-only":
-            ok = etype == "message" and self.roles[n] == "user"
+            ok = self.user_rows[n]
         elif mode == "labeled-only":
             ok = self.nodes[n].label is not None
         else:
             ok = True
         if not ok or not tokens:
             return ok
+        if self.flavor == "omp18":
+            return all(self.match18(tok, n) for tok in tokens)
         if self.flavor == "omp":
             norm = self.normalized([n])[n]
             for tok in tokens:
@@ -292,14 +358,19 @@ def render_rows(
     by_layout: dict[tuple[int, str | None], tuple[str, int, bool]] = {}
     out: list[TreeRow] = []
     append = out.append
+    # omp18: the rows rendered together share one horizontal offset (pi-tui 18.2.9's window offset).
+    scroll = window_scroll18([layout[visible[i]] for i in indices], width) if flavor == "omp18" else 0
     for i in indices:
         n = visible[i]
         lay = layout[n]
         glyph = glyph_of(n) if glyph_of is not None else None
         pre = by_layout.get((id(lay), glyph))
         if pre is None:
-            pre = by_layout[(id(lay), glyph)] = render_prefix(lay, multiple_roots=multiple_roots, flavor=flavor,
-                                                              fold_glyph=glyph, width=width, memo=memo)
+            if flavor == "omp18":
+                pre = by_layout[(id(lay), glyph)] = render_prefix18(lay, scroll=scroll, memo=memo)
+            else:
+                pre = by_layout[(id(lay), glyph)] = render_prefix(lay, multiple_roots=multiple_roots, flavor=flavor,
+                                                                  fold_glyph=glyph, width=width, memo=memo)
         node = nodes[n]
         entry = node.entry
         active = entry.id in active_path
@@ -310,6 +381,6 @@ def render_rows(
         line = ("› " if is_sel else "  ") + pre[0] + fold + ("• " if active else "") + \
             (f"[{label}] " if label else "") + text
         if width is not None:
-            line = truncate_to_width(line, width)
+            line = truncate_to_width(line, width, ellipsis=flavor == "omp18")
         append(TreeRow(entry.id, entry.type, text, label, active, line, pre[1], i, is_sel, roles[n], entry.line))
     return out

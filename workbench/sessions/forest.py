@@ -47,20 +47,28 @@ def _sort_children(children: list[TreeNode]) -> None:
 
 
 def build_forest(entries: list[Entry], labels: Mapping[str, str]) -> tuple[list[TreeNode], dict[str, TreeNode]]:
-    """Roots in file order (children sorted by timestamp, stable) and the node each id resolves to."""
-    nodes = [TreeNode(e, [], labels.get(e.id)) for e in entries]
+    """Roots in file order (children sorted by timestamp, stable) and the node each id resolves to.
+
+    Quirk kept (the agent's ``getTree``): nodes are looked up by id, so when two entries share an id
+    the later entry's node is placed once for each of them (under each one's parent) and the earlier
+    entry appears nowhere in the tree.
+    """
     node_of: dict[str, TreeNode] = {}
     where: dict[str, int] = {}  # id → position of the node that id resolves to (a later duplicate wins)
-    for i, node in enumerate(nodes):
-        eid = node.entry.id
-        node_of[eid] = node
-        where[eid] = i
+    nodes: list[TreeNode] = []
+    for i, e in enumerate(entries):
+        node = TreeNode(e, [], labels.get(e.id))
+        nodes.append(node)
+        node_of[e.id] = node
+        where[e.id] = i
     roots: list[TreeNode] = []
     # When every parent comes earlier in file order, chains only go back: no cycles, all reachable.
     backward = True
-    for i, node in enumerate(nodes):
-        pid = node.entry.parent_id
-        if pid is None or pid == node.entry.id:
+    placed = nodes if len(node_of) == len(nodes) else [node_of[e.id] for e in entries]
+    for i, entry in enumerate(entries):
+        node = placed[i]
+        pid = entry.parent_id
+        if pid is None or pid == entry.id:
             roots.append(node)
             continue
         parent = node_of.get(pid)
@@ -71,8 +79,8 @@ def build_forest(entries: list[Entry], labels: Mapping[str, str]) -> tuple[list[
             if where[pid] >= i:
                 backward = False
     if not backward:
-        _break_cycles(nodes, roots, node_of)
-    for node in nodes:
+        _break_cycles(list(node_of.values()), roots, node_of)
+    for node in node_of.values():
         if len(node.children) > 1:
             _sort_children(node.children)
     return roots, node_of

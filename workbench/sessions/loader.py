@@ -4,19 +4,25 @@ The reference loader (spec §1.2) trims the whole file, splits it on ``\\n``, sk
 silently drops every line ``JSON.parse`` rejects, including a line holding two glued objects. We
 reproduce that result exactly and, unlike the agent, report each dropped line as a ``Diagnostic``.
 Migrations v1→v2→v3 (§3) are applied to copies in memory; the file is opened read-only.
+
+A file that is missing, empty, or whose first record is not a session header is an error for the
+command line and the app (``strict=True``, the default: ``SessionFileError`` naming the file, line and
+field). ``strict=False`` gives the agent's own answer instead: a session with no entries, plus the
+diagnostics saying why.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import json
 import os
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from workbench.errors import SessionFileError
 from workbench.sessions.entries import Diagnostic, Entry, NotLoaded, Session, paused_gc
+from workbench.sessions.structure import CURRENT_VERSION, js_number, structure_diagnostics, unknown_types
 
 _DECODER = json.JSONDecoder()
 _WHITESPACE = " \t\r\n\ufeff\u00a0\u2028\u2029\u000b\u000c"
@@ -106,24 +112,36 @@ def _decode_lines(data: bytes, path: str, diags: list[Diagnostic]) -> list[tuple
     return lines
 
 
-def parse_session_bytes(data: bytes, *, path: str = "<memory>") -> Session:
+def parse_session_bytes(data: bytes, *, path: str = "<memory>", strict: bool = True) -> Session:
+    """Parse the bytes of a session file; see ``load_session`` for ``strict``."""
     diags: list[Diagnostic] = []
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     with paused_gc():
         lines = _decode_lines(data, path, diags)
-        return _parse_lines(lines, path=path, diags=diags, ends_with_newline=data.endswith(b"\n"))
+        return _parse_lines(lines, path=path, diags=diags, ends_with_newline=data.endswith(b"\n"), strict=strict)
 
 
-def parse_session_text(text: str, *, path: str = "<memory>") -> Session:
-    """Parse the text of a session file. Raises ``SessionFileError`` when it is not a session."""
+def parse_session_text(text: str, *, path: str = "<memory>", strict: bool = True) -> Session:
+    """Parse the text of a session file. Raises ``SessionFileError`` when it is not a session (strict)."""
     with paused_gc():
         lines = list(enumerate(text.split("\n"), start=1))
-        return _parse_lines(lines, path=path, diags=[], ends_with_newline=text.endswith("\n"))
+        return _parse_lines(lines, path=path, diags=[], ends_with_newline=text.endswith("\n"), strict=strict)
 
 
-def load_session(path: str | os.PathLike[str]) -> Session:
-    """Load a session file (read-only). Raises ``SessionFileError`` naming the file when unusable."""
+def empty_session(path: str, diagnostics: list[Diagnostic] | tuple[Diagnostic, ...]) -> Session:
+    """What the agent loads from an unusable file: no header, no entries; the diagnostics say why."""
+    return Session(path=path, header={}, entries=(), diagnostics=tuple(sorted(diagnostics, key=lambda d: d.line)))
+
+
+def load_session(path: str | os.PathLike[str], *, strict: bool = True) -> Session:
+    """Load a session file (read-only).
+
+    ``strict=True`` (the CLI and the app): ``SessionFileError`` naming the file when it is missing,
+    empty or not a session. ``strict=False`` (the agent's answer): such a file loads as a session
+    with no entries and a diagnostic (``missing-file``, ``empty-file``, ``no-header``). A directory
+    or an unreadable file raises either way, as it does in the agent.
+    """
     name = os.fspath(path)
     try:
         with open(name, "rb") as fh:
@@ -131,14 +149,16 @@ def load_session(path: str | os.PathLike[str]) -> Session:
     except IsADirectoryError:
         raise SessionFileError("is a directory, not a session file", path=name) from None
     except FileNotFoundError:
+        if not strict:
+            return empty_session(name, [Diagnostic(name, 0, "missing-file", "file not found: no entries")])
         raise SessionFileError("file not found", path=name) from None
     except OSError as exc:
         raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=name) from None
-    return parse_session_bytes(data, path=name)
+    return parse_session_bytes(data, path=name, strict=strict)
 
 
 def _parse_lines(
-    lines: list[tuple[int, str]], *, path: str, diags: list[Diagnostic], ends_with_newline: bool
+    lines: list[tuple[int, str]], *, path: str, diags: list[Diagnostic], ends_with_newline: bool, strict: bool = True
 ) -> Session:
     not_loaded: list[NotLoaded] = []
     title_slot: dict[str, Any] | None = None
@@ -176,9 +196,21 @@ def _parse_lines(
         parsed.append((number, value))
 
     if not parsed:
+        if not strict:
+            if nonblank or title_slot is not None:
+                diags.append(Diagnostic(path, last_line or 1, "no-header", "no JSON record loads: no entries"))
+            else:
+                diags.append(Diagnostic(path, 0, "empty-file", "the file is empty: no entries"))
+            return empty_session(path, diags)
         raise SessionFileError("not a session: no JSON records", path=path)
     first_line, first_value = parsed[0]
     if not (isinstance(first_value, dict) and first_value.get("type") == "session" and isinstance(first_value.get("id"), str)):
+        if not strict:
+            # The agent checks only the first record: without a header nothing after it loads either.
+            diags.append(Diagnostic(path, first_line, "no-header",
+                                    "the first record is not a session header (type \"session\" with a string "
+                                    "id): the agent loads no entries"))
+            return empty_session(path, diags)
         raise SessionFileError(
             "not a session: the first record is not a session header", path=path, line=first_line, field="type"
         )
@@ -206,7 +238,13 @@ def _build(
 ) -> Session:
     header: dict[str, Any] = header_rec[1]
     raw_version = header.get("version")
-    version = raw_version if isinstance(raw_version, int) and not isinstance(raw_version, bool) else 1
+    # ``header.version ?? 1`` compared as JS compares: "2" is 2, a non-number string is NaN, and NaN
+    # passes neither ``< 2`` nor ``< 3``, so such a file is not migrated at all.
+    version = js_number(1 if raw_version is None else raw_version)
+    if version > CURRENT_VERSION:
+        diags.append(Diagnostic(path, header_rec[0], "newer-version",
+                                f"version {raw_version!r} is newer than {CURRENT_VERSION}, the newest this workbench "
+                                "follows (omp 18.3.4, pi 0.73): read as version 3"))
     objects: list[tuple[int, dict[str, Any]]] = []
     for rec_line, rec_value in records:
         if isinstance(rec_value, dict):
@@ -275,10 +313,12 @@ def _build(
         by_id[entry_id] = entry
         append(entry)
 
-    diags.extend(_structure_diagnostics(path, entries, by_id))
+    diags.extend(structure_diagnostics(path, entries, by_id))
+    diags.extend(unknown_types(path, entries))
     if version < 3:
         header = {**header, "version": 3}
     diags.sort(key=lambda d: d.line)
+    declared = int(version) if math.isfinite(version) and version.is_integer() else CURRENT_VERSION
     return Session(
         path=path,
         header=header,
@@ -286,49 +326,9 @@ def _build(
         diagnostics=tuple(diags),
         not_loaded=tuple(not_loaded),
         title_slot=title_slot,
-        original_version=version,
+        original_version=declared,
         by_id=by_id,
     )
-
-
-def _structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, Entry]) -> list[Diagnostic]:
-    """Missing parents and parent cycles, found in one linear pass (each entry is resolved once)."""
-    out: list[Diagnostic] = []
-    # Fast path: when every parent (as looked up) comes earlier in file order, each chain strictly
-    # goes back in the file, so no cycle exists; only missing parents need reporting.
-    acyclic = True
-    for entry in entries:
-        pid = entry.parent_id
-        if pid is not None:
-            parent = by_id.get(pid)
-            if parent is None:
-                if pid != entry.id:
-                    out.append(Diagnostic(path, entry.line, "missing-parent",
-                                          f"parent {pid!r} not found; shown as a root"))
-            elif parent.index >= entry.index and pid != entry.id:
-                acyclic = False
-                break
-    if acyclic:
-        return out
-    out = []
-    state: dict[str, int] = {}  # 1 = on the current walk, 2 = resolved
-    for entry in entries:
-        if entry.parent_id is not None and entry.parent_id != entry.id and entry.parent_id not in by_id:
-            out.append(Diagnostic(path, entry.line, "missing-parent",
-                                  f"parent {entry.parent_id!r} not found; shown as a root"))
-        walk: list[str] = []
-        cur: Entry | None = entry
-        while cur is not None and state.get(cur.id) is None:
-            state[cur.id] = 1
-            walk.append(cur.id)
-            pid = cur.parent_id
-            cur = by_id.get(pid) if pid is not None and pid != cur.id else None
-        if cur is not None and state.get(cur.id) == 1:
-            out.append(Diagnostic(path, cur.line, "cycle",
-                                  f"parent chain of {cur.id!r} loops back to itself; broken there for display"))
-        for eid in walk:
-            state[eid] = 2
-    return out
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-RowFlavor = Literal["omp", "pi", "omp57"]
+RowFlavor = Literal["omp", "pi", "omp57", "omp18"]
 _MISSING: Any = object()
 _JS_WS = " \t\n\r\u000b\u000c\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
@@ -53,6 +53,10 @@ def js_str(value: Any) -> str:
     if isinstance(value, float):
         if math.isfinite(value) and value.is_integer():
             return str(int(value))
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
         return repr(value)
     if isinstance(value, (list, tuple)):
         return ",".join("" if v is None else js_str(v) for v in value)
@@ -90,6 +94,8 @@ def _join_text_blocks(content: Any) -> str:
 
 
 def _truthy(value: Any) -> bool:
+    if isinstance(value, float) and math.isnan(value):
+        return False  # NaN is falsy in JS
     return value is not _MISSING and value is not None and value is not False and value != "" and value != 0
 
 
@@ -98,6 +104,74 @@ def _shorten(path: Any, home: str | None) -> str:
     if home and text.startswith(home):
         return "~" + text[len(home):]
     return text
+
+
+def _path_scope(value: Any) -> str:
+    """``toPathList`` joined with ", " (a JSON-encoded string array is unpacked), or "." when empty."""
+    items: list[Any]
+    if isinstance(value, str):
+        items = [value]
+        text = value.strip()
+        if text.startswith("[") and text.endswith("]"):
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                parsed = None
+            if isinstance(parsed, list) and all(isinstance(p, str) for p in parsed):
+                items = parsed
+    else:
+        items = list(value) if isinstance(value, list) else []
+    return ", ".join("" if v is None else js_str(v) for v in items) if items else "."
+
+
+def _shorten_scope(scope: str, home: str | None, flavor: RowFlavor) -> str:
+    # The joined list is shortened once, as a whole (only its first path can lose the home prefix).
+    if flavor == "omp18":
+        return shorten18(scope, home)
+    return _shorten(scope, home)
+
+
+def shorten18(path: Any, home: str | None) -> str:
+    """pi-tui 18's ``shortenPath``: only a string; the home prefix must end at a path separator."""
+    if not isinstance(path, str):
+        return ""
+    if home and path.startswith(home):
+        rest = path[len(home):]
+        if rest == "" or rest.startswith(("/", "\\")):
+            return "~" + rest.replace("\\", "/")
+    return path
+
+
+def _js_number(value: Any) -> float:
+    if value is None or value is False:
+        return 0.0
+    if value is True:
+        return 1.0
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip(_JS_WS)
+        if not text:
+            return 0.0
+        try:
+            return float(text)
+        except ValueError:
+            return math.nan
+    return math.nan
+
+
+def _js_plus(a: Any, b: Any) -> Any:
+    """JS ``a + b`` on JSON values: a string on either side concatenates, otherwise numbers add."""
+    if isinstance(a, str) or isinstance(b, str) or isinstance(a, (list, Mapping)) or isinstance(b, (list, Mapping)):
+        return js_str(a) + js_str(b)
+    total = _js_number(a) + _js_number(b)
+    return int(total) if math.isfinite(total) and total.is_integer() else total
+
+
+def _js_minus_one(value: Any) -> Any:
+    """JS ``value - 1``: always numeric (a string is converted, NaN when it is not a number)."""
+    out = _js_number(value) - 1
+    return int(out) if math.isfinite(out) and out.is_integer() else out
 
 
 def _or(args: Mapping[str, Any], *keys: str, default: Any = "") -> Any:
@@ -111,40 +185,41 @@ def _or(args: Mapping[str, Any], *keys: str, default: Any = "") -> Any:
 def format_tool_call(name: str, args: Any, *, home: str | None, flavor: RowFlavor) -> str:
     if not isinstance(args, Mapping):
         args = {}
+    shorten = shorten18 if flavor == "omp18" else _shorten
     if name == "read":
-        p = _shorten(_or(args, "path", "file_path"), home)
+        p = shorten(js_str(_or(args, "path", "file_path")), home)
         offset, limit = args.get("offset", _MISSING), args.get("limit", _MISSING)
         if offset is not _MISSING or limit is not _MISSING:
             start = offset if offset is not _MISSING and offset is not None else 1
             end: Any = ""
             if limit is not _MISSING:
-                try:
-                    end = start + limit - 1
-                except TypeError:
-                    end = f"{js_str(start)}{js_str(limit)}"
+                end = _js_minus_one(_js_plus(start, limit))
             p += ":" + js_str(start) + ("-" + js_str(end) if _truthy(end) else "")
         return f"[read: {p}]"
     if name in ("write", "edit"):
-        return f"[{name}: {_shorten(_or(args, 'path', 'file_path'), home)}]"
+        return f"[{name}: {shorten(js_str(_or(args, 'path', 'file_path')), home)}]"
     if name == "bash":
         raw = js_str(_or(args, "command"))
         return f"[bash: {cut16(norm(raw), 50)}{'...' if len16(raw) > 50 else ''}]"
     if name == "grep":
+        # Every agent reads the pattern as ``String(args.pattern || "")``: a missing one is empty,
+        # never "undefined".
+        pattern = js_str(_or(args, "pattern"))
+        if flavor in ("omp", "omp18"):
+            scope = _path_scope(args.get("paths") if isinstance(args.get("paths"), (str, list)) else
+                                args.get("path") if isinstance(args.get("path"), str) else None)
+            return f"[grep: /{pattern}/ in {_shorten_scope(scope, home, flavor)}]"
+        return f"[grep: /{pattern}/ in {_shorten(_or(args, 'path', default='.'), home)}]"
+    if name == "find" and flavor not in ("omp", "omp18"):
+        return f"[find: {js_str(_or(args, 'pattern'))} in {_shorten(_or(args, 'path', default='.'), home)}]"
+    if name == "glob" and flavor in ("omp", "omp18"):
+        # omp renders a glob call by where it looks, not by its pattern: no path reads "[glob: .]".
+        path = args.get("path")
         paths = args.get("paths")
-        if flavor == "omp" and isinstance(paths, list) and paths:
-            where = ", ".join(_shorten(p, home) for p in paths)
-        else:
-            where = _shorten(_or(args, "path", default="."), home)
-        return f"[grep: /{js_str(args.get('pattern', _MISSING))}/ in {where}]"
-    if name == "find" and flavor != "omp":
-        return f"[find: {js_str(args.get('pattern', _MISSING))} in {_shorten(_or(args, 'path', default='.'), home)}]"
-    if name == "glob" and flavor == "omp":
-        scope = js_str(args.get("pattern", _MISSING))
-        if _truthy(args.get("path", _MISSING)):
-            scope += " in " + _shorten(args.get("path"), home)
-        return f"[glob: {scope}]"
+        scope = _path_scope(path if isinstance(path, str) else paths if isinstance(paths, (str, list)) else None)
+        return f"[glob: {_shorten_scope(scope, home, flavor)}]"
     if name == "ls":
-        return f"[ls: {_shorten(_or(args, 'path', default='.'), home)}]"
+        return f"[ls: {shorten(js_str(_or(args, 'path', default='.')), home)}]"
     j = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
     return f"[{name}: {cut16(j, 40)}{'...' if len16(j) > 40 else ''}]"
 

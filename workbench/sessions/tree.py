@@ -17,7 +17,7 @@ from workbench.errors import NotFoundError
 from workbench.sessions.entries import Entry, Session, paused_gc
 from workbench.sessions.forest import TreeNode, build_forest  # TreeNode re-exported
 
-Flavor = Literal["omp", "pi", "omp57"]
+Flavor = Literal["omp", "pi", "omp57", "omp18"]
 _UNSET: Any = object()
 
 
@@ -33,6 +33,18 @@ class NavigationResult:
     new_leaf_id: str | None = None
     editor_text: str | None = None
     summary_entry: Mapping[str, Any] | None = None
+    cancelled: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """The fields of the agent's ``navigateTree`` result: ``{cancelled: false}`` alone for a no-op."""
+        out: dict[str, Any] = {"cancelled": self.cancelled}
+        if self.no_op:
+            return out
+        if self.editor_text is not None:
+            out["editorText"] = self.editor_text
+        if self.summary_entry is not None:
+            out["summaryEntry"] = dict(self.summary_entry)
+        return out
 
     @property
     def leaf_after(self) -> str | None:
@@ -133,6 +145,7 @@ class SessionTree:
         self._tree: list[TreeNode] | None = None
         self._node_of: dict[str, TreeNode] = {}
         self._labels: dict[str, str] | None = None
+        self._children: dict[str | None, list[Entry]] | None = None
         self._counter = 0
 
     # ----- reading -------------------------------------------------------------------------
@@ -152,10 +165,12 @@ class SessionTree:
         return self.by_id.get(self.leaf_id) if self.leaf_id is not None else None
 
     def get_branch(self, from_id: str | None = _UNSET) -> list[Entry]:
-        return branch_path(self.by_id, self.leaf_id if from_id is _UNSET else from_id)
+        """Root→entry path of ``from_id``; not given or None → the leaf's (``fromId ?? leafId``)."""
+        return branch_path(self.by_id, self.leaf_id if from_id is _UNSET or from_id is None else from_id)
 
     def active_path_ids(self, leaf_id: str | None = _UNSET) -> set[str]:
-        return {e.id for e in self.get_branch(self.leaf_id if leaf_id is _UNSET else leaf_id)}
+        # None means "no leaf" here (after rewinding past a root prompt): an empty path.
+        return {e.id for e in branch_path(self.by_id, self.leaf_id if leaf_id is _UNSET else leaf_id)}
 
     def visible_leaf(self) -> str | None:
         """omp's "current leaf" for the selector: the leaf after skipping trailing label/custom entries."""
@@ -169,7 +184,8 @@ class SessionTree:
         return cur.id if cur is not None else None
 
     def leaf_for_selector(self, flavor: Flavor | None = None) -> str | None:
-        return self.leaf_id if (flavor or self.flavor) == "pi" else self.visible_leaf()
+        """The leaf the `/tree` selector is given: pi and omp 18.3 pass the real leaf, omp17 the visible one."""
+        return self.leaf_id if (flavor or self.flavor) in ("pi", "omp18") else self.visible_leaf()
 
     def get_tree(self) -> list[TreeNode]:
         """Roots in file order, children sorted by timestamp (stable); orphans and cycle breaks are roots."""
@@ -184,7 +200,20 @@ class SessionTree:
         return roots
 
     def get_children(self, entry_id: str) -> list[Entry]:
-        """Children of an entry in tree order (timestamp, stable); uses the built tree, O(children)."""
+        """The agent's ``getChildren``: every entry whose parentId is ``entry_id``, in file order.
+
+        Unlike the tree's children this is not sorted by timestamp, and an entry whose id is reused
+        later still appears (the index is by parent, not by id).
+        """
+        if self._children is None:
+            kids: dict[str | None, list[Entry]] = {}
+            for entry in self.entries:
+                kids.setdefault(entry.parent_id, []).append(entry)
+            self._children = kids
+        return list(self._children.get(entry_id, ()))
+
+    def children_in_tree_order(self, entry_id: str) -> list[Entry]:
+        """Children of an entry as ``get_tree`` orders them (timestamp, stable); O(children)."""
         self.get_tree()
         node = self._node_of.get(entry_id)
         return [c.entry for c in node.children] if node is not None else []
@@ -192,6 +221,7 @@ class SessionTree:
     # ----- in-memory appends (SessionManager semantics, never written) ---------------------------
     def _invalidate(self) -> None:
         self._tree = None
+        self._children = None
         self._labels = None
 
     def mint_id(self) -> str:
@@ -252,8 +282,14 @@ class SessionTree:
         return obj
 
     def create_branched(self, leaf_id: str) -> SessionTree:
-        """In-memory fork: the root→leaf path without label entries, then fresh labels for that path."""
-        path = [e for e in self.get_branch(leaf_id) if e.type != "label"]
+        """In-memory fork: the root→leaf path without label entries, then fresh labels for that path.
+
+        Raises ``NotFoundError("Entry <id> not found")`` for an id with no branch, as the agent does.
+        """
+        branch = self.get_branch(leaf_id)
+        if not branch:
+            raise NotFoundError(f"Entry {leaf_id} not found")
+        path = [e for e in branch if e.type != "label"]
         on_path = {e.id for e in path}
         fork = SessionTree([], leaf=None, flavor=self.flavor)
         for entry in path:
@@ -276,13 +312,29 @@ class SessionTree:
         (the leaf minus trailing label/custom entries) as "already here", pi only the real leaf.
         """
         old = self.leaf_id
-        if interactive and self.flavor != "pi" and target_id == self.visible_leaf():
-            return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
-        if target_id == old:
+        if self.flavor == "pi" and target_id == old:
+            # pi checks "already here" before looking the target up; omp 18 looks it up first.
             return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
         target = self.by_id.get(target_id)
         if target is None:
             raise NotFoundError(f"Entry {target_id} not found")
+        is_user = target.type == "message" and target.role == "user"
+        if self.flavor == "omp18":
+            from workbench.sessions.rowtext18 import is_user_request18
+
+            is_user = is_user_request18(target.obj)
+        # omp 18: navigateTree never treats a user prompt as "already here", it rewinds past it; its
+        # `/tree` selector, though, stops at the real leaf first ("Already at this point"), unless
+        # the leaf is an `ask` result (which reopens the question).
+        rewinds = self.flavor == "omp18" and is_user
+        if interactive and self.flavor == "omp18":
+            ask = target.type == "message" and target.role == "toolResult" and (target.message or {}).get("toolName") == "ask"
+            if target_id == old and not ask:
+                return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
+        elif interactive and self.flavor != "pi" and target_id == self.visible_leaf() and not rewinds:
+            return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
+        if target_id == old and not rewinds:
+            return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
         common: str | None = None
         to_summarize: list[str] = []
         if old is not None:
@@ -299,7 +351,8 @@ class SessionTree:
             to_summarize.reverse()
         editor: str | None = None
         new_leaf: str | None
-        if (target.type == "message" and target.role == "user") or target.type == "custom_message":
+        skill = self.flavor == "omp18" and target.type == "custom_message" and target.get("customType") == "skill-prompt"
+        if is_user or (target.type == "custom_message" and not skill):
             new_leaf = target.parent_id
             content = (target.message or {}).get("content") if target.type == "message" else target.get("content")
             editor = text_of_content(content)

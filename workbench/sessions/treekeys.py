@@ -24,6 +24,8 @@ def press_key(tl: TreeList, key: str) -> TreeList:
     flavor = tl.flavor
     if key in _SIMPLE:
         return getattr(tl, _SIMPLE[key])()
+    if flavor == "omp18" and key in ("alt+up", "alt+down"):
+        return tl.turn(-1 if key == "alt+up" else 1)
     if flavor == "pi" and key in ("ctrl+b", "ctrl+f"):
         return tl.page_up() if key == "ctrl+b" else tl.page_down()
     if key == "ctrl+o":
@@ -53,7 +55,7 @@ def press_key(tl: TreeList, key: str) -> TreeList:
             continue
         if flavor == "omp57" and ch == "l" and not state.search:
             continue
-        if flavor == "omp" and ch == "L" and not state.search:
+        if flavor in ("omp", "omp18") and ch == "L" and not state.search:
             continue  # omp17: Shift+L with an empty query opens the label editor
         if flavor == "omp57" and (ord(ch) < 32 or 127 <= ord(ch) < 160):
             continue

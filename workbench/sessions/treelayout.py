@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 if TYPE_CHECKING:
     from workbench.sessions.flattree import FlatTree
 
-Flavor = Literal["omp", "pi", "omp57"]
+Flavor = Literal["omp", "pi", "omp57", "omp18"]
 
 
 class Layout(NamedTuple):
@@ -74,6 +74,90 @@ def layout_forest(roots: list[int], children: Mapping[int, list[int]], active: s
     return out
 
 
+def layout_forest18(roots: list[int], children: Mapping[int, list[int]], active: set[int]) -> dict[int, Layout]:
+    """pi-tui 18.2.9's TreeView projection, as omp 18.3's `/tree` uses it (tree-view.ts ``projectTree``).
+
+    Roots sit at depth 0; a node's children go one level deeper when there are several of them, or
+    when the node is a root of a multi-root session; a chain keeps its depth (no extra step after a
+    branch head, unlike omp17). A row draws a connector when it has siblings; each ancestor with
+    siblings (session roots excepted) draws its gutter at its depth minus one. The branch holding the
+    current leaf comes first, at the roots and at every branch point. Fields reused from ``Layout``:
+    ``indent`` = depth, ``show_connector``, ``is_last`` and ``gutters`` ((depth - 1, not last) per
+    ancestor with siblings, shared along a chain).
+    """
+    multiple = len(roots) > 1
+    out: dict[int, Layout] = {}
+    new = tuple.__new__
+    ordered = [r for r in roots if r in active] + [r for r in roots if r not in active]
+    stack: list[tuple[int, Layout, bool]] = []
+    for i in range(len(ordered) - 1, -1, -1):
+        stack.append((ordered[i], new(Layout, (0, False, False, i == len(ordered) - 1, (), False)), True))
+    pop = stack.pop
+    push = stack.append
+    get_kids = children.get
+    while stack:
+        node, lay, is_root = pop()
+        out[node] = lay
+        kids = get_kids(node)
+        if not kids:
+            continue
+        depth, _, connector, is_last, gutters, _ = lay
+        # This row becomes an ancestor of its children: its gutter counts if it has siblings (a
+        # connector) and is not a session root of a multi-root session (roots never draw connectors).
+        if connector:
+            gutters = gutters + ((depth - 1, not is_last),)
+        branching = len(kids) > 1
+        child_depth = depth + 1 if branching or (multiple and is_root) else depth
+        if branching:
+            kids = [k for k in kids if k in active] + [k for k in kids if k not in active]
+        last = len(kids) - 1
+        if not branching and child_depth == depth and not connector and is_last:
+            push((kids[0], lay, False))  # a chain link: same depth, no connector, same gutters: share it
+            continue
+        for i in range(last, -1, -1):
+            push((kids[i], new(Layout, (child_depth, False, branching, i == last, gutters, False)), False))
+    return out
+
+
+def render_prefix18(lay: Layout, *, scroll: int, memo: dict[tuple[Any, ...], tuple[str, int, bool]] | None = None,
+                    ) -> tuple[str, int, bool]:
+    """One row's gutter cells in pi-tui 18.2.9 (``#renderGutter``): ``scroll`` levels cut on the left."""
+    key = None
+    if memo is not None:
+        key = (id(lay.gutters), lay.indent, lay.show_connector, lay.is_last, "omp18", scroll)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+    offset = min(scroll, lay.indent)
+    shown = lay.indent - offset
+    gutters: dict[int, bool] = {}
+    for pos, show in lay.gutters:
+        gutters.setdefault(pos, show)  # the first (outermost) ancestor at a depth wins, like find()
+    cells: list[str] = []
+    for level in range(shown):
+        depth = level + offset
+        if depth in gutters:
+            cells.append("│  " if gutters[depth] else "   ")
+        elif lay.show_connector and level == shown - 1:
+            cells.append("└─ " if lay.is_last else "├─ ")
+        else:
+            cells.append("   ")
+    if offset > 0 and cells:
+        cells[0] = "…" + cells[0][1:]
+    out = ("".join(cells), lay.indent, lay.show_connector)
+    if memo is not None:
+        memo[key] = out
+    return out
+
+
+def window_scroll18(layouts: list[Layout], width: int | None) -> int:
+    """The horizontal offset one window of rows shares (a deep window compresses its oldest levels)."""
+    if width is None or not layouts:
+        return 0
+    max_levels = max(1, (width - max(24, width // 2) - 4) // 3)
+    return max(0, max(lay.indent for lay in layouts) - max_levels)
+
+
 def render_prefix(
     lay: Layout, *, multiple_roots: bool, flavor: Flavor, fold_glyph: str | None, width: int | None,
     memo: dict[tuple[Any, ...], tuple[str, int, bool]] | None = None,
@@ -108,7 +192,7 @@ def render_prefix(
             cells.append("│  ")
         else:
             cells.append("   ")
-    if width is not None and flavor == "omp":
+    if width is not None and flavor in ("omp", "omp18"):
         cap = max(1, (width - max(24, width // 2) - 4) // 3)
         if len(cells) > cap:
             cells = cells[len(cells) - cap:]

@@ -3,7 +3,9 @@
 ``TreeList`` is immutable: every key method returns a new ``TreeList`` that shares the ``FlatTree``
 (computed once, linear in the number of entries). Flavours: ``omp`` (oh-my-pi v17: fuzzy word search,
 layout kept from the full tree, chain anchors, no counter footer), ``pi`` (pi-mono: substring search,
-layout recomputed over the visible rows, folding, counter footer) and ``omp57`` (oh-my-pi 5.7).
+layout recomputed over the visible rows, folding, counter footer), ``omp18`` (oh-my-pi 18.3 with pi-tui
+18.2.9: every new entry type, 18.2.9's fuzzy search and TreeView layout, Alt+Up/Down by turn) and
+``omp57`` (oh-my-pi 5.7). ``auto`` picks one from the file (``flavors.detect_flavor``).
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from workbench.sessions.flattree import (
     render_rows,
     truncate_to_width,
 )
+from workbench.sessions.flavors import resolve_flavor
 from workbench.sessions.tree import SessionTree
+from workbench.sessions.treefooter import selector_lines
 from workbench.sessions.treekeys import press_key
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FilterMode", "Flavor", "TreeList", "TreeRow", "truncate_to_width"]
@@ -67,20 +71,22 @@ class TreeList:
         ``selected`` is the initial selection (default: the leaf or its nearest visible ancestor);
         ``home`` shortens tool paths to ``~`` (default ``$HOME``); ``width`` truncates rendered lines.
         """
-        if flavor not in ("omp", "pi", "omp57"):
-            raise UsageError(f"unknown tree flavor {flavor!r} (use omp or pi)")
+        flavor = resolve_flavor(flavor, session)  # type: ignore[assignment]
         if filter_mode not in FILTER_MODES:
             raise UsageError(f"unknown filter mode {filter_mode!r} (use one of {', '.join(FILTER_MODES)})")
         tree = _as_tree(session, flavor)
         if leaf is _UNSET:
-            leaf = tree.leaf_for_selector("pi" if flavor == "pi" else "omp")
+            leaf = tree.leaf_for_selector(flavor)
         if home is _UNSET:
             home = os.environ.get("HOME")
         with paused_gc():
             self._b = FlatTree(tree, flavor, leaf, home)
         self.filter_mode: str = filter_mode
         self.search = search
-        self.max_visible = max_visible if max_visible is not None else max(5, height // 2)
+        if max_visible is None:
+            # omp 18.3's panel keeps 8 rows of chrome: at most height - 8 rows, at least 1.
+            max_visible = max(1, min(max(5, height // 2), height - 8)) if flavor == "omp18" else max(5, height // 2)
+        self.max_visible = max_visible
         self.width = width
         self.folded: frozenset[int] = frozenset()
         self.closed = False
@@ -146,8 +152,12 @@ class TreeList:
         if self._pos is None:
             pos: dict[str, int] = {}
             ids = self._b.ids
-            for i in range(len(self._visible) - 1, -1, -1):
-                pos[ids[self._visible[i]]] = i  # first row wins, like findIndex
+            if self._b.flavor == "omp18":
+                for i, n in enumerate(self._visible):
+                    pos[ids[n]] = i  # pi-tui 18's TreeView indexes rows by key: a later duplicate wins
+            else:
+                for i in range(len(self._visible) - 1, -1, -1):
+                    pos[ids[self._visible[i]]] = i  # first row wins, like findIndex
             self._pos = pos
         return self._pos.get(entry_id)
 
@@ -360,26 +370,21 @@ class TreeList:
 
     def lines(self) -> list[str]:
         """The rendered selector: the window of rows and the footer / empty state of the flavour."""
-        tag = FILTER_TAGS[self.filter_mode]
-        n = len(self._visible)
-        if self.flavor != "omp":
-            if not n:
-                return ["  No entries found", f"  (0/0){tag}"]
-            sel = self.selected_index or 0
-            return [r.line for r in self.window_rows()] + [f"  ({sel + 1}/{n}){tag}"]
-        if not n:
-            total = self.total
-            if not total:
-                return ["  No entries found"]
-            if self._tokens():
-                return [f'  No entries match search "{self.search}"', "  Press Backspace to clear the search",
-                        f"  (0/{total}){tag}"]
-            return [f"  {total} entries hidden by the current filter {tag.strip() or '[default]'}",
-                    "  Press Alt+A to show all, Alt+D for default", f"  (0/{total}){tag}"]
-        out = [r.line for r in self.window_rows()]
-        if tag:
-            out.append("  " + tag.strip())
-        return out
+        return selector_lines(self)
+
+    def turn(self, direction: int) -> TreeList:
+        """omp18's Alt+Up / Alt+Down: the nearest user or assistant message row that way (no wrap)."""
+        i = self.selected_index
+        if i is None:
+            return self
+        b = self._b
+        j = i + direction
+        while 0 <= j < len(self._visible):
+            n = self._visible[j]
+            if b.types[n] == "message" and b.roles[n] in ("user", "assistant"):
+                return self._moved(j)
+            j += direction
+        return self
 
     def display_text(self, entry_id: str) -> str:
         k = self._b.index_of.get(entry_id)

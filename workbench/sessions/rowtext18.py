@@ -1,0 +1,334 @@
+"""Row text, search text and filter facts of the omp 18.3 `/tree` (pi-tui 18.2.9's tree selector).
+
+The selector omp 18.3.4 ships knows every entry type the agent now writes (``model_usage``,
+``service_tier_change``, ``title_change``, ``mode_change``, ``credential_pin``, ``ttsr_injection``,
+``session_init``, ``reset_boundary``) and gives any other type a row reading ``[its type]`` instead
+of an empty line. Approximations (the helpers live in packages that are not published): control
+characters are removed where the agent calls ``sanitizeText``, and a recovered-retry note longer than
+80 cells is cut with ``…``; ``errorId`` bit flags are not decoded, only the persisted marker strings.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from workbench.sessions.rowtext import (
+    _MISSING,
+    _truthy,
+    cut16,
+    format_tool_call,
+    js_str,
+    norm,
+)
+
+SETTINGS_TYPES18 = frozenset({
+    "label", "custom", "model_change", "model_usage", "thinking_level_change", "service_tier_change", "title_change",
+    "credential_pin", "session_init", "ttsr_injection", "mode_change", "reset_boundary",
+})
+# Entry types omp 18.3.4 writes (session-entries.ts) plus the header and the omp title slot; other
+# types are kept and shown as "[type]" rows but flagged as unknown when a file is loaded.
+KNOWN_TYPES18 = frozenset({
+    "message", "model_usage", "thinking_level_change", "model_change", "service_tier_change", "compaction",
+    "branch_summary", "custom", "custom_message", "label", "title_change", "ttsr_injection", "session_init",
+    "mode_change", "credential_pin", "reset_boundary",
+})
+SKILL_PROMPT = "skill-prompt"
+SEARCH_LIMIT = 200
+_SILENT_ABORT = "__omp.silent_abort__"
+_USER_INTERRUPT = "Interrupted by user"
+_GENERIC_ABORT = "Request was aborted"
+_CONTROL = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|[\x00-\x08\x0b-\x1f\x7f]")
+_SYSTEM_OPEN = re.compile(r"^<(system-[\w-]+)", re.IGNORECASE)
+_WS = re.compile(r"\s+")
+
+
+def _join(content: Any) -> str:
+    """Text blocks whose text is a string, concatenated; a string as it is; anything else empty."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(b["text"] for b in content
+                       if isinstance(b, Mapping) and b.get("type") == "text" and isinstance(b.get("text"), str))
+    return ""
+
+
+def _extract(content: Any) -> str:
+    return cut16(_join(content), SEARCH_LIMIT)
+
+
+def sanitize_field(value: Any) -> str:
+    text = value if isinstance(value, str) else ""
+    return _CONTROL.sub("", text).replace("\n", " ").replace("\t", " ").strip()
+
+
+def strip_system_wrapper(content: str) -> str:
+    """One ``<system-…>…</system-…>`` envelope around custom-message content is not shown."""
+    trimmed = content.strip()
+    m = _SYSTEM_OPEN.match(trimmed)
+    if not m:
+        return content
+    start = m.end()
+    nxt = trimmed[start:start + 1]
+    if nxt != ">" and not nxt.isspace():
+        return content
+    quote: str | None = None
+    end = -1
+    for i in range(start, len(trimmed)):
+        ch = trimmed[i]
+        if quote:
+            if ch == quote:
+                quote = None
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "<":
+            return content
+        elif ch == ">":
+            end = i
+            break
+    if end < 0 or quote:
+        return content
+    closing = f"</{m.group(1)}>"
+    close_at = len(trimmed) - len(closing)
+    if close_at <= end or trimmed[close_at:].lower() != closing.lower():
+        return content
+    return trimmed[end + 1:close_at].strip()
+
+
+def advisor_display(details: Any) -> tuple[str, str]:
+    """(qualifier, text) of an advisor note: distinct non-default advisors then severities; note bodies."""
+    if not isinstance(details, Mapping) or not isinstance(details.get("notes"), list):
+        return "", ""
+    notes: list[str] = []
+    names: list[str] = []
+    severities: list[str] = []
+    for note in details["notes"]:
+        if not isinstance(note, Mapping):
+            continue
+        if isinstance(note.get("note"), str):
+            notes.append(note["note"])
+        if isinstance(note.get("advisor"), str):
+            name = sanitize_field(note["advisor"])
+            if name and name != "default" and name not in names:
+                names.append(name)
+        if isinstance(note.get("severity"), str):
+            sev = sanitize_field(note["severity"])
+            if sev and sev not in severities:
+                severities.append(sev)
+    return ", ".join(names + severities), " ".join(notes)
+
+
+def _canonical(text: Any) -> bool:
+    """``canonicalizeMessage`` is non-empty: some character other than dots, ellipses and blanks."""
+    if not isinstance(text, str) or not text:
+        return False
+    return bool(text.strip().strip(". \u2026\t\n\r"))
+
+
+def has_text18(content: Any) -> bool:
+    if isinstance(content, str):
+        return _canonical(content)
+    if isinstance(content, list):
+        return any(isinstance(b, Mapping) and b.get("type") == "text" and _canonical(b.get("text")) for b in content)
+    return False
+
+
+def hidden_assistant18(msg: Mapping[str, Any]) -> bool:
+    """A tool-call-only assistant row (no text, not an error or abort) is hidden unless it is the leaf."""
+    if has_text18(msg.get("content")):
+        return False
+    stop = msg.get("stopReason")
+    return not (isinstance(stop, str) and stop and stop not in ("stop", "toolUse"))
+
+
+def is_user_request18(obj: Mapping[str, Any]) -> bool:
+    """``isUserRequestEntry``: a user prompt, or a user-invoked ``/skill:`` prompt (custom message)."""
+    etype = obj.get("type")
+    if etype == "message":
+        msg = obj.get("message")
+        if not isinstance(msg, Mapping):
+            return False
+        if msg.get("role") == "user":
+            return True
+        return msg.get("role") == "custom" and msg.get("customType") == SKILL_PROMPT and msg.get("attribution") == "user"
+    if etype == "custom_message":
+        content = obj.get("content")
+        return (isinstance(content, (str, list)) and obj.get("customType") == SKILL_PROMPT
+                and obj.get("attribution") == "user")
+    return False
+
+
+def _renders_abort(msg: Mapping[str, Any]) -> bool:
+    return msg.get("errorMessage") not in (_SILENT_ABORT, _USER_INTERRUPT)
+
+
+def _assistant_error(msg: Mapping[str, Any]) -> tuple[str, str]:
+    """(kind, text) of ``resolveAssistantErrorPresentation``: none / compact-recovered / full."""
+    recovery = msg.get("retryRecovery")
+    status = recovery.get("status") if isinstance(recovery, Mapping) else None
+    if status == "superseded":
+        return "none", ""
+    if status == "recovered":
+        note = recovery.get("note") if isinstance(recovery, Mapping) else None
+        text = _WS.sub(" ", (note if isinstance(note, str) else "").replace("\t", "   ")).strip() or "retried"
+        return "compact-recovered", text if len(text) <= 80 else text[:79] + "…"
+    error = msg.get("errorMessage")
+    stop = msg.get("stopReason")
+    if stop == "aborted":
+        if not _renders_abort(msg):
+            return "none", ""
+        generic = not error or error == _GENERIC_ABORT
+        return "full", "Operation aborted" if generic else js_str(error)
+    if stop == "error":
+        return "full", js_str(error) if error else "Error"
+    if error and _renders_abort(msg):
+        return "full", js_str(error)
+    return "none", ""
+
+
+def _tiers(value: Any) -> str:
+    if not value:
+        return "(default)"
+    if isinstance(value, Mapping):
+        return " ".join(f"{k}:{js_str(v)}" for k, v in value.items())
+    return ""
+
+
+def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], home: str | None) -> str:
+    etype = obj.get("type")
+    if etype == "message":
+        msg = obj.get("message")
+        if not isinstance(msg, Mapping):
+            return "[undefined]"
+        role = msg.get("role", _MISSING)
+        if role == "user":
+            return "user: " + norm(_extract(msg.get("content")))
+        if role == "developer":
+            return "developer: " + norm(_extract(msg.get("content")))
+        if role == "assistant":
+            kind, text = _assistant_error(msg)
+            if kind == "compact-recovered":
+                return "assistant: " + text
+            content = norm(_extract(msg.get("content")))
+            if content:
+                return "assistant: " + content
+            if kind == "full":
+                return "assistant: " + cut16(norm(text), 80)
+            return "assistant: (aborted)" if msg.get("stopReason") == "aborted" else "assistant: (no content)"
+        if role == "toolResult":
+            call_id = msg.get("toolCallId")
+            call = tool_calls.get(call_id) if isinstance(call_id, str) and call_id else None
+            if call is not None:
+                return format_tool_call(js_str(call[0]), call[1], home=home, flavor="omp18")
+            name = msg.get("toolName")
+            return f"[{js_str(name) if name is not None else 'tool'}]"
+        if role == "bashExecution":
+            cmd = msg.get("command")
+            return "[bash]: " + norm(js_str(cmd) if cmd is not None else "")
+        return f"[{js_str(role)}]"
+    if etype == "custom_message":
+        if obj.get("customType") == "advisor":
+            qualifier, text = advisor_display(obj.get("details"))
+            return (f"advisor ({qualifier}): " if qualifier else "advisor: ") + norm(text)
+        return f"[{js_str(obj.get('customType', _MISSING))}]: " + norm(strip_system_wrapper(_join(obj.get("content"))))
+    if etype == "compaction":
+        try:
+            k = js_str(math.floor(float(obj.get("tokensBefore")) / 1000 + 0.5))  # type: ignore[arg-type]
+        except (TypeError, ValueError, OverflowError):
+            k = "NaN"
+        return f"[compaction: {k}k tokens]"
+    if etype == "branch_summary":
+        summary = obj.get("summary")
+        return "[branch summary]: " + norm(summary if isinstance(summary, str) else "")
+    if etype == "model_change":
+        return f"[model: {js_str(obj.get('model', _MISSING))}]"
+    if etype == "model_usage":
+        role = sanitize_field(obj.get("role"))
+        return (f"[model usage: {sanitize_field(obj.get('purpose'))} {role + ' ' if role else ''}"
+                f"{sanitize_field(obj.get('provider'))}/{sanitize_field(obj.get('model'))}]")
+    if etype == "thinking_level_change":
+        level = obj.get("thinkingLevel")
+        return f"[thinking: {'off' if level is None else js_str(level)}]"
+    if etype == "custom":
+        return f"[custom: {js_str(obj.get('customType', _MISSING))}]"
+    if etype == "label":
+        label = obj.get("label")
+        return f"[label: {js_str(label) if label is not None else '(cleared)'}]"
+    if etype == "service_tier_change":
+        return f"[service tier: {_tiers(obj.get('serviceTier'))}]"
+    if etype == "title_change":
+        title = obj.get("title")
+        return f"[title: {norm(title if isinstance(title, str) else js_str(title))}]"
+    if etype == "mode_change":
+        return f"[mode: {js_str(obj.get('mode', _MISSING))}]"
+    if etype == "credential_pin":
+        return f"[credential pin: {js_str(obj.get('provider', _MISSING))}]"
+    # Bookkeeping and unknown types read as their type, never as an empty row.
+    return f"[{(etype if isinstance(etype, str) else '').replace('_', ' ')}]"
+
+
+def search_text18(obj: Mapping[str, Any], label: str | None) -> str:
+    parts: list[str] = [label] if label else []
+    etype = obj.get("type")
+    if etype == "message":
+        msg = obj.get("message")
+        if isinstance(msg, Mapping):
+            role = msg.get("role")
+            parts.append("" if role is None else js_str(role))
+            content = msg.get("content", _MISSING)
+            if _truthy(content):  # JS truthiness: an empty block list still adds an (empty) part
+                parts.append(_extract(content))
+            if role == "bashExecution" and msg.get("command"):
+                parts.append(js_str(msg.get("command")))
+    elif etype == "custom_message":
+        ctype = obj.get("customType")
+        parts.append("" if ctype is None else js_str(ctype))
+        if ctype == "advisor":
+            qualifier, text = advisor_display(obj.get("details"))
+            parts += [p for p in (qualifier, text) if p]
+        else:
+            text = cut16(strip_system_wrapper(_join(obj.get("content"))), SEARCH_LIMIT)
+            if text:
+                parts.append(text)
+    elif etype == "compaction":
+        parts.append("compaction")
+    elif etype == "branch_summary":
+        parts += ["branch summary", _part(obj.get("summary"))]
+    elif etype == "model_change":
+        parts += ["model", _part(obj.get("model"))]
+    elif etype == "model_usage":
+        parts += ["model usage"] + [sanitize_field(obj.get(k)) for k in ("purpose", "role", "provider", "model")]
+    elif etype == "thinking_level_change":
+        level = obj.get("thinkingLevel")
+        parts += ["thinking", "off" if level is None else js_str(level)]
+    elif etype == "custom":
+        parts += ["custom", _part(obj.get("customType"))]
+    elif etype == "label":
+        parts += ["label", _part(obj.get("label"))]
+    elif etype == "service_tier_change":
+        parts.append("service tier")
+        tiers = obj.get("serviceTier")
+        if isinstance(tiers, Mapping):
+            for family, tier in tiers.items():
+                if tier:
+                    parts += [family, js_str(tier)]
+    elif etype == "title_change":
+        parts += ["title", _part(obj.get("title"))]
+    elif etype == "mode_change":
+        parts += ["mode", _part(obj.get("mode"))]
+    elif etype == "credential_pin":
+        parts += ["credential pin", _part(obj.get("provider"))]
+    elif etype == "ttsr_injection":
+        rules = obj.get("injectedRules")
+        parts += ["ttsr injection"] + ([js_str(r) for r in rules] if isinstance(rules, list) else [])
+    elif etype == "reset_boundary":
+        parts.append("reset boundary")
+    elif etype == "session_init":
+        parts.append("session init")
+    return " ".join(parts)
+
+
+def _part(value: Any) -> str:
+    return "" if value is None else js_str(value)

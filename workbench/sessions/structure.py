@@ -1,0 +1,92 @@
+"""Checks over a loaded file's records: missing parents, parent cycles, unknown types, JS version numbers.
+
+Each finding is a ``Diagnostic``; nothing here changes an entry. The known types are the ones omp
+18.3.4 (``session-entries.ts``) and pi 0.73 write; the newest session version either writes is 3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from workbench.sessions.entries import Diagnostic, Entry
+from workbench.sessions.rowtext18 import KNOWN_TYPES18
+
+# Entry types some agent this workbench follows writes: omp 18.3's set plus pi's session name.
+KNOWN_ENTRY_TYPES = KNOWN_TYPES18 | {"session_info"}
+CURRENT_VERSION = 3  # CURRENT_SESSION_VERSION of omp 18.3.4 and pi 0.73
+_WHITESPACE = " \t\r\n\ufeff\u00a0\u2028\u2029\u000b\u000c"
+
+
+def js_number(value: Any) -> float:
+    """``Number(value)`` for the JSON values a header can hold (NaN where JS gives NaN)."""
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        text = value.strip(_WHITESPACE)
+        if not text:
+            return 0.0
+        try:
+            return float(int(text, 0)) if text.lower().startswith(("0x", "0o", "0b")) else float(text)
+        except ValueError:
+            return float("nan")
+    return float("nan")
+
+
+def unknown_types(path: str, entries: list[Entry]) -> list[Diagnostic]:
+    """Entry types no followed agent writes: one diagnostic per type, at its first line."""
+    seen: set[str] = set()
+    out: list[Diagnostic] = []
+    for entry in entries:
+        etype = entry.type
+        if etype in KNOWN_ENTRY_TYPES or etype in seen:
+            continue
+        seen.add(etype)
+        count = sum(1 for e in entries if e.type == etype)
+        shown = repr(etype) if etype else "missing"
+        out.append(Diagnostic(path, entry.line, "unknown-type",
+                              f"entry type {shown} is not one omp 18.3 or pi writes ({count} "
+                              f"entr{'y' if count == 1 else 'ies'}); kept and shown as [{etype.replace('_', ' ')}]"))
+    return out
+
+
+def structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, Entry]) -> list[Diagnostic]:
+    """Missing parents and parent cycles, found in one linear pass (each entry is resolved once)."""
+    out: list[Diagnostic] = []
+    # Fast path: when every parent (as looked up) comes earlier in file order, each chain strictly
+    # goes back in the file, so no cycle exists; only missing parents need reporting.
+    acyclic = True
+    for entry in entries:
+        pid = entry.parent_id
+        if pid is not None:
+            parent = by_id.get(pid)
+            if parent is None:
+                if pid != entry.id:
+                    out.append(Diagnostic(path, entry.line, "missing-parent",
+                                          f"parent {pid!r} not found; shown as a root"))
+            elif parent.index >= entry.index and pid != entry.id:
+                acyclic = False
+                break
+    if acyclic:
+        return out
+    out = []
+    state: dict[str, int] = {}  # 1 = on the current walk, 2 = resolved
+    for entry in entries:
+        if entry.parent_id is not None and entry.parent_id != entry.id and entry.parent_id not in by_id:
+            out.append(Diagnostic(path, entry.line, "missing-parent",
+                                  f"parent {entry.parent_id!r} not found; shown as a root"))
+        walk: list[str] = []
+        cur: Entry | None = entry
+        while cur is not None and state.get(cur.id) is None:
+            state[cur.id] = 1
+            walk.append(cur.id)
+            pid = cur.parent_id
+            cur = by_id.get(pid) if pid is not None and pid != cur.id else None
+        if cur is not None and state.get(cur.id) == 1:
+            out.append(Diagnostic(path, cur.line, "cycle",
+                                  f"parent chain of {cur.id!r} loops back to itself; broken there for display"))
+        for eid in walk:
+            state[eid] = 2
+    return out
