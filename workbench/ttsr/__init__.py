@@ -48,6 +48,7 @@ from workbench.ttsr.settings import TtsrSettings
 from workbench.ttsr.templates import (
     DEFAULT_INTERRUPT_TEMPLATE,
     DEFAULT_TOOL_REMINDER_TEMPLATE,
+    DEFAULT_WARNING_TEMPLATE,
     check_template,
     display_path,
     format_prompt,
@@ -64,6 +65,7 @@ __all__ = [
     "DEFAULT_SCOPE",
     "DEFAULT_SETTINGS",
     "DEFAULT_TOOL_REMINDER_TEMPLATE",
+    "DEFAULT_WARNING_TEMPLATE",
     "Diagnostic",
     "EDIT_MODES",
     "EDIT_MODE_STRATEGIES",
