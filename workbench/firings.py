@@ -20,7 +20,7 @@ from workbench.rules import Rule
 from workbench.ttsr import MatchContext, TtsrManager
 from workbench.ttsr.ast import NATIVE_ALIASES, language_for
 
-Via = Literal["regex", "ast"]
+Via = Literal["regex", "ast", "judge"]  # judge: a judged rule delivered (rule examples)
 SNIPPET_CONTEXT = 40
 SNIPPET_LIMIT = 160
 

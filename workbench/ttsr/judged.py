@@ -144,6 +144,28 @@ class JudgedRules:
             out.append(JudgedCandidate(entry.rule, entry.question))
         return out
 
+    def explain_judged(self, content: str, ctx: MatchContext) -> dict[str, str | None]:
+        """Per judged rule: why it is not a candidate for this output (the first gate that fails),
+        or ``None`` when it is one. Pure apart from AST warnings, like ``judged_candidates``."""
+        out: dict[str, str | None] = {}
+        enabled = self._settings.is_enabled
+        for name, entry in self._rules.items():
+            if entry.question is None:
+                continue
+            if not enabled:
+                out[name] = "manager disabled"
+            elif not self._can_trigger(name):
+                out[name] = "repeat gate: already delivered"
+            elif (why := entry.scope.explain(ctx)) is not None:
+                out[name] = why
+            elif not entry.passes_globs(ctx):
+                out[name] = f"path gate: no glob matched {list(entry.globs or [])}"
+            elif not self._passes_prefilter(entry, content if isinstance(content, str) else "", ctx):
+                out[name] = "pre-filter: no condition or astCondition matched the output"
+            else:
+                out[name] = None
+        return out
+
     def _passes_prefilter(self, entry: RuleEntry, content: str, ctx: MatchContext) -> bool:
         """No pre-filter passes; else a regex over the whole output, else an AST pattern on a tool
         output whose path gives a language (the reference's ``#passesPrefilter``)."""
