@@ -144,3 +144,15 @@ def test_backtest_reports_judge_calls_and_hits(tmp_path, project, capsys):
     row = next(line for line in out.splitlines() if line.startswith("no-unverified-success"))
     assert row.split() == ["no-unverified-success", "1", "3", "3", "3", "3"]
     assert "never fired: " not in out or "no-unverified-success" not in out.split("never fired: ")[1]
+
+
+def test_rules_list_marks_judged_rules(tmp_path, project, capsys):
+    home = tmp_path / "home"
+    home.mkdir()
+    assert main(["rules", "list", "--cwd", str(project), "--home", str(home), "--json"]) == 0
+    row = next(r for r in json.loads(capsys.readouterr().out)["rules"] if r["name"] == "no-unverified-success")
+    assert row["bucket"] == "ttsr" and row["judged"] is True
+    assert row["question"] == "Does the reply claim the work is done without showing a check?"
+    assert main(["rules", "list", "--cwd", str(project), "--home", str(home)]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("no-unverified-success"))
+    assert line.split()[1:3] == ["ttsr", "judged"]
