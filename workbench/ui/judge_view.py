@@ -84,6 +84,11 @@ def waiting_html(request: Any) -> str:
     shown = content[:_CONTENT_SHOWN] + ("\n…" if cut else "")
     note = f" (cut to the judge's token limit: ~{request.tokens:,} tokens)" if request.truncated else ""
     questions = "".join(f"<li><b>{esc(q.rule)}</b>: {esc(q.question)}</li>" for q in request.questions)
+    if not content:
+        # An edit's digest is its new text (the reference's matcher surface): a pure deletion sends nothing.
+        return (f'<div class="wb-kv"><span class="wb-tag wb-tag-active">judge waiting</span> step {request.step} · '
+                f"turn {request.turn} · the {esc(request.subject)}</div><ol>{questions}</ol>"
+                '<div class="wb-muted">(the content sent is empty: the tool reports no text for this call)</div>')
     return (f'<div class="wb-kv"><span class="wb-tag wb-tag-active">judge waiting</span> step {request.step} · '
             f"turn {request.turn} · the {esc(request.subject)}{esc(note)}</div><ol>{questions}</ol>{pre(shown)}")
 
