@@ -57,3 +57,11 @@ def test_fixed_judges_and_the_queue_table(project):
     assert view.stepper.result().injected == ()
     none_html = queue_html(next(s for s in view.stepper.snapshots() if s.judge_queue), ["careful-python-edits"])
     assert "none: not asked" in none_html and "no judge" in none_html
+
+
+def test_rules_tab_marks_judged_rules(project):
+    from workbench.ui.rules_view import RulesView
+
+    view = RulesView.from_folder(project, project / "session.stream.jsonl")
+    assert "careful-python-edits (judged)" in view.summary.object
+    assert "no-unverified-success (judged)" in view.summary.object
