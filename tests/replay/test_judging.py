@@ -220,3 +220,16 @@ def test_judged_and_stream_rules_live_side_by_side():
     triggered = [(e.rules, e.detail.get("judged", False)) for e in result.events if e.type == "ttsr_triggered"]
     assert triggered == [(("stream",), False), (("j",), True)]
     assert set(result.injected) == {"stream", "j"}
+
+
+def test_the_judge_setting_off_keeps_judged_rules_inactive():
+    result = run_session(stream_of(prose_turn("x")), [judged("j")], {"judge": "off"}, cwd="/proj",
+                         judge=FixedJudge(True), time_bound=None)
+    assert result.injected == () and result.judge is None
+    assert result.judge_rounds[0].items[0].status == "no judge"
+
+
+def test_a_custom_warning_template():
+    result = run_session(stream_of(prose_turn("x")), [judged("j")], cwd="/proj", judge=FixedJudge(True),
+                         templates={"warning": "WARN {{name}} about {{subject}}"}, time_bound=None)
+    assert result.context[-1]["content"] == "WARN j about reply"
