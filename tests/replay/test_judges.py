@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
 
 import pytest
 
@@ -119,10 +120,10 @@ def test_judge_from_option(tmp_path):
 class FakeChat(BaseHTTPRequestHandler):
     """Answers yes to questions that mention 'promise', no otherwise; records what it was sent."""
 
-    seen: list[dict] = []
-    mode = "ok"
+    seen: ClassVar[list[dict]] = []
+    mode: ClassVar[str] = "ok"
 
-    def do_POST(self):  # noqa: N802 - the stdlib's name
+    def do_POST(self):
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         FakeChat.seen.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
         if FakeChat.mode == "error":

@@ -139,7 +139,7 @@ def test_probability_threshold_is_point_seven():
 
 
 def test_content_is_cut_to_the_token_limit(monkeypatch):
-    import workbench.replay.judging as judging
+    from workbench.replay import judging
 
     monkeypatch.setattr(judging, "JUDGED_CONTENT_MAX_TOKENS", 3)
     result = run_session(stream_of(prose_turn("one two three four five six")), [judged("j")], cwd="/proj",

@@ -301,7 +301,7 @@ class HttpJudge:
             headers["Authorization"] = f"Bearer {self.api_key}"
         req = urllib.request.Request(self.endpoint, data=data, headers=headers, method="POST")
         try:
-            with urllib.request.urlopen(req, timeout=self.timeout) as response:  # noqa: S310 - user's URL
+            with urllib.request.urlopen(req, timeout=self.timeout) as response:
                 payload = response.read().decode("utf-8", errors="replace")
         except urllib.error.HTTPError as exc:
             detail = exc.read().decode("utf-8", errors="replace")[:200]
@@ -312,7 +312,7 @@ class HttpJudge:
         return parse_reply(payload, request, self.endpoint)
 
 
-_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.S)
+_FENCE = re.compile(r"^```(?:json)?\s*(.*?)\s*```$", re.DOTALL)
 
 
 def parse_reply(payload: str, request: JudgeRequest, endpoint: str = "judge") -> list[float]:
@@ -392,6 +392,6 @@ def _answer_at(value: Any, text: str, path: str, where: str, key: str | None = N
 
 def _line_of(text: str, key: str) -> int | None:
     """The 1-based line where ``key`` first appears as a key (for error messages)."""
-    pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*:', re.M)
+    pattern = re.compile(rf'^\s*"?{re.escape(key)}"?\s*:', re.MULTILINE)
     m = pattern.search(text)
     return text.count("\n", 0, m.start()) + 1 if m else None

@@ -18,9 +18,9 @@ from workbench.replay import engine
 from workbench.replay.conversation import Conversation, LazyMessage
 from workbench.replay.persistence import SessionCopy
 from workbench.replay.streaming import StreamingMessage
+from workbench.replay.events import CheckHook, ReplayEvent, ReplayEventType, ReplayResult, StepStatus
 from workbench.replay.judges import Judge
 from workbench.replay.judging import JudgedHandling
-from workbench.replay.events import CheckHook, ReplayEvent, ReplayEventType, ReplayResult, StepStatus
 from workbench.replay.stream import Stream, StreamEvent, thaw
 from workbench.replay.triggers import TriggerHandling
 from workbench.rules import Rule, bucket_rules

@@ -179,7 +179,8 @@ class JudgedRules:
         try:
             return ast_match(entry.prefilter_ast, content, lang)
         except UnsupportedLanguage as exc:
-            from workbench.ttsr.manager import MSG_AST_FAILED  # the manager imports this module
+            # Imported here: the manager imports this module.
+            from workbench.ttsr.manager import MSG_AST_FAILED
 
             self._warn(MSG_AST_FAILED, {"patterns": list(entry.prefilter_ast), "lang": lang, "error": str(exc)})
             return False

@@ -32,7 +32,7 @@ def seek_or_pause(stepper: Any, index: int) -> tuple[Any, int]:
     try:
         return stepper.seek(index), index
     except JudgePending:
-        last = len(stepper._snapshots) - 1  # noqa: SLF001 - the paused step is the last one computed
+        last = len(stepper._snapshots) - 1
         return stepper.seek(last), last
 
 
