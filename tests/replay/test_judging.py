@@ -233,3 +233,10 @@ def test_a_custom_warning_template():
     result = run_session(stream_of(prose_turn("x")), [judged("j")], cwd="/proj", judge=FixedJudge(True),
                          templates={"warning": "WARN {{name}} about {{subject}}"}, time_bound=None)
     assert result.context[-1]["content"] == "WARN j about reply"
+
+
+def test_stepper_result_carries_the_judge_queue():
+    stepper = Stepper(stream_of(prose_turn("x")), [judged("j")], cwd="/proj", judge=FixedJudge(True), time_bound=None)
+    result = stepper.result()
+    assert result.judge == "fixed:yes" and result.judged_rules == ("j",)
+    assert result.judged_summary()["delivered"] == ["j"]

@@ -184,3 +184,10 @@ def test_token_prefix_is_the_longest_prefix_within_the_limit(limit):
 
 def test_token_prefix_keeps_short_text_whole():
     assert token_prefix("short", 32_000) == "short"
+
+
+def test_get_judged_rules_lists_only_judged_ones():
+    m = TtsrManager()
+    m.add_rule(rule("a", condition=["x"]))
+    m.add_rule(rule("j", question="Q?", condition=["x"]))
+    assert [r.name for r in m.get_judged_rules()] == ["j"]

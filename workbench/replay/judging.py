@@ -188,7 +188,7 @@ class JudgedHandling:
         return work.done[-1].request
 
     def judged_rule_names(self) -> list[str]:
-        return [e.name for e in self.manager._rules.values() if e.question is not None]
+        return [r.name for r in self.manager.get_judged_rules()]
 
     def _judge_completed(self, message: Mapping[str, Any], stop: str) -> None:
         """``#judgeCompletedMessage``: aborted and failed messages never took effect, so never judged."""

@@ -128,7 +128,8 @@ class Stepper:
             self._result = ReplayResult(
                 tuple(sorted([*self.time_bound_events, *result.events], key=lambda e: e.step)),
                 result.injected, result.context, result.status, result.stream_calls, result.entries,
-                dict(self.disabled),
+                dict(self.disabled), judge=result.judge, judged_rules=result.judged_rules,
+                judge_rounds=result.judge_rounds,
             )
         return self._result
 

@@ -128,6 +128,10 @@ class JudgedRules:
         """True when the manager is enabled and some registered rule is judged."""
         return self._settings.is_enabled and any(e.question is not None for e in self._rules.values())
 
+    def get_judged_rules(self) -> list[Any]:
+        """The registered judged rules, in registration order."""
+        return [e.rule for e in self._rules.values() if e.question is not None]
+
     def judged_candidates(self, content: str, ctx: MatchContext) -> list[JudgedCandidate]:
         """Judged rules to ask about one completed output, in registration order."""
         if not self.has_judged_rules():
