@@ -191,3 +191,15 @@ def test_get_judged_rules_lists_only_judged_ones():
     m.add_rule(rule("a", condition=["x"]))
     m.add_rule(rule("j", question="Q?", condition=["x"]))
     assert [r.name for r in m.get_judged_rules()] == ["j"]
+
+
+def test_a_live_source_may_return_a_camel_case_mapping():
+    current = {"repeatMode": "once"}
+    m = TtsrManager(lambda: current)
+    j = rule("j", question="Q?")
+    m.add_rule(j)
+    m.claim([j])
+    assert m.judged_candidates("x", TEXT) == []
+    current.update(repeatMode="after-gap", repeatGap=0)
+    assert [c.rule.name for c in m.judged_candidates("x", TEXT)] == ["j"]
+    assert m.get_settings().repeat_mode == "after-gap"

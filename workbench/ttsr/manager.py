@@ -133,8 +133,10 @@ class TtsrManager(JudgedRules):
 
     @property
     def _settings(self) -> TtsrSettings:
-        """The settings now: read from the source at every use, so a live source is never cached."""
-        return self._settings_source()
+        """The settings now: read from the source at every use, so a live source is never cached.
+        A source may return a mapping (the reference's settings are a plain object)."""
+        value = self._settings_source()
+        return value if isinstance(value, TtsrSettings) else TtsrSettings.from_mapping(value)
 
     @_settings.setter
     def _settings(self, value: TtsrSettings) -> None:
