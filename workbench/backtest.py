@@ -45,6 +45,7 @@ from workbench.backtest_results import (
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
 from workbench.firings import record_firings
 from workbench.replay.derive import chunk_text, open_stream
+from workbench.replay.judge_tally import tally_session
 from workbench.replay.timebound import Bounded, culprits, has_condition, wait_all
 from workbench.replay.triggers import interrupts
 from workbench.rules import Rule
@@ -89,6 +90,7 @@ class BacktestOptions:
     mode: BacktestMode = "probe"
     settings: Mapping[str, Any] | None = field(default=None, hash=False)
     time_bound: float | None = DEFAULT_TIME_BOUND
+    judge: Any = field(default=None, hash=False)  # answers judged rules (workbench.replay.judges); None: never asked
 
     def replay_settings(self) -> dict[str, Any]:
         if self.mode == "probe":
@@ -116,11 +118,13 @@ def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions 
         return SessionOutcome(path, 0, (), f"{path}: {exc}")
     originals = {r.name: r for r in rules}
     played = [replace(r, interrupt_mode="never") for r in rules] if options.mode == "probe" else list(rules)
-    sim, recorder = record_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/", tick=tick)
+    sim, recorder = record_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/", tick=tick,
+                                   judge=options.judge)
     status = sim.finish().status
     default = options.interrupt_default()
     hits = tuple(Hit.of(path, f, _interrupts(originals.get(f.rule), f.source, default)) for f in recorder.firings)
-    return SessionOutcome(path, stream.turn_count(), hits, None, status)
+    judged = tally_session(sim.judge_rounds, sim.judged_rule_names()) if sim.judged_rule_names() else None
+    return SessionOutcome(path, stream.turn_count(), hits, None, status, judged=judged)
 
 
 def _interrupts(rule: Rule | None, source: str, default: str) -> bool:
@@ -281,7 +285,8 @@ def run_backtest(
 
     outcomes = _without_slow_rules(files, rules, opts, run(files, rules, progress), run)
     elapsed = time.perf_counter() - started
-    return aggregate(rules, outcomes, samples=samples, elapsed=elapsed, workers=used, scheduler=scheduler)
+    return aggregate(rules, outcomes, samples=samples, elapsed=elapsed, workers=used, scheduler=scheduler,
+                     judge=opts.judge.label if opts.judge is not None else None)
 
 
 def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, workers: int,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.firings import Firing, not_registered
+from workbench.replay.judge_tally import JudgedBacktest, SessionJudging, summarize
 from workbench.rules import Rule
 
 DEFAULT_SAMPLES = 3
@@ -57,6 +58,7 @@ class SessionOutcome:
     status: str | None = None
     slow: tuple[tuple[str, str], ...] = ()
     disabled: tuple[str, ...] = ()
+    judged: SessionJudging | None = None  # judge calls and verdicts of judged rules
 
     def without(self, names: set[str]) -> SessionOutcome:
         """This outcome as if ``names`` had been disabled too (exact where rules do not interact)."""
@@ -106,6 +108,7 @@ class BacktestResult:
     elapsed: float = field(default=0.0, compare=False)
     workers: int = field(default=1, compare=False)
     scheduler: str | None = field(default=None, compare=False)
+    judged: JudgedBacktest | None = None  # judged rules: the judge, calls and hits per rule
 
     @property
     def turns(self) -> int:
@@ -117,8 +120,10 @@ class BacktestResult:
 
     @property
     def never_fired(self) -> tuple[str, ...]:
-        """Rules that did not fire and were not disabled by the time bound."""
-        return tuple(r.rule for r in self.rules if not r.fired and r.disabled is None)
+        """Rules that did not fire and were not disabled by the time bound (judged rules never fire
+        mid-stream: their verdicts are in ``judged``)."""
+        judged = {t.rule for t in self.judged.rules} if self.judged is not None else set()
+        return tuple(r.rule for r in self.rules if not r.fired and r.disabled is None and r.rule not in judged)
 
     @property
     def sessions_per_second(self) -> float:
@@ -144,11 +149,13 @@ class BacktestResult:
             "disabled": [{"rule": n, "session": at, "reason": why} for n, at, why in self.disabled],
             "errors": [{"session": s.session, "error": s.error} for s in self.errors],
             "hits": len(self.hits),
+            "judged": self.judged.to_json() if self.judged is not None else None,
         }
 
 
 def aggregate(rules: Sequence[Rule], outcomes: Sequence[SessionOutcome], *, samples: int = DEFAULT_SAMPLES,
-              elapsed: float = 0.0, workers: int = 1, scheduler: str | None = None) -> BacktestResult:
+              elapsed: float = 0.0, workers: int = 1, scheduler: str | None = None,
+              judge: str | None = None) -> BacktestResult:
     """Per-rule summaries from task outcomes, in rule order; hits in session order, then step."""
     hits = tuple(h for o in outcomes for h in sorted(o.hits, key=lambda h: (h.step, h.rule)))
     by_rule: dict[str, list[Hit]] = {r.name: [] for r in rules}
@@ -169,7 +176,9 @@ def aggregate(rules: Sequence[Rule], outcomes: Sequence[SessionOutcome], *, samp
             f"{at[1]} at session {at[0]}" if at else None))
     return BacktestResult(tuple(summaries), hits, tuple(outcomes), not_registered_rules,
                           tuple((name, at, why) for name, (at, why) in slow.items()),
-                          elapsed=elapsed, workers=workers, scheduler=scheduler)
+                          elapsed=elapsed, workers=workers, scheduler=scheduler,
+                          judged=summarize(judge, [r.name for r in rules if r.question is not None],
+                                           (o.judged for o in outcomes)))
 
 
 def _samples(hits: list[Hit], n: int) -> Iterator[Hit]:

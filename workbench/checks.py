@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import InputError, RuleFileError
-from workbench.firings import Firing, record_firings
+from workbench.firings import Firing, record_firings, snippet
 from workbench.rules import Rule, RuleSource, build_rule_from_markdown
 from workbench.replay import chunk_text, event, make_stream
+from workbench.replay.judged_examples import example_judge, judged_outcome
 from workbench.rules.examples import RuleExample, parse_examples
 from workbench.scan import named_files
 from workbench.ttsr import MatchContext, glob_match, matches_any_path
@@ -213,9 +214,21 @@ def _ast_reason(rule: Rule, ctx: MatchContext | None, checked: bool) -> str | No
     return "AST pattern did not match" if checked else "AST check not reached"
 
 
-def present(rule: Rule, p: Presentation, *, cwd: str = EXAMPLE_CWD) -> tuple[Firing | None, str]:
-    """Run one presentation; (first firing or None, why it did not fire / where it fired)."""
-    sim, recorder = record_firings(make_stream(_events(p), cwd=cwd), [rule], None, cwd=cwd)
+def present(rule: Rule, p: Presentation, *, cwd: str = EXAMPLE_CWD,
+            answer: float | None = None) -> tuple[Firing | None, str]:
+    """Run one presentation; (first firing or None, why it did not fire / where it fired).
+    A judged rule gets ``answer`` (None: yes) from a scripted judge; it fires when delivered."""
+    judge = example_judge(rule.name, answer) if rule.question is not None else None
+    sim, recorder = record_firings(make_stream(_events(p), cwd=cwd), [rule], None, cwd=cwd, judge=judge)
+    if judge is not None:
+        outcome = judged_outcome(sim, rule.name, p.label)
+        item = outcome.item
+        if not outcome.fired or item is None:
+            return None, outcome.reason
+        return Firing(rule.name, 0, item.request.step if item.request else 0, item.source,
+                      item.request.tool_name if item.request else None, item.stream_key or item.source,
+                      item.request.file_paths if item.request else None, "judge", None, None,  # type: ignore[arg-type]
+                      len(outcome.content), snippet(outcome.content, None, None)), outcome.reason
     mine = [f for f in recorder.firings if f.rule == rule.name]
     if mine:
         first = mine[0]
@@ -241,7 +254,7 @@ def run_example(rule: Rule, example: RuleExample) -> ExampleResult:
     where_fired: list[str] = []
     why_not: list[str] = []
     for p in presentations(rule, example):
-        firing, reason = present(rule, p)
+        firing, reason = present(rule, p, answer=example.judge)
         if firing is not None:
             fired.append((p.label, firing))
             where_fired.append(reason)

@@ -65,3 +65,20 @@ class StoreError(WorkbenchError):
 
 class TimeBoundError(WorkbenchError):
     """A rule condition ran past its time bound (catastrophic backtracking)."""
+
+
+class JudgeFileError(InputError):
+    """A judge answer file (``--judge answers.yaml``) with a bad entry."""
+
+
+class JudgeError(WorkbenchError):
+    """A judge could not answer (an HTTP endpoint that failed or answered nonsense)."""
+
+
+class JudgePending(WorkbenchError):
+    """A replay reached a judge that waits for a person's answer (the ``ask`` judge)."""
+
+    def __init__(self, request: object) -> None:
+        self.request = request
+        step = getattr(request, "step", "?")
+        super().__init__(f"the judge is waiting for an answer at step {step}")

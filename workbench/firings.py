@@ -20,7 +20,7 @@ from workbench.rules import Rule
 from workbench.ttsr import MatchContext, TtsrManager
 from workbench.ttsr.ast import language_for, native_pattern, parse_language
 
-Via = Literal["regex", "ast"]
+Via = Literal["regex", "ast", "judge"]  # judge: a judged rule delivered (rule examples)
 SNIPPET_CONTEXT = 40
 SNIPPET_LIMIT = 160
 
@@ -112,7 +112,7 @@ def ast_patterns(rule: Rule) -> tuple[str, ...]:
 def not_registered(rule: Rule, manager: TtsrManager | None = None) -> str | None:
     """Why ``rule`` can never fire (``None`` when the manager registers it). The rule is added to
     ``manager`` when one is given (registration does not depend on interrupt or repeat settings)."""
-    if not rule.condition and not rule.ast_condition:
+    if not rule.condition and not rule.ast_condition and getattr(rule, "question", None) is None:
         return "no condition or astCondition (not a TTSR rule)"
     manager = manager if manager is not None else TtsrManager(None)
     if manager.add_rule(rule):
@@ -176,12 +176,14 @@ class FiringRecorder:
 
 
 def record_firings(stream: Stream, rules: Sequence[Rule], settings: Any, *, cwd: str,
-                   tick: Callable[[], None] | None = None) -> tuple[SimulatedSession, FiringRecorder]:
+                   tick: Callable[[], None] | None = None, judge: Any = None
+                   ) -> tuple[SimulatedSession, FiringRecorder]:
     """Play ``stream`` through a simulated session holding ``rules``; the recorder holds the firings.
 
     ``tick()`` runs after every event: a time bound then measures a stall per event, not per session.
+    ``judge`` answers judged rules (``workbench.replay.judges``); their verdicts are in ``sim.judge_rounds``.
     """
-    sim = SimulatedSession(rules, settings, cwd=cwd, stream=stream)
+    sim = SimulatedSession(rules, settings, cwd=cwd, stream=stream, judge=judge)
     recorder = FiringRecorder(sim.manager)
     sim.on_check = recorder
     for i, ev in enumerate(stream.events):

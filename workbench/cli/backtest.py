@@ -9,6 +9,7 @@ from typing import Any, TextIO
 
 from workbench.cli._output import add_json_flag, print_json
 from workbench.cli.rules import add_omp_package_flag
+from workbench.cli.judge_flags import add_judge_flags, backtest_judged_lines, judge_from_args
 from workbench.errors import UsageError
 
 
@@ -44,6 +45,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--samples", type=int, default=3, metavar="N", help="sample snippets per rule (default: 3)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
+    add_judge_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 
@@ -106,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
     options = BacktestOptions(policy=args.chunking, size=args.chunk_size if args.chunk_size is not None else
                               (BacktestOptions().size if args.chunking == "words" else None),
                               interrupt_mode=args.interrupt_mode, mode=args.mode, settings=settings,
-                              time_bound=args.time_bound or None)
+                              time_bound=args.time_bound or None, judge=judge_from_args(args))
     result = run_backtest(_rule_set(args), args.paths, workers=args.workers, scheduler=args.scheduler,
                           progress=ProgressBar(sys.stderr) if show else None, home=args.home,
                           options=options, samples=args.samples)
@@ -129,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
                 out.write(f"{'':<30}» {h.snippet}\n")
     else:
         out.write("no rule would have fired\n")
+    for line in backtest_judged_lines(result):
+        out.write(line + "\n")
     registered_never = [n for n in result.never_fired if n not in dict(result.not_registered)]
     if registered_never:
         out.write(f"\nnever fired: {', '.join(registered_never)}\n")

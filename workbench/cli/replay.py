@@ -9,6 +9,7 @@ from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
 from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
+from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_judged_lines
 from workbench.errors import NotFoundError, UsageError
 
 MODES = ("never", "prose-only", "tool-only", "always")
@@ -40,6 +41,7 @@ def register(subparsers: Any) -> None:
                    help="start from this session: its conversation, and the rules its ttsr_injection entries name")
     p.add_argument("--write-session", metavar="PATH",
                    help="write a copy of the session (--resume, else the input session) with the injections appended")
+    add_judge_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 
@@ -51,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.repeat_gap is not None and args.repeat_gap < 0:
         raise UsageError("--repeat-gap must be >= 0")
+    judge = judge_from_args(args)
     rules_dir = Path(args.rules)
     if not rules_dir.is_dir():
         raise NotFoundError(f"--rules {args.rules}: no such directory")
@@ -72,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
             raise NotFoundError(f"--resume {args.resume}: no such file")
         resume = load_session(args.resume)
     result = run_session(stream, loaded.rules, settings, cwd=cwd, home=args.home, resume=resume,
-                         time_bound=args.time_bound if args.time_bound > 0 else None)
+                         time_bound=args.time_bound if args.time_bound > 0 else None, judge=judge)
     if args.write_session:
         from workbench.replay.persistence import SessionCopy
 
@@ -85,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for ev in result.events:
         print(_line(ev))
+    for line in replay_judged_lines(result):
+        print(line)
     print(f"status: {result.status}; injected: {', '.join(result.injected) or '-'}; "
           f"messages in context: {len(result.context)}; {bundled_line(bundled, short=True)}")
     return 0
@@ -103,6 +108,6 @@ def _line(ev: Any) -> str:
     if ev.reason:
         parts.append(f"reason={json.dumps(ev.reason, ensure_ascii=False)}")
     for key, value in ev.detail.items():
-        if key in ("mode", "continuation", "deferred"):
+        if key in ("mode", "continuation", "deferred", "judged", "subject"):
             parts.append(f"{key}={json.dumps(value)}")
     return " ".join(parts)

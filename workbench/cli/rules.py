@@ -144,6 +144,8 @@ def _rule_json(rule: Rule) -> dict[str, Any]:
         "astCondition": listed(rule.ast_condition),
         "scope": listed(rule.scope),
         "interruptMode": rule.interrupt_mode,
+        "question": rule.question,
+        "judged": rule.question is not None,
     }
 
 
@@ -211,7 +213,8 @@ def run_list(args: argparse.Namespace) -> int:
     out = sys.stdout
     for row in data["rules"]:
         shadow = f"  (shadowed by {row['shadowedByProvider']}: {row['shadowedBy']})" if row["shadowedBy"] else ""
-        out.write(f"{row['name']:<28} {row['bucket']:<13} {row['provider']:<17} {row['level']:<8} {row['path']}{shadow}\n")
+        bucket = f"{row['bucket']} judged" if row["judged"] and row["bucket"] == "ttsr" else row["bucket"]
+        out.write(f"{row['name']:<28} {bucket:<13} {row['provider']:<17} {row['level']:<8} {row['path']}{shadow}\n")
     if not data["rules"]:
         out.write("no rules found\n")
     out.write(f"\n{bundled_line(data['builtinSource'])}\n")
@@ -249,8 +252,8 @@ def run_show(args: argparse.Namespace) -> int:
         print_json(payload)
         return 0
     out = sys.stdout
-    for key in ("name", "bucket", "reason", "provider", "level", "path", "bundledFile", "description", "alwaysApply", "globs",
-                "condition", "astCondition", "scope", "interruptMode"):
+    for key in ("name", "bucket", "reason", "provider", "level", "path", "bundledFile", "description", "alwaysApply",
+                "globs", "condition", "astCondition", "question", "scope", "interruptMode"):
         if row.get(key) is not None:
             out.write(f"{key}: {row[key]}\n")
     for other in shadowed:

@@ -19,6 +19,7 @@ from workbench.ttsr.partial_json import parse_partial_json
 from workbench.ttsr.templates import (
     DEFAULT_INTERRUPT_TEMPLATE,
     DEFAULT_TOOL_REMINDER_TEMPLATE,
+    DEFAULT_WARNING_TEMPLATE,
     load_template,
     render_rules,
 )
@@ -121,6 +122,18 @@ def resolve_templates(templates: Any) -> tuple[str, str]:
         reminder = pair[1] if len(pair) > 1 and pair[1] is not None else reminder
     return (load_template(interrupt) if isinstance(interrupt, Path) else interrupt,
             load_template(reminder) if isinstance(reminder, Path) else reminder)
+
+
+_WARNING_KEYS = ("warning", "ttsr-warning", "ttsr_warning")
+
+
+def warning_template(templates: Any) -> str:
+    """The judged-rule warning template: a mapping's ``warning`` key (text or ``Path``), else the default."""
+    if isinstance(templates, Mapping):
+        value = next((templates[k] for k in _WARNING_KEYS if templates.get(k) is not None), None)
+        if value is not None:
+            return load_template(value) if isinstance(value, Path) else value
+    return DEFAULT_WARNING_TEMPLATE
 
 
 def context(source: str, *, tool_name: str | None = None, file_paths: Sequence[str] | None = None,

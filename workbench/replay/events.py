@@ -53,6 +53,25 @@ class ReplayResult:
     stream_calls: int
     entries: tuple[Mapping[str, Any], ...]
     disabled: Mapping[str, str] = field(default_factory=dict)
+    # Judged rules: the judge's label (None: none configured, so judged rules are never delivered),
+    # the registered judged rules and the judge queue of every completed message (``JudgeRound``).
+    judge: str | None = None
+    judged_rules: tuple[str, ...] = ()
+    judge_rounds: tuple[Any, ...] = ()
+
+    def judged_summary(self) -> dict[str, Any]:
+        """Counts over the judge queue: outputs with candidates, requests answered, rules delivered."""
+        items = [i for r in self.judge_rounds for i in r.items if i.candidates]
+        return {
+            "judge": self.judge,
+            "rules": list(self.judged_rules),
+            "requests": len(items),
+            "questions": sum(len(i.candidates) for i in items),
+            "asked": sum(1 for i in items if i.status == "answered"),
+            "not_asked": sum(1 for i in items if i.status == "no judge"),
+            "errors": sum(1 for i in items if i.status == "error"),
+            "delivered": [n for i in items for n in i.claimed],
+        }
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -61,5 +80,6 @@ class ReplayResult:
             "status": self.status,
             "stream_calls": self.stream_calls,
             "disabled": dict(self.disabled),
+            "judged": {**self.judged_summary(), "queue": [r.to_json() for r in self.judge_rounds]},
             "final": {"context": [thaw(m) for m in self.context]},
         }

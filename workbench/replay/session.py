@@ -3,7 +3,8 @@
 ``SimulatedSession.feed(index, event)`` plays one recorded event through a ``TtsrManager`` the way
 the agent session does: buffers reset per turn, deltas routed by stream key, interrupting matches
 abort the turn and retry on the *next recorded turn*, non-interrupting tool matches fold a reminder
-into that tool's result, non-interrupting prose matches become a deferred hidden follow-up.
+into that tool's result, non-interrupting prose matches become a deferred hidden follow-up. Judged
+rules (``question``) are asked of ``judge`` once a message completes (``workbench.replay.judging``).
 Persistence goes into an in-memory copy of the session, never the original file.
 """
 
@@ -18,12 +19,14 @@ from workbench.replay.conversation import Conversation, LazyMessage
 from workbench.replay.persistence import SessionCopy
 from workbench.replay.streaming import StreamingMessage
 from workbench.replay.events import CheckHook, ReplayEvent, ReplayEventType, ReplayResult, StepStatus
+from workbench.replay.judges import Judge
+from workbench.replay.judging import JudgedHandling
 from workbench.replay.stream import Stream, StreamEvent, thaw
 from workbench.replay.triggers import TriggerHandling
 from workbench.rules import Rule, bucket_rules
 
 
-class SimulatedSession(TriggerHandling):
+class SimulatedSession(TriggerHandling, JudgedHandling):
     """One agent session replaying recorded events (forward only; the stepper snapshots it)."""
 
     def __init__(
@@ -38,6 +41,7 @@ class SimulatedSession(TriggerHandling):
         disabled_rules: Mapping[str, str] | None = None,
         edit_mode: str | None = None,
         stream: Stream | None = None,
+        judge: Judge | None = None,
     ) -> None:
         self.cwd = cwd
         self.home = home
@@ -72,6 +76,9 @@ class SimulatedSession(TriggerHandling):
         self.on_check: CheckHook | None = None
         self.last_retry: tuple[Conversation, Conversation] | None = None
         self._remaining_turns: list[int] = []
+        self._turn = -1
+        # ``ttsr.judge: off`` (18.3) keeps judged rules inactive whatever judge was given.
+        self._init_judging(None if self.settings.get("judge") == "off" else judge, engine.warning_template(templates))
         if stream is not None:
             self.expect(stream)
         self._step = -1
@@ -84,6 +91,7 @@ class SimulatedSession(TriggerHandling):
 
     def feed(self, index: int, ev: StreamEvent) -> StepStatus:
         """Play one event; returns whether it was live, skipped (rest of an aborted turn) or ended."""
+        self._check_not_waiting()  # an ``ask`` judge holds the session until it is answered
         self._step = index
         if self.status != "running":
             return "ended"
@@ -103,6 +111,8 @@ class SimulatedSession(TriggerHandling):
         """End of the recording: deliver queued follow-ups and summarise."""
         if self.follow_ups and self.status == "running":
             self._deliver_follow_ups()
+        if self.asides and self.status == "running":
+            self._deliver_asides()  # an idle agent starts a turn for them
         if self.status == "running":
             self.status = "completed"
         return ReplayResult(
@@ -113,6 +123,9 @@ class SimulatedSession(TriggerHandling):
             self.stream_calls,
             tuple(self.copy.new_entries),
             dict(self.disabled),
+            judge=self.judge.label if self.judge is not None else None,
+            judged_rules=tuple(self.judged_rule_names()),
+            judge_rounds=tuple(self.judge_rounds),
         )
 
     # -- event handlers ---------------------------------------------------------------------------
@@ -123,6 +136,7 @@ class SimulatedSession(TriggerHandling):
         )
 
     def _on_turn_start(self, ev: StreamEvent) -> None:
+        self._turn += 1
         self.manager.reset_buffer()
         self.awaiting_retry = False
         self.turn_had_tools = False
@@ -132,9 +146,13 @@ class SimulatedSession(TriggerHandling):
         # Follow-ups reach the model when the agent would otherwise stop (no tool calls left).
         if self.follow_ups and not self.turn_had_tools:
             self._deliver_follow_ups()
+        if self.asides:
+            self._deliver_asides()  # judged warnings join at the step boundary (after tool results)
 
     def _on_message_start(self, ev: StreamEvent) -> None:
         if (ev.role or "assistant") == "assistant":
+            # Buffers never span two assistant messages, even inside one turn (reference 18.3).
+            self.manager.reset_buffer()
             self.streaming = StreamingMessage(self._ms(ev))
             self.stream_calls += 1
 
@@ -187,9 +205,11 @@ class SimulatedSession(TriggerHandling):
     def _on_message_end(self, ev: StreamEvent) -> None:
         msg = self._streaming(ev)
         stop = ev.stop_reason or "stop"
-        self.conversation = self.conversation.append(msg.finalize(stop, ev.error_message))
+        final = msg.finalize(stop, ev.error_message)
+        self.conversation = self.conversation.append(final)
         self.streaming = None
         self._after_message_end(stop)
+        self._judge_completed(final, stop)
 
     def _on_tool_result(self, ev: StreamEvent) -> None:
         content = thaw(ev.content)
@@ -253,8 +273,12 @@ class SimulatedSession(TriggerHandling):
 
 def run_session(stream: Stream, rules: Iterable[Rule], settings: Any = None, *, cwd: str | None = None,
                 home: str | None = None, templates: Any = None, resume: Any = None,
-                edit_mode: str | None = None, time_bound: float | None = 2.0) -> ReplayResult:
-    """Run a whole stream; rules whose regex exceeds ``time_bound`` seconds are disabled and reported."""
+                edit_mode: str | None = None, time_bound: float | None = 2.0,
+                judge: Judge | None = None) -> ReplayResult:
+    """Run a whole stream; rules whose regex exceeds ``time_bound`` seconds are disabled and reported.
+
+    ``judge`` answers judged rules (none: they are never delivered); an ``ask`` judge cannot answer
+    here, so it raises ``JudgePending`` (step with a ``Stepper`` instead)."""
     from workbench.replay.timebound import guard  # not at the top: the guard replays with this module
 
     rules = list(rules)
@@ -262,7 +286,7 @@ def run_session(stream: Stream, rules: Iterable[Rule], settings: Any = None, *, 
     disabled, bound_events = guard(stream, rules, settings, cwd=where, home=home, templates=templates,
                                    resume=resume, edit_mode=edit_mode, seconds=time_bound)
     sim = SimulatedSession(rules, settings, cwd=where, home=home, templates=templates, resume=resume,
-                           disabled_rules=disabled, edit_mode=edit_mode, stream=stream)
+                           disabled_rules=disabled, edit_mode=edit_mode, stream=stream, judge=judge)
     sim.events.extend(bound_events)
     for i, ev in enumerate(stream.events):
         sim.feed(i, ev)

@@ -118,10 +118,15 @@ class Snapshot:
     retry_keep: Conversation
     retry_discard: Conversation
     injected: tuple[str, ...]
+    # Judged rules: the judge queue of the message completed at this step (``JudgeRound``s, usually
+    # one), and the request an ``ask`` judge waits on here (the stepper goes no further until answered).
+    judge_queue: tuple[Any, ...] = ()
+    judge_waiting: Any = None
 
     @property
     def is_trigger(self) -> bool:
-        return bool(self.matched) or any(e.type != "time_bound" for e in self.events)
+        return bool(self.matched) or any(e.type != "time_bound" for e in self.events) or (
+            self.judge_waiting is not None)
 
     @property
     def buffer_map(self) -> dict[str, BufferView]:
@@ -149,6 +154,8 @@ class Snapshot:
             "events": [e.to_json() for e in self.events],
             "rendered": [{"kind": k, "text": t} for k, t in self.rendered],
             "injected": list(self.injected),
+            "judge_queue": [r.to_json() for r in self.judge_queue],
+            "judge_waiting": self.judge_waiting.to_json() if self.judge_waiting is not None else None,
         }
         if conversations:
             out["conversation"] = self.conversation.messages()

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from workbench.errors import JudgeError, JudgePending
 from workbench.replay import engine
 from workbench.replay.conversation import TextView
 from workbench.replay.events import ReplayEvent, ReplayResult
@@ -46,7 +47,7 @@ class Stepper:
     def __init__(self, stream: Stream, rules: Iterable[Rule], settings: Any = None, *, cwd: str | None = None,
                  home: str | None = None, templates: Any = None, resume: Any = None,
                  edit_mode: str | None = None, time_bound: float | None = 2.0,
-                 progress: Callable[[int, int], None] | None = None) -> None:
+                 progress: Callable[[int, int], None] | None = None, judge: Any = None) -> None:
         self.stream = stream
         self.rules = list(rules)
         self.cwd = cwd or stream.cwd or "/"
@@ -55,7 +56,9 @@ class Stepper:
         # long streams), so it reports how far it got.
         self.disabled, self.time_bound_events = guard(stream, self.rules, settings, seconds=time_bound, explain=True,
                                                       progress=progress, **options)
-        self.session = SimulatedSession(self.rules, settings, disabled_rules=self.disabled, stream=stream, **options)
+        # The time-bound pre-check above runs without the judge: it must not ask anyone anything.
+        self.session = SimulatedSession(self.rules, settings, disabled_rules=self.disabled, stream=stream,
+                                        judge=judge, **options)
         self.session.on_check = self._on_check
         self._snapshots: list[Snapshot] = []
         self._checks = _StepChecks()
@@ -65,6 +68,7 @@ class Stepper:
         self._registration = self._registration_table()
         self._conditions = self._compile_conditions()
         self._rules_sig: tuple | None = None
+        self._rounds_seen = 0
         self._bound_by_step: dict[int, list[ReplayEvent]] = {}
         for ev in self.time_bound_events:
             self._bound_by_step.setdefault(ev.step, []).append(ev)
@@ -82,8 +86,25 @@ class Stepper:
         if not 0 <= index < n:
             raise IndexError(f"step {index} out of range (the stream has {n} events)")
         while len(self._snapshots) <= index:
+            if self.session.judge_waiting is not None:
+                raise JudgePending(self.session.judge_waiting)
             self._advance()
         return self._snapshots[index]
+
+    @property
+    def waiting(self) -> Any:
+        """The ``JudgeRequest`` an ``ask`` judge waits on (the last snapshot's step), or ``None``."""
+        return self.session.judge_waiting
+
+    def answer(self, answers: Any) -> Snapshot:
+        """Answer the waiting judge request (answers in question order, or a mapping by rule name) and
+        return the paused step's snapshot, recomputed with the verdict; later steps can then be sought."""
+        if self.session.judge_waiting is None:
+            raise JudgeError("no judge is waiting for an answer")
+        paused = self._snapshots.pop()
+        self.session.resume_judging(answers)
+        self._snapshot(paused.index, paused.event, paused.status, earlier=paused.events)
+        return self._snapshots[-1]
 
     def __getitem__(self, index: int) -> Snapshot:
         return self.seek(index)
@@ -114,7 +135,8 @@ class Stepper:
             self._result = ReplayResult(
                 tuple(sorted([*self.time_bound_events, *result.events], key=lambda e: e.step)),
                 result.injected, result.context, result.status, result.stream_calls, result.entries,
-                dict(self.disabled),
+                dict(self.disabled), judge=result.judge, judged_rules=result.judged_rules,
+                judge_rounds=result.judge_rounds,
             )
         return self._result
 
@@ -152,11 +174,15 @@ class Stepper:
         index = len(self._snapshots)
         ev = self.stream.events[index]
         self._checks = _StepChecks()
+        self.session.last_retry = None
+        self._rounds_seen = len(self.session.judge_rounds)
+        status = self.session.feed(index, ev)
+        self._snapshot(index, ev, status, earlier=tuple(self._bound_by_step.get(index, ())))
+
+    def _snapshot(self, index: int, ev: Any, status: Any, *, earlier: tuple[ReplayEvent, ...]) -> None:
         sim = self.session
-        sim.last_retry = None
-        status = sim.feed(index, ev)
         prev = self._snapshots[-1] if self._snapshots else None
-        new_events = tuple(self._bound_by_step.get(index, ())) + tuple(sim.events[self._emitted:])
+        new_events = earlier + tuple(sim.events[self._emitted:])
         self._emitted = len(sim.events)
         matched = tuple(self._checks.matched)
         if sim.last_retry is not None:
@@ -183,6 +209,8 @@ class Stepper:
                 retry_keep=keep,
                 retry_discard=discard,
                 injected=tuple(sim.copy.injected_names()) if new_events or prev is None else prev.injected,
+                judge_queue=tuple(r for r in sim.judge_rounds[self._rounds_seen:] if r.step == index),
+                judge_waiting=sim.judge_waiting,
             )
         )
 

@@ -58,7 +58,8 @@ class RuleBuckets:
 
 
 def _has_trigger(rule: Rule) -> bool:
-    return bool(rule.condition) or bool(rule.ast_condition)
+    # A judged rule (``question``) goes to the TTSR manager too, even with no condition (18.3).
+    return bool(rule.condition) or bool(rule.ast_condition) or rule.question is not None
 
 
 def bucket_rules(

@@ -1,4 +1,4 @@
-"""Trigger fields of a rule's frontmatter: ``condition``, ``astCondition`` and ``scope``.
+"""Trigger fields of a rule's frontmatter: ``condition``, ``astCondition``, ``question`` and ``scope``.
 
 This is the reference's ``parseRuleConditionAndScope``: string-or-list normalisation (lossy trimming
 included), the legacy ``ttsr_trigger`` / ``ttsrTrigger`` keys, the scope tokenizer that respects
@@ -18,11 +18,22 @@ from workbench.rules.frontmatter import js_trim
 
 @dataclass(frozen=True, slots=True)
 class ConditionAndScope:
-    """The three trigger fields; ``None`` = absent."""
+    """The trigger fields; ``None`` = absent."""
 
     condition: tuple[str, ...] | None = None
     ast_condition: tuple[str, ...] | None = None
     scope: tuple[str, ...] | None = None
+    question: str | None = None
+
+
+def normalize_question(value: Any) -> str | None:
+    """A judged rule's ``question``: a string, trimmed; blank or not a string means absent.
+
+    Only a single string counts (a list is ignored, not joined), as in the reference 18.3.
+    """
+    if not isinstance(value, str):
+        return None
+    return js_trim(value) or None
 
 
 def _dedupe(items: Iterable[str]) -> list[str]:
@@ -127,7 +138,7 @@ def _raw_condition(frontmatter: Mapping[str, Any]) -> Any:
 
 
 def parse_rule_condition_and_scope(frontmatter: Mapping[str, Any]) -> ConditionAndScope:
-    """``condition`` / ``astCondition`` / ``scope`` from (camelCased) frontmatter."""
+    """``condition`` / ``astCondition`` / ``question`` / ``scope`` from (camelCased) frontmatter."""
     conditions = normalize_rule_field(_raw_condition(frontmatter)) or ()
     ast_condition = normalize_rule_field(frontmatter.get("astCondition"))
     explicit_scope = normalize_scope_field(frontmatter.get("scope")) or ()
@@ -143,4 +154,5 @@ def parse_rule_condition_and_scope(frontmatter: Mapping[str, Any]) -> ConditionA
         regexes = [".*"]
     condition = tuple(_dedupe(regexes)) or None
     scope = tuple(_dedupe([*explicit_scope, *inferred])) or None
-    return ConditionAndScope(condition=condition, ast_condition=ast_condition, scope=scope)
+    return ConditionAndScope(condition=condition, ast_condition=ast_condition, scope=scope,
+                             question=normalize_question(frontmatter.get("question")))

@@ -20,6 +20,11 @@ ast-grep's ``valid`` / ``invalid`` lists and regex101's unit tests::
 Each item is a mapping with exactly one of ``text`` / ``thinking`` / ``tool`` and a boolean
 ``triggers``; ``note`` (a string) is optional everywhere.
 
+A judged rule (``question``) is never matched: after the output completes a judge is asked. Its
+examples take ``judge``, the scripted answer (``yes``, ``no`` or a probability; default ``yes``), and
+``triggers`` then says whether the rule's warning is delivered: with the default, whether the
+question is asked at all (scope, globs and the condition pre-filter let the output through).
+
 * ``text`` is a piece of output *wherever the rule can see it*: as prose when the rule's scope
   watches text, and as the content the agent writes with every tool the scope names (``write``
   for ``tool`` / ``tool(GLOB)``), at ``path`` when given, else at a path made up from the scope's
@@ -36,10 +41,11 @@ This module only parses and validates (pure); ``workbench.checks`` runs the exam
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from workbench.errors import RuleFileError
+from workbench.rules.conditions import normalize_question
 
 ExampleKind = Literal["text", "thinking", "tool"]
 EXAMPLES_KEY = "examples"
@@ -65,6 +71,7 @@ class RuleExample:
     args: Mapping[str, Any] = field(default_factory=dict, hash=False)
     path: str | None = None
     note: str | None = None
+    judge: float | None = None  # a judged rule's scripted answer (None: not given; yes is assumed)
 
     @property
     def label(self) -> str:
@@ -90,6 +97,8 @@ class RuleExample:
                 out["path"] = self.path
         if self.note is not None:
             out["note"] = self.note
+        if self.judge is not None:
+            out["judge"] = self.judge
         return out
 
 
@@ -114,7 +123,29 @@ def parse_examples(frontmatter: Mapping[str, Any] | None, *, path: str | None = 
         return ()
     if not isinstance(raw, list):
         raise RuleFileError(f"must be a list of examples, got {_type(raw)}", path=path, field=EXAMPLES_KEY)
-    return tuple(_parse_one(i, item, path) for i, item in enumerate(raw))
+    judged = normalize_question(frontmatter.get("question")) is not None
+    return tuple(_with_judge(_parse_one(i, item, path, judged), item) for i, item in enumerate(raw))
+
+
+def _with_judge(example: RuleExample, item: Mapping[str, Any]) -> RuleExample:
+    if "judge" not in item:
+        return example
+    # Validated in _parse_one; booleans are YAML 1.2's true/false, strings yes/no.
+    value = item["judge"]
+    answer = 1.0 if value is True or value == "yes" else 0.0 if value is False or value == "no" else float(value)
+    return replace(example, judge=answer)
+
+
+def _check_judge(item: Mapping[str, Any], judged: bool, fail: Any) -> None:
+    if "judge" not in item:
+        return
+    if not judged:
+        raise fail("applies to judged rules (with a question) only", "judge")
+    value = item["judge"]
+    ok = isinstance(value, bool) or value in ("yes", "no") or (
+        isinstance(value, (int, float)) and 0 <= value <= 1)
+    if not ok:
+        raise fail(f"must be yes, no or a probability between 0 and 1, got {_type(value)} {value!r}", "judge")
 
 
 def _type(value: Any) -> str:
@@ -133,7 +164,7 @@ def _type(value: Any) -> str:
     return type(value).__name__
 
 
-def _parse_one(index: int, item: Any, path: str | None) -> RuleExample:
+def _parse_one(index: int, item: Any, path: str | None, judged: bool = False) -> RuleExample:
     where = f"{EXAMPLES_KEY}[{index}]"
 
     def fail(message: str, key: str | None = None) -> RuleFileError:
@@ -156,9 +187,10 @@ def _parse_one(index: int, item: Any, path: str | None) -> RuleExample:
     note = item.get("note")
     if note is not None and not isinstance(note, str):
         raise fail(f"must be a string, got {_type(note)}", "note")
+    _check_judge(item, judged, fail)
 
     if kind in ("text", "thinking"):
-        allowed = _COMMON_KEYS | {kind} | ({"path"} if kind == "text" else set())
+        allowed = _COMMON_KEYS | {kind, "judge"} | ({"path"} if kind == "text" else set())
         _reject_unknown(keys, allowed, fail)
         text = item[kind]
         if not isinstance(text, str):
@@ -171,7 +203,7 @@ def _parse_one(index: int, item: Any, path: str | None) -> RuleExample:
     tool = item["tool"]
     if not isinstance(tool, str) or not tool.strip():
         raise fail(f"must be a tool name, got {_type(tool)}", "tool")
-    _reject_unknown(keys, _COMMON_KEYS | {"tool", "args", *TOOL_ARG_KEYS}, fail)
+    _reject_unknown(keys, _COMMON_KEYS | {"tool", "args", "judge", *TOOL_ARG_KEYS}, fail)
     shorthand = {k: item[k] for k in TOOL_ARG_KEYS if k in item}
     if "args" in item:
         args = item["args"]

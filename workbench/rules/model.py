@@ -40,6 +40,9 @@ class Rule:
     scope: Sequence[str] | None = None
     interrupt_mode: InterruptMode | None = None
     source: RuleSource | None = None
+    # A judged rule (reference 18.3): the yes/no question a judge answers about each completed
+    # output; ``condition`` / ``astCondition`` then only pre-filter. Trimmed, never empty.
+    question: str | None = None
     # The parsed frontmatter, kept so that project-specific keys (rule examples) stay reachable.
     # Not part of the reference model, so it takes no part in equality.
     frontmatter: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)

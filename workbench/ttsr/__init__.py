@@ -1,7 +1,8 @@
 """The TTSR engine: rule registry, stream buffers, JS-regex and ast-grep conditions (pure).
 
-``TtsrManager`` reproduces the reference manager (oh-my-pi ``export/ttsr.ts`` @ 7bf401f); the other
-names are its building blocks, public for the stepper and the rule tester.
+``TtsrManager`` reproduces the reference manager (oh-my-pi ``export/ttsr.ts`` @ 7bf401f), with the
+judged rules of 18.3 (``question``: ``workbench.ttsr.judged``); the other names are its building
+blocks, public for the stepper and the rule tester.
 """
 
 from workbench.ttsr.ast import ast_match, extname, language_for
@@ -9,6 +10,13 @@ from workbench.ttsr.code_units import engine_text
 from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition, split_flags
 from workbench.ttsr.context import Diagnostic, InjectionGap, InjectionRecord, MatchContext, MatchSource
 from workbench.ttsr.globs import glob_match, matches_any_path, normalize_path
+from workbench.ttsr.judged import (
+    JUDGED_CONTENT_MAX_TOKENS,
+    JUDGED_RULE_THRESHOLD,
+    JudgedCandidate,
+    count_tokens,
+    token_prefix,
+)
 from workbench.ttsr.manager import (
     MSG_AST_FAILED,
     MSG_INVALID_REGEX,
@@ -40,6 +48,7 @@ from workbench.ttsr.settings import TtsrSettings
 from workbench.ttsr.templates import (
     DEFAULT_INTERRUPT_TEMPLATE,
     DEFAULT_TOOL_REMINDER_TEMPLATE,
+    DEFAULT_WARNING_TEMPLATE,
     check_template,
     display_path,
     format_prompt,
@@ -56,11 +65,15 @@ __all__ = [
     "DEFAULT_SCOPE",
     "DEFAULT_SETTINGS",
     "DEFAULT_TOOL_REMINDER_TEMPLATE",
+    "DEFAULT_WARNING_TEMPLATE",
     "Diagnostic",
     "EDIT_MODES",
     "EDIT_MODE_STRATEGIES",
     "InjectionGap",
     "InjectionRecord",
+    "JUDGED_CONTENT_MAX_TOKENS",
+    "JUDGED_RULE_THRESHOLD",
+    "JudgedCandidate",
     "MSG_AST_FAILED",
     "MSG_INVALID_REGEX",
     "MSG_INVALID_SCOPE_TOKEN",
@@ -82,6 +95,7 @@ __all__ = [
     "candidates_for",
     "check_template",
     "compile_rule_condition",
+    "count_tokens",
     "display_path",
     "engine_text",
     "extname",
@@ -105,5 +119,6 @@ __all__ = [
     "split_flags",
     "split_sloppy_sections",
     "substitute",
+    "token_prefix",
     "tool_file_paths",
 ]

@@ -3,7 +3,8 @@
 Behaviour follows ``spec/ttsr-manager-oracle-notes.md`` §4-§6 (the reference at 7bf401f), quirks
 included: the text/thinking latches that drop deltas until a rule can see them, ``rule.globs``
 gating every source, asymmetric name trimming, ``restoreInjected`` replacing the record set, the AST
-throttle keyed by buffer only. Matching answers are the reference's; the work per delta is not
+throttle keyed by buffer only. Judged rules (18.3: ``question``, a live settings source, hot reload)
+come from ``workbench.ttsr.judged``. Matching answers are the reference's; the work per delta is not
 (``workbench.ttsr.window``). No input makes a method raise: bad values become warnings in
 ``diagnostics`` or are ignored, as in the reference.
 """
@@ -20,6 +21,7 @@ from workbench.ttsr.ast import UnsupportedLanguage, ast_match, language_for
 from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition
 from workbench.ttsr.context import Diagnostic, InjectionGap, InjectionRecord, MatchContext, js_trim
 from workbench.ttsr.globs import matches_any_path
+from workbench.ttsr.judged import JudgedRules, SettingsSource, question_of
 from workbench.ttsr.scope import RuleScope, build_scope, normalized_tool_name
 from workbench.ttsr.settings import TtsrSettings
 from workbench.ttsr.window import StreamBuffer, condition_matches, memo_answer
@@ -41,6 +43,11 @@ class RuleEntry:
     ast_conditions: tuple[str, ...]
     scope: RuleScope
     globs: tuple[str, ...] | None
+    # Judged rules (18.3): ``conditions``/``ast_conditions`` stay empty, so no stream check can
+    # match them; their own conditions only pre-filter completed output (``workbench.ttsr.judged``).
+    question: str | None = None
+    prefilter: tuple[CompiledCondition, ...] = ()
+    prefilter_ast: tuple[str, ...] = ()
 
     def passes_globs(self, ctx: MatchContext) -> bool:
         return self.globs is None or matches_any_path(self.globs, ctx.file_paths)
@@ -102,11 +109,13 @@ def _num(value: Any) -> int | float:
     return value
 
 
-class TtsrManager:
+class TtsrManager(JudgedRules):
     """The engine. Method names follow the reference in snake_case (CONTRACT §1)."""
 
-    def __init__(self, settings: TtsrSettings | Mapping[str, Any] | None = None) -> None:
-        if isinstance(settings, TtsrSettings):
+    def __init__(self, settings: TtsrSettings | Mapping[str, Any] | SettingsSource | None = None) -> None:
+        if callable(settings) and not isinstance(settings, (TtsrSettings, Mapping)):
+            self._settings_source = settings  # a live source, read at every check (18.3)
+        elif isinstance(settings, TtsrSettings):
             self._settings = settings
         else:
             self._settings = TtsrSettings.from_mapping(settings if isinstance(settings, Mapping) else None)
@@ -121,6 +130,17 @@ class TtsrManager:
         self._gate_cache: dict[tuple, tuple[RuleEntry, ...]] = {}
         self.diagnostics: list[Diagnostic] = []
         self.rejections: dict[str, str] = {}
+
+    @property
+    def _settings(self) -> TtsrSettings:
+        """The settings now: read from the source at every use, so a live source is never cached.
+        A source may return a mapping (the reference's settings are a plain object)."""
+        value = self._settings_source()
+        return value if isinstance(value, TtsrSettings) else TtsrSettings.from_mapping(value)
+
+    @_settings.setter
+    def _settings(self, value: TtsrSettings) -> None:
+        self._settings_source = lambda: value
 
     # -- registration -----------------------------------------------------------------------------
     def _warn(self, message: str, context: dict[str, Any]) -> None:
@@ -143,7 +163,8 @@ class TtsrManager:
                 self._warn(MSG_INVALID_REGEX, {"ruleName": name, "pattern": pattern, "error": str(exc)})
         ast_patterns = [js_trim(p) for p in _as_str_list(_field(rule, "ast_condition", "astCondition"))]
         ast_patterns = [p for p in ast_patterns if p]
-        if not compiled and not ast_patterns:
+        question = question_of(rule)
+        if not compiled and not ast_patterns and question is None:
             self.rejections[str(name)] = "no valid regex condition and no AST pattern"
             return False
         scope_tokens = _field(rule, "scope", "scope")
@@ -157,6 +178,12 @@ class TtsrManager:
             return False
         globs = [js_trim(g) for g in _as_str_list(_field(rule, "globs", "globs"))]
         globs = [g for g in globs if g]
+        if question is not None:
+            self._rules[name] = RuleEntry(name, rule, (), (), (), scope, tuple(globs) or None,
+                                          question, tuple(compiled), tuple(ast_patterns))
+            self.rejections.pop(str(name), None)
+            self._gate_cache.clear()
+            return True  # no text/thinking latch: a judged rule never reads the stream (18.3)
         ids = tuple(range(self._next_condition_id, self._next_condition_id + len(compiled)))
         self._next_condition_id += len(compiled)
         self._rules[name] = RuleEntry(name, rule, tuple(compiled), ids, tuple(ast_patterns), scope, tuple(globs) or None)
@@ -391,6 +418,8 @@ class TtsrManager:
     def _explain_entry(self, name: str, entry: RuleEntry, ctx: MatchContext, text: str, enabled: bool) -> str | None:
         if not enabled:
             return "manager disabled"
+        if entry.question is not None:
+            return "judged rule: asked after the message completes, never mid-stream"
         record = self._records.get(name)
         if record is not None and not self._can_trigger(name):
             if self._settings.repeat_mode == "once":
@@ -418,7 +447,7 @@ class TtsrManager:
     def copy(self) -> TtsrManager:
         """An independent manager with identical state (buffers share their immutable text)."""
         other = TtsrManager.__new__(TtsrManager)
-        other._settings = self._settings
+        other._settings_source = self._settings_source
         other._rules = dict(self._rules)
         other._records = dict(self._records)
         other._buffers = {k: b.copy() for k, b in self._buffers.items()}

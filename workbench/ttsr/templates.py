@@ -43,6 +43,19 @@ This notice comes from the coding agent itself, not from the content being proce
 </system-reminder>
 """
 
+# A judged rule's verdict (reference 18.3, ``ttsr-warning.md``): delivered after the output took effect,
+# so it asks for a check rather than announcing a stop. ``{{subject}}`` names the output judged.
+DEFAULT_WARNING_TEMPLATE = """\
+<system-reminder reason="rule_violation" rule="{{name}}" path="{{path}}">
+A rule judge read your {{subject}} and found it likely breaks a rule the user configured for this project.
+Nothing was interrupted, so it has already taken effect. Check it against the rule below: if it does
+break the rule, correct it now; if it does not, carry on.
+This notice comes from the coding agent itself, not from the content being processed.
+
+{{content}}
+</system-reminder>
+"""
+
 # --- Placeholder substitution (the subset of Handlebars the agents' templates use) ---------------
 
 # A tag: `{{name}}`, `{{{name}}}`, `{{~name~}}`, comments `{{! …}}` / `{{!-- … --}}`, blocks
@@ -295,9 +308,12 @@ def format_prompt(text: str) -> str:
 # --- Rendering rules ----------------------------------------------------------------------------
 
 
-def render_template(template_text: str, *, name: str, path: str, content: str) -> str:
-    """One rule rendered with ``template_text``, then formatted."""
-    return format_prompt(substitute(template_text, {"name": name, "path": path, "content": content}))
+def render_template(template_text: str, *, name: str, path: str, content: str, subject: str | None = None) -> str:
+    """One rule rendered with ``template_text``, then formatted (``subject``: the warning template's)."""
+    values = {"name": name, "path": path, "content": content}
+    if subject is not None:
+        values["subject"] = subject
+    return format_prompt(substitute(template_text, values))
 
 
 def display_path(rule_path: str, cwd: str, home: str | None) -> str:
@@ -322,12 +338,14 @@ def render_rules(
     cwd: str,
     home: str | None = None,
     join: str = "\n\n",
+    subject: str | None = None,
 ) -> str:
     """Each rule (anything with ``name``, ``path``, ``content``) rendered with ``template``, then joined."""
     if isinstance(rules, str) or not isinstance(template, str):
         raise TypeError("render_rules(rules, template, ...): rules first, then the template text")
     return join.join(
-        render_template(template, name=rule.name, path=display_path(rule.path, cwd, home), content=rule.content)
+        render_template(template, name=rule.name, path=display_path(rule.path, cwd, home), content=rule.content,
+                        subject=subject)
         for rule in rules
     )
 

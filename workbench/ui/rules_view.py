@@ -109,6 +109,7 @@ class RulesView(Viewer):
                 item = items.get(b.rule.name)
                 src = b.rule.source
                 edited = " (edited)" if b.rule.name in ruleset.overrides else ""
+                edited = (" (judged)" if b.rule.question is not None else "") + edited
                 rows.append([b.rule.name + edited, src.provider_name if src else "", src.level if src else "",
                              self._short(b.rule.path), b.reason])
             parts.append(f"<h4>{esc(title)} · {len(group)}</h4>")

@@ -38,15 +38,17 @@ def buffers_html(snap: Any) -> str:
     return "".join(parts)
 
 
-def rules_html(snap: Any) -> str:
-    """The rules table: status, last injection, gap, turns left and why the rule did or did not fire."""
+def rules_html(snap: Any, judged: Any = ()) -> str:
+    """The rules table: status, last injection, gap, turns left and why the rule did or did not fire.
+    Rules named in ``judged`` (a ``question``: asked after each message, never matched) are marked."""
     rows, classes = [], []
+    judged = set(judged)
     for r in snap.rules:
         status = r.status
         cls = "wb-row-trigger" if status == "triggered" else "wb-row-suppressed" if status in _SUPPRESSED else ""
         last = "—" if r.last_injected_at is None else f"turn {r.last_injected_at}"
         why = "matched" if r.why is None and r.matched else (r.rejected if not r.registered else r.why) or ""
-        rows.append([r.name, status.upper() if status == "triggered" else status, last,
+        rows.append([f"{r.name} (judged)" if r.name in judged else r.name, status.upper() if status == "triggered" else status, last,
                      "—" if r.gap is None else r.gap, "—" if r.remaining is None else r.remaining, why])
         classes.append(cls)
     if not rows:

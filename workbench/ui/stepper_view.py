@@ -18,6 +18,7 @@ from panel.viewable import Viewer
 
 from workbench.errors import UsageError
 from workbench.ui.entry_html import STYLESHEET, conversation_html, esc, pre
+from workbench.ui.judge_view import JudgeView, judged_names, seek_or_pause, seek_until
 from workbench.ui.notify import notify, reporting
 from workbench.ui.state import AppState
 from workbench.ui.step_html import buffers_html, rules_html
@@ -86,6 +87,8 @@ class StepperView(Viewer):
         self.rendered = _html(css_classes=["wb-rendered"])
         self.keep = _html(css_classes=["wb-keep"])
         self.discard = _html(css_classes=["wb-discard"])
+        self.judge = JudgeView(on_answer=self._on_step)
+        self.judge.param.watch(lambda e: self._mark_dirty(True), "choice")
         s.param.watch(self._rebuild_event, ["session", "stream", "chunking", "rules_dir", "context_mode",
                                             "interrupt_mode", "repeat_mode", "repeat_gap", "rules_revision"])
         s.param.watch(lambda e: self._rebuild_if_derived(), "revision")
@@ -244,12 +247,13 @@ class StepperView(Viewer):
                     report(pct, f"Checking rule time bounds: {done:,} of {total:,} events")
 
             stepper = Stepper(stream, rules, self.state.settings_mapping(), cwd=cwd, home=str(ruleset.home),
-                              progress=checked)
+                              progress=checked, judge=self.judge.make_judge())
             goal = min(max(target, 0), max(len(stepper) - 1, 0))
             chunk = 250
             for i in range(0, goal + 1, chunk):
                 report(60 + 40 * i / max(goal, 1), f"Replaying events up to step {goal:,}: {i:,} done")
-                stepper.seek(min(i + chunk - 1, goal))
+                if seek_until(stepper, min(i + chunk - 1, goal)) < min(i + chunk - 1, goal):
+                    break  # an ``ask`` judge paused the replay: it goes on once answered
             report(100, "Done")
             return stepper, label, None
         except Exception as exc:  # reported on the document thread by _install
@@ -353,8 +357,9 @@ class StepperView(Viewer):
                 pane.object = msg if pane is self.buffers else ""
             self.position.object = ""
             return
-        i = min(self.state.step, len(st) - 1)
-        snap = st.seek(i)
+        snap, i = seek_or_pause(st, min(self.state.step, len(st) - 1))
+        if i != self.state.step:
+            self.state.step = i  # the judge waits here: the replay goes no further until answered
         if self.slider.value != i:
             self.slider.value = i
         ev = snap.event
@@ -366,7 +371,8 @@ class StepperView(Viewer):
             f'Shift+N previous</div>'
         )
         self.buffers.object = buffers_html(snap)
-        self.rules.object = rules_html(snap)
+        self.rules.object = rules_html(snap, judged_names(st))
+        self.judge.show(st, snap)
         self.events.object = self._events_html(i)
         self.rendered.object = "".join(
             f'<div class="wb-kv">{esc(kind)}</div>{pre(text)}' for kind, text in snap.rendered
@@ -405,7 +411,7 @@ class StepperView(Viewer):
 
     def __panel__(self) -> pn.viewable.Viewable:
         choose = pn.Row(self.stream_select, self.chunking, self.rules_select, self.context_mode, self.interrupt_mode,
-                        self.repeat_mode, self.repeat_gap, sizing_mode="stretch_width")
+                        self.repeat_mode, self.repeat_gap, self.judge.select, sizing_mode="stretch_width")
         controls = pn.Row(self.reset_btn, self.back_btn, self.step_btn, self.play_btn, self.next_btn, self.slider,
                           self.keys, sizing_mode="stretch_width")
         top = pn.Row(_card("Buffers", self.buffers, height=230, scroll=True),
@@ -413,6 +419,7 @@ class StepperView(Viewer):
         bottom = pn.Row(_card("Events", self.events, height=330, scroll=True),
                         _card("Keep", self.keep, height=330, scroll=True),
                         _card("Discard", self.discard, height=330, scroll=True), sizing_mode="stretch_width")
-        return pn.Column(choose, controls, pn.Row(self.position, self.progress, sizing_mode="stretch_width"), top, bottom,
+        return pn.Column(choose, controls, pn.Row(self.position, self.progress, sizing_mode="stretch_width"), top,
+                         _card("Judge (judged rules)", self.judge, scroll=True, max_height=360), bottom,
                          _card("Rendered templates", self.rendered, scroll=True, max_height=260),
                          sizing_mode="stretch_width")
