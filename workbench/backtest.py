@@ -43,9 +43,10 @@ from workbench.backtest_results import (
     write_results,
 )
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
-from workbench.firings import record_firings
+from workbench.firings import FiringRecorder, record_firings
 from workbench.replay.derive import chunk_text, open_stream
-from workbench.replay.timebound import Bounded, culprits, has_condition, wait_all
+from workbench.replay.prefilter import probe_firings
+from workbench.replay.timebound import Bounded, culprits, may_hang, wait_all
 from workbench.replay.triggers import interrupts
 from workbench.rules import Rule
 from workbench.scan import named_files
@@ -116,10 +117,14 @@ def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions 
         return SessionOutcome(path, 0, (), f"{path}: {exc}")
     originals = {r.name: r for r in rules}
     played = [replace(r, interrupt_mode="never") for r in rules] if options.mode == "probe" else list(rules)
-    sim, recorder = record_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/", tick=tick)
-    status = sim.finish().status
+    if options.mode == "probe":  # turns without any rule's literal are played with the engine muted
+        status, firings = probe_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/",
+                                        recorder=FiringRecorder, tick=tick)
+    else:
+        sim, recorder = record_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/", tick=tick)
+        status, firings = sim.finish().status, recorder.firings
     default = options.interrupt_default()
-    hits = tuple(Hit.of(path, f, _interrupts(originals.get(f.rule), f.source, default)) for f in recorder.firings)
+    hits = tuple(Hit.of(path, f, _interrupts(originals.get(f.rule), f.source, default)) for f in firings)
     return SessionOutcome(path, stream.turn_count(), hits, None, status)
 
 
@@ -149,7 +154,7 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
         if on_outcome is not None:
             on_outcome(outcome)
 
-    if bound is None:
+    if bound is None or not any(may_hang(r) for r in rules):  # provably linear rules: no child needed
         for path in paths:
             arrived(backtest_session(path, rules, options))
         return out
@@ -178,7 +183,7 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
         if run.state == "failed":
             arrived(SessionOutcome(path, 0, (), f"{path}: the replay process died"))
             continue
-        slow, control = culprits([r.name for r in active if has_condition(r)], {}, lambda plan: Bounded(
+        slow, control = culprits([r.name for r in active if may_hang(r)], {}, lambda plan: Bounded(
             lambda report: report(backtest_session(path, [r for r in active if r.name not in plan], options, report))),
             bound)
         if slow is None:  # it did not hang again (a loaded machine): the control run's outcome stands
@@ -235,7 +240,9 @@ def load_rule_set(rules: str | os.PathLike[str] | Sequence[Rule], *, home: str |
 
 
 def _batches(paths: list[str], workers: int) -> list[list[str]]:
-    size = max(1, min(64, len(paths) // max(1, workers * 8)))
+    # Large enough that the forked time-bound child of each batch is paid rarely, small enough to
+    # spread the work and report progress.
+    size = max(1, min(256, len(paths) // max(1, workers * 4)))
     return [paths[i:i + size] for i in range(0, len(paths), size)]
 
 

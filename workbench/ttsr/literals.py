@@ -291,7 +291,7 @@ class LiteralIndex:
     the longest literal there; every literal that is a prefix of it occurs there too.
     """
 
-    __slots__ = ("keys", "longest", "_plain", "_icase", "_icase_list", "_prefixes")
+    __slots__ = ("keys", "longest", "_plain", "_icase", "_icase_list", "_prefixes", "_any")
 
     def __init__(self, keys: frozenset[Key]) -> None:
         self.keys = keys
@@ -308,6 +308,16 @@ class LiteralIndex:
         for k in keys:
             self._prefixes[k] = tuple(o for o in keys if o[1] == k[1] and k[0].startswith(o[0]))
         self._icase_list = icase
+        # Presence only (no positions): plain alternations, which `re` searches fast.
+        self._any = tuple(
+            re.compile("|".join(parts), flags)
+            for parts, flags in (([re.escape(x) for x in plain], 0), ([_icase_source(x) for x in icase], re.I))
+            if parts
+        )
+
+    def found_in(self, text: str) -> bool:
+        """Whether any of the literals occurs in ``text``."""
+        return any(rx.search(text) is not None for rx in self._any)
 
     def scan(self, text: str, base: int) -> list[tuple[Key, int]]:
         out: list[tuple[Key, int]] = []
