@@ -45,7 +45,7 @@ from workbench.backtest_results import (
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
 from workbench.firings import FiringRecorder, record_firings
 from workbench.replay.derive import chunk_text, open_stream
-from workbench.replay.prefilter import probe_firings
+from workbench.replay.prefilter import probe_firings, probe_stream
 from workbench.replay.timebound import Bounded, culprits, may_hang, wait_all
 from workbench.replay.triggers import interrupts
 from workbench.rules import Rule
@@ -109,14 +109,19 @@ def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions 
     """The task: replay every assistant turn of one session file through ``rules``, in this process and
     without a time bound (``backtest_batch`` adds it, hearing ``tick()`` after every event). Pure apart
     from reading the file; a file that is not a usable session becomes an outcome with ``error``."""
+    originals = {r.name: r for r in rules}
+    played = [replace(r, interrupt_mode="never") for r in rules] if options.mode == "probe" else list(rules)
     try:
-        stream = load_stream(path, options)
+        if options.mode == "probe":  # a session where no turn can fire is not even derived
+            stream, quiet_turns = probe_stream(path, played, policy=options.policy, size=options.size)
+            if stream is None:
+                return SessionOutcome(path, quiet_turns, (), None, "completed")
+        else:
+            stream = load_stream(path, options)
     except WorkbenchError as exc:
         return SessionOutcome(path, 0, (), str(exc))
     except (OSError, ValueError) as exc:
         return SessionOutcome(path, 0, (), f"{path}: {exc}")
-    originals = {r.name: r for r in rules}
-    played = [replace(r, interrupt_mode="never") for r in rules] if options.mode == "probe" else list(rules)
     if options.mode == "probe":  # turns without any rule's literal are played with the engine muted
         status, firings = probe_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/",
                                         recorder=FiringRecorder, tick=tick)

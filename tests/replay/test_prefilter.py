@@ -113,6 +113,19 @@ def test_skip_gives_the_same_outcomes_on_generated_sessions(tmp_path: Path, seed
         path = tmp_path / f"s{i}.jsonl"
         path.write_text(_session(i, rng), encoding="utf-8")
         paths.append(str(path))
+    for i, (role, field, value) in enumerate([("assistant", "timestamp", True), ("toolResult", "content", [1]),
+                                              ("user", "content", [{"text": "no type"}]),
+                                              ("assistant", "timestamp", {"a": 1})]):
+        # Sessions derive_stream rejects: the quiet-session shortcut must not hide their error.
+        lines = _session(100 + i, rng).splitlines()
+        records = [json.loads(line) for line in lines]
+        target = next((r for r in records if r.get("message", {}).get("role") == role), None)
+        if target is None:
+            continue
+        target["message"][field] = value
+        path = tmp_path / f"bad{i}.jsonl"
+        path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+        paths.append(str(path))
     for i in range(10):
         path = tmp_path / f"odd{i}.stream.jsonl"
         write_stream(stream_of(_odd_stream(rng), _odd_stream(rng)), path)
@@ -124,6 +137,7 @@ def test_skip_gives_the_same_outcomes_on_generated_sessions(tmp_path: Path, seed
         assert with_skip == without
         hits.append(sum(len(o.hits) for o in with_skip))
     assert hits[0] > 20 and all(hits), hits  # the corpus does fire, so equality says something
+    assert any(o.error for o in with_skip)  # and the broken sessions are reported as broken
 
 
 def test_skip_actually_mutes_turns(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -244,3 +244,97 @@ def probe_firings(stream: Stream, rules: Sequence[Rule], settings: Any, *, cwd: 
     sim.on_check = hook
     play(sim, stream, mute, hook.observe, tick)
     return sim.finish().status, hook.firings
+
+
+# --- whole sessions, before deriving their stream ----------------------------------------------------
+
+
+def _blocks_ok(content: Any) -> bool:
+    """``parse_event``'s check of a content list (``derive_stream`` would raise otherwise)."""
+    if not isinstance(content, (list, tuple)):
+        return True
+    return all(isinstance(b, Mapping) and isinstance(b.get("type"), str) for b in content)
+
+
+def quiet_session(session: Any, filt: TurnFilter) -> int | None:
+    """The turn count of the session's active branch when none of its turns can fire, else None.
+
+    Mirrors ``derive_stream``: each assistant message is a turn whose text, thinking and tool
+    argument deltas are the chunks of its blocks (chunks join back to the block text exactly) and
+    the ``json.dumps`` of each call's arguments. A session ``derive_stream`` would reject (a bad
+    timestamp, a malformed content block) is left to it (None), so its error is reported as before.
+    """
+    from workbench.replay.derive import _branch, _is_injection
+
+    anywhere = literal_index(filt.regex_keys | filt.ast_keys)
+    prose = literal_index(filt.regex_keys) if filt.regex_keys else None
+    turns = 0
+    for entry in _branch(session, None):
+        message = entry.message if entry.type == "message" else None
+        if message is None or _is_injection(entry):
+            continue
+        role = message.get("role")
+        if role in ("toolResult", "user", "developer"):
+            if not _blocks_ok(message.get("content")):
+                return None
+            continue
+        if role != "assistant":
+            continue
+        turns += 1
+        stamp = message.get("timestamp")
+        if not (stamp is None or (isinstance(stamp, (int, float, str)) and not isinstance(stamp, bool))):
+            return None
+        text: list[str] = []
+        thinking: list[str] = []
+        tool: list[str] = []
+        ids: set[str] = set()
+        for block in message.get("content") or ():
+            if not isinstance(block, Mapping):
+                continue
+            kind = block.get("type")
+            if kind == "text" and isinstance(block.get("text"), str):
+                text.append(block["text"])
+            elif kind == "thinking" and isinstance(block.get("thinking"), str):
+                thinking.append(block["thinking"])
+            elif kind == "toolCall":
+                call_id = block.get("id") if isinstance(block.get("id"), str) else ""
+                if not call_id or call_id in ids:
+                    return None  # the stream-level model would not skip it either
+                ids.add(call_id)
+                args = thaw(block.get("arguments")) if isinstance(block.get("arguments"), Mapping) else {}
+                tool.append(json.dumps(args, ensure_ascii=False))
+                _strings(args, tool)
+        if anywhere.found_in(engine_text("\0".join(tool))):
+            return None
+        if prose is not None and (prose.found_in(engine_text("".join(text)))
+                                  or prose.found_in(engine_text("".join(thinking)))):
+            return None
+    return turns
+
+
+def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | None) -> tuple[Stream | None, int]:
+    """``(stream, 0)`` as ``open_stream`` gives it, or ``(None, turns)`` for a session file none of
+    whose turns can fire in probe mode (its stream is not even derived)."""
+    from pathlib import Path
+
+    from workbench.replay.derive import chunk_text, derive_stream, open_stream
+    from workbench.sessions import load_session
+
+    filt = turn_filter(rules) if _SKIP else None
+    source = Path(path)
+    if filt is None or not source.is_file():
+        return open_stream(path, policy=policy, size=size)[0], 0
+    with source.open(encoding="utf-8", errors="replace") as fh:
+        first = next((line for line in fh if line.strip()), "")
+    try:
+        kind = json.loads(first).get("type")
+    except (ValueError, AttributeError):
+        kind = None
+    if kind == "stream":
+        return open_stream(path, policy=policy, size=size)[0], 0
+    session = load_session(source)
+    chunk_text("", policy, size)
+    turns = quiet_session(session, filt)
+    if turns is not None:
+        return None, turns
+    return derive_stream(session, policy=policy, size=size), 0
