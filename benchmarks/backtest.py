@@ -9,7 +9,10 @@ files, a few rule violations sprinkled in) is written once to ``benchmarks/_data
     .venv/bin/python benchmarks/backtest.py --sessions 500   # a quick look
     .venv/bin/python benchmarks/backtest.py --skip-dask
 
-Every mode must give the same result; the script checks it and says so.
+Every mode must give the same result; the script checks it and says so. Throughput is also printed
+as MB/s of session files and as a ratio to DuckDB's raw ``read_json_objects`` of the same files (the
+ceiling for "reading the archive"), and the one-process run is repeated with the probe-mode turn
+skip switched off (``workbench.replay.prefilter._SKIP``) for the same-run ratio.
 """
 
 from __future__ import annotations
@@ -122,9 +125,30 @@ def ensure_corpus(n: int) -> tuple[Path, Path]:
     return sessions, rules
 
 
-def report(label: str, result: BacktestResult) -> None:
-    print(f"{label:<34} {len(result.sessions):>6} sessions {result.elapsed:>8.1f} s "
-          f"{result.sessions_per_second:>8.1f} sessions/s")
+def report(label: str, result: BacktestResult, size: int = 0, duck: float = 0.0) -> None:
+    extra = ""
+    if size and result.elapsed:
+        rate = size / 1e6 / result.elapsed
+        extra = f" {rate:>7.1f} MB/s" + (f" = {rate / duck:.3f}x DuckDB" if duck else "")
+    print(f"{label:<34} {len(result.sessions):>6} sessions {result.elapsed:>8.2f} s "
+          f"{result.sessions_per_second:>8.1f} sessions/s{extra}")
+
+
+def duckdb_rate(sessions: Path, size: int) -> float:
+    """MB/s of DuckDB's raw ``read_json_objects`` over the corpus (best of three, warm cache)."""
+    import time
+
+    import duckdb
+
+    con = duckdb.connect()
+    glob = str(sessions / "*" / "*.jsonl")
+    best = float("inf")
+    for _ in range(3):
+        t0 = time.perf_counter()
+        rows = con.execute("SELECT count(*) FROM read_json_objects(?, format='newline_delimited')", [glob]).fetchone()
+        best = min(best, time.perf_counter() - t0)
+    print(f"DuckDB read_json_objects: {rows[0]} objects in {best:.3f} s = {size / 1e6 / best:.1f} MB/s")
+    return size / 1e6 / best
 
 
 def differences(a: BacktestResult, b: BacktestResult) -> str:
@@ -151,12 +175,23 @@ def main() -> int:
     size = sum(f.stat().st_size for f in sessions.glob("*/*.jsonl"))
     print(f"corpus: {args.sessions} sessions, {size / 1e6:.1f} MB, {len(RULES)} rules; {cores} local cores")
 
+    duck = duckdb_rate(sessions, size)
+    from workbench.replay import prefilter
+
+    prefilter._SKIP = False
+    try:
+        before = run_backtest(rules, [sessions], workers=1)
+    finally:
+        prefilter._SKIP = True
+    report("one process, no turn skip", before, size, duck)
     one = run_backtest(rules, [sessions], workers=1)
-    report("one process", one)
+    report("one process", one, size, duck)
+    print(f"  turn skip: {one.elapsed / before.elapsed:.3f}x the time without it; "
+          f"identical: {one == before} {differences(before, one)}")
     fired = {r.rule: (r.sessions, r.turns) for r in one.rules}
     print(f"  turns {one.turns}, hits {len(one.hits)}; per rule (sessions, turns): {fired}")
     every = run_backtest(rules, [sessions], workers=cores)
-    report(f"all local cores ({cores} processes)", every)
+    report(f"all local cores ({cores} processes)", every, size, duck)
     print(f"  identical to one process: {every == one} {differences(one, every)}")
     if not args.skip_dask:
         from distributed import LocalCluster
@@ -164,7 +199,7 @@ def main() -> int:
         with LocalCluster(n_workers=cores, threads_per_worker=1, processes=True, host="127.0.0.1",
                           dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
             dask = run_backtest(rules, [sessions], scheduler=cluster.scheduler_address)
-        report(f"local Dask cluster ({cores} workers)", dask)
+        report(f"local Dask cluster ({cores} workers)", dask, size, duck)
         print(f"  identical to one process: {dask == one} {differences(one, dask)}")
     return 0
 

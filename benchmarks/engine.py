@@ -8,6 +8,9 @@ two ~100 KB edit payloads fed through ``check_snapshot`` as their partially pars
     .venv/bin/python benchmarks/engine.py            # 1, 2, 4 MB + naive baseline
     .venv/bin/python benchmarks/engine.py --quick    # smaller sizes
 
+Each size also runs with the literal prefilter off (``window._PREFILTER``), i.e. the engine before
+the prefilter, and prints the ratio of the two totals measured in the same run.
+
 The naive baseline is the reference's algorithm (every condition re-tested on the whole buffer at
 every delta); it is quadratic, so it runs on smaller streams and its 1 MB time is extrapolated.
 """
@@ -26,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from workbench.rules import Rule  # noqa: E402
 from workbench.ttsr import MatchContext, TtsrManager  # noqa: E402
 from workbench.ttsr import manager as manager_module  # noqa: E402
+from workbench.ttsr import window as window_module  # noqa: E402
 
 RULES: list[tuple[str, list[str], list[str] | None, list[str] | None]] = [
     # name, conditions, scope, globs
@@ -133,8 +137,10 @@ def run(
     text = make_text(size, rng)
     payloads = [make_text(100_000, rng) for _ in range(2)] if edits else []
     original = manager_module.condition_matches
-    if naive:
+    prefilter = window_module._PREFILTER
+    if naive:  # every condition on the whole buffer: no prefilter either
         manager_module.condition_matches = lambda cond, cid, buf: cond.regex.find(buf.etext) is not None
+        window_module._PREFILTER = False
     try:
         mgr = build_manager(skip)
         t0 = time.perf_counter()
@@ -168,6 +174,7 @@ def run(
         t_snap = time.perf_counter() - t0
     finally:
         manager_module.condition_matches = original
+        window_module._PREFILTER = prefilter
     return n, t_delta, snaps, t_snap
 
 
@@ -175,6 +182,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="256 KB / 512 KB / 1 MB instead of 1 / 2 / 4 MB")
     ap.add_argument("--no-naive", action="store_true", help="skip the naive full re-test baseline")
+    ap.add_argument("--no-previous", action="store_true",
+                    help="skip the run with the literal prefilter off (the implementation before it)")
     args = ap.parse_args()
     mb = 1 << 20
     sizes = [mb // 4, mb // 2, mb] if args.quick else [mb, 2 * mb, 4 * mb]
@@ -191,8 +200,20 @@ def main() -> None:
         rates.append(n / t)
         print(
             f"optimised {size / mb:5.2f} MB: {n:7d} deltas in {t:6.2f} s = {n / t:9.0f} deltas/s; "
-            f"{snaps} snapshots in {ts:5.2f} s"
+            f"{snaps} snapshots in {ts:5.2f} s; total {t + ts:6.2f} s"
         )
+        if not args.no_previous:
+            # The same stream with the literal prefilter switched off: the windowed engine as it
+            # was before the prefilter, measured in the same run (same machine load).
+            window_module._PREFILTER = False
+            try:
+                _, pt, _, pts = run(size, naive=False)
+            finally:
+                window_module._PREFILTER = True
+            print(
+                f"  prefilter off {size / mb:5.2f} MB: deltas {pt:6.2f} s, snapshots {pts:5.2f} s, total {pt + pts:6.2f} s; "
+                f"ratio with/without prefilter: {(t + ts) / (pt + pts):.3f}x"
+            )
     print(f"growth factor (deltas/s at {sizes[0] / mb:g} MB / at {sizes[-1] / mb:g} MB): {rates[0] / rates[-1]:.2f}")
     if len(segments) >= 10:
         print(

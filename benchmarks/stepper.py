@@ -2,6 +2,9 @@
 
 Prints the time per 1,000 events stepped (with and without the time-bound guard run) and the memory
 held by all snapshots (tracemalloc), to check that shared structure keeps a long stream small.
+Then the first step on the 15k-event sample session (``sample_sessions/big-refactor.jsonl`` with the
+rules of ``sample_sessions/project``): with the time-bound pre-check run before the first step (the
+synchronous ``Stepper``) and in the background (``background=True``), and the ratio of the two.
 Run: ``.venv/bin/python benchmarks/stepper.py [EVENTS]``.
 """
 
@@ -62,7 +65,39 @@ def _step_all(stream, settings, bound):
     return st, snaps, guard, time.perf_counter() - t0
 
 
+def first_step_on_sample() -> None:
+    import tempfile
+    from pathlib import Path
+
+    from workbench.replay.derive import open_stream
+    from workbench.replay.timebound import may_hang
+    from workbench.rules.discovery import load_rules
+
+    root = Path(__file__).resolve().parents[1] / "sample_sessions"
+    stream, _ = open_stream(root / "big-refactor.jsonl")
+    home = tempfile.mkdtemp(prefix="bench-home-")
+    cwd = str(root / "project")
+    rules = load_rules(cwd=cwd, home=home, repo_root=cwd, env={}, boundary=cwd).rules
+    checked = [r.name for r in rules if may_hang(r)]
+    print(f"sample big-refactor: {len(stream.events):,} events, {len(rules)} rules, "
+          f"{len(checked)} not provably linear (pre-checked): {', '.join(checked)}")
+    t0 = time.perf_counter()
+    st = Stepper(stream, rules, {}, cwd=stream.cwd or cwd, home=home)
+    st.seek(0)
+    sync = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    st = Stepper(stream, rules, {}, cwd=stream.cwd or cwd, home=home, background=True)
+    st.seek(0)
+    first = time.perf_counter() - t0
+    st.precheck.wait()
+    whole = time.perf_counter() - t0
+    print(f"first step with the pre-check before it: {sync:.2f} s; with the pre-check in the background: "
+          f"{first:.3f} s (ratio {first / sync:.3f}x; goal <= 1 s); the background check ended after {whole:.2f} s "
+          f"({st.precheck.state}, {len(st.disabled)} rules disabled)")
+
+
 def main() -> None:
+    first_step_on_sample()
     n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
     stream = build_stream(n)
     settings = {"repeatMode": "after-gap", "repeatGap": 3}
@@ -80,7 +115,11 @@ def main() -> None:
     print(f"one snapshot as JSON (conversations, spans materialised): {(time.perf_counter() - t0) * 1000:.1f} ms")
     del st, snaps
     _, _, guard, stepped = _step_all(stream, settings, 2.0)
-    print(f"time-bound guard run (forked child, whole stream): {guard * 1000 / per_k:.1f} ms per 1,000 events; "
+    from workbench.replay.timebound import may_hang
+
+    watched = sum(may_hang(r) for r in RULES)
+    print(f"time-bound guard run (forked child, whole stream; {watched} of {len(RULES)} rules not provably linear, "
+          f"none: no child): {guard * 1000 / per_k:.1f} ms per 1,000 events; "
           f"stepping after it: {stepped * 1000 / per_k:.1f} ms per 1,000 events")
     tracemalloc.start()
     st, snaps, _, _ = _step_all(stream, settings, None)

@@ -43,10 +43,11 @@ from workbench.backtest_results import (
     write_results,
 )
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
-from workbench.firings import record_firings
+from workbench.firings import FiringRecorder, record_firings
 from workbench.replay.derive import chunk_text, open_stream
 from workbench.replay.judge_tally import tally_session
-from workbench.replay.timebound import Bounded, culprits, has_condition, wait_all
+from workbench.replay.prefilter import probe_firings, probe_stream
+from workbench.replay.timebound import Bounded, culprits, may_hang, wait_all
 from workbench.replay.triggers import interrupts
 from workbench.rules import Rule
 from workbench.scan import named_files
@@ -110,20 +111,32 @@ def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions 
     """The task: replay every assistant turn of one session file through ``rules``, in this process and
     without a time bound (``backtest_batch`` adds it, hearing ``tick()`` after every event). Pure apart
     from reading the file; a file that is not a usable session becomes an outcome with ``error``."""
+    originals = {r.name: r for r in rules}
+    played = [replace(r, interrupt_mode="never") for r in rules] if options.mode == "probe" else list(rules)
     try:
-        stream = load_stream(path, options)
+        if options.mode == "probe":  # a session where no turn can fire is not even derived
+            stream, quiet_turns = probe_stream(path, played, policy=options.policy, size=options.size)
+            if stream is None:
+                return SessionOutcome(path, quiet_turns, (), None, "completed")
+        else:
+            stream = load_stream(path, options)
     except WorkbenchError as exc:
         return SessionOutcome(path, 0, (), str(exc))
     except (OSError, ValueError) as exc:
         return SessionOutcome(path, 0, (), f"{path}: {exc}")
-    originals = {r.name: r for r in rules}
-    played = [replace(r, interrupt_mode="never") for r in rules] if options.mode == "probe" else list(rules)
-    sim, recorder = record_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/", tick=tick,
-                                   judge=options.judge)
-    status = sim.finish().status
+    # Probe mode skips turns that hold none of the rule set's literals; judged rules are asked about
+    # whole outputs after each message, so a rule set with any of them plays every turn.
+    judged: Any = None
+    if options.mode == "probe" and not any(r.question for r in rules):
+        status, firings = probe_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/",
+                                        recorder=FiringRecorder, tick=tick)
+    else:
+        sim, recorder = record_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/", tick=tick,
+                                       judge=options.judge)
+        status, firings = sim.finish().status, recorder.firings
+        judged = tally_session(sim.judge_rounds, sim.judged_rule_names()) if sim.judged_rule_names() else None
     default = options.interrupt_default()
-    hits = tuple(Hit.of(path, f, _interrupts(originals.get(f.rule), f.source, default)) for f in recorder.firings)
-    judged = tally_session(sim.judge_rounds, sim.judged_rule_names()) if sim.judged_rule_names() else None
+    hits = tuple(Hit.of(path, f, _interrupts(originals.get(f.rule), f.source, default)) for f in firings)
     return SessionOutcome(path, stream.turn_count(), hits, None, status, judged=judged)
 
 
@@ -153,7 +166,7 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
         if on_outcome is not None:
             on_outcome(outcome)
 
-    if bound is None:
+    if bound is None or not any(may_hang(r) for r in rules):  # provably linear rules: no child needed
         for path in paths:
             arrived(backtest_session(path, rules, options))
         return out
@@ -182,7 +195,7 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
         if run.state == "failed":
             arrived(SessionOutcome(path, 0, (), f"{path}: the replay process died"))
             continue
-        slow, control = culprits([r.name for r in active if has_condition(r)], {}, lambda plan: Bounded(
+        slow, control = culprits([r.name for r in active if may_hang(r)], {}, lambda plan: Bounded(
             lambda report: report(backtest_session(path, [r for r in active if r.name not in plan], options, report))),
             bound)
         if slow is None:  # it did not hang again (a loaded machine): the control run's outcome stands
@@ -239,7 +252,9 @@ def load_rule_set(rules: str | os.PathLike[str] | Sequence[Rule], *, home: str |
 
 
 def _batches(paths: list[str], workers: int) -> list[list[str]]:
-    size = max(1, min(64, len(paths) // max(1, workers * 8)))
+    # Large enough that the forked time-bound child of each batch is paid rarely, small enough to
+    # spread the work and report progress.
+    size = max(1, min(256, len(paths) // max(1, workers * 4)))
     return [paths[i:i + size] for i in range(0, len(paths), size)]
 
 

@@ -7,12 +7,14 @@ import time
 from tests.replay.conftest import prose_turn, rule, stream_of
 from workbench.replay import Stepper, run_session
 
-SLOW = rule("slow", r"(a+)+c")  # exponential backtracking on a run of "a" without "c"
+# Exponential backtracking on a run of "a" ending in "b" but no digit. (`(a+)+c` no longer hangs
+# the engine on text without "c": the literal prefilter answers without running the regex.)
+SLOW = rule("slow", r"(a+)+b\d")
 UNWRAP = rule("no-unwrap", r"\.unwrap\(")
 
 
 def _stream():
-    return stream_of(prose_turn("a" * 8, "a" * 40, " done"), prose_turn("x.unwrap("), prose_turn("ok"))
+    return stream_of(prose_turn("a" * 8, "a" * 40 + "b", " done"), prose_turn("x.unwrap("), prose_turn("ok"))
 
 
 def test_stepper_reports_the_slow_rule_and_goes_on_without_it():
@@ -89,9 +91,57 @@ def test_culprits_without_candidates_still_waits_for_the_control_run():
 def test_stepper_reports_time_bound_progress_through_the_stream():
     stream = stream_of(*(prose_turn(f"word {i} ", "and more ") for i in range(20)))
     seen: list[tuple[int, int]] = []
-    st = Stepper(stream, [UNWRAP], None, cwd="/proj", time_bound=5.0, progress=lambda done, total: seen.append((done, total)))
+    spaced = rule("spaced", r"more\s+and")  # unbounded: not provably linear, so it is checked
+    st = Stepper(stream, [spaced], None, cwd="/proj", time_bound=5.0, progress=lambda done, total: seen.append((done, total)))
     assert st.disabled == {}
     assert seen, "the time-bound pre-check never reported progress"
     assert {total for _, total in seen} == {len(stream.events)}
     done = [d for d, _ in seen]
     assert done == sorted(done) and done[-1] <= len(stream.events)
+
+
+def test_background_precheck_gives_the_first_step_then_catches_the_slow_rule():
+    stream = _stream()
+    st = Stepper(stream, [SLOW, UNWRAP], None, cwd="/proj", time_bound=0.5, background=True)
+    assert st.precheck is not None and st.precheck.needed
+    first = st.seek(0)  # verified at once: the child is past event 0 in milliseconds
+    assert first.index == 0
+    snap = st.seek(3)  # waits for the check, which disables "slow" and restarts the snapshots
+    assert set(st.disabled) == {"slow"} and st.generation == 1
+    assert [(e.type, e.rules) for e in snap.events] == [("time_bound", ("slow",))]
+    assert not snap.rule("slow").registered
+    st.precheck.wait(30)
+    assert st.precheck.state == "done"
+    fired = [e for s in st.snapshots() for e in s.events if e.type == "ttsr_triggered"]
+    assert [e.rules for e in fired] == [("no-unwrap",)]
+    assert st.result().disabled.keys() == {"slow"}
+
+
+def test_background_precheck_answers_like_the_synchronous_one():
+    stream = _stream()
+    sync = Stepper(stream, [SLOW, UNWRAP], None, cwd="/proj", time_bound=0.5)
+    bg = Stepper(stream, [SLOW, UNWRAP], None, cwd="/proj", time_bound=0.5, background=True)
+    assert [s.to_json() for s in bg.snapshots()] == [s.to_json() for s in sync.snapshots()]
+
+
+def test_cancelled_precheck_refuses_unverified_steps():
+    from workbench.errors import TimeBoundError
+
+    stream = _stream()
+    st = Stepper(stream, [SLOW, UNWRAP], None, cwd="/proj", time_bound=5.0, background=True)
+    st.precheck.cancel()
+    st.precheck.wait(30)
+    assert st.precheck.state == "cancelled"
+    import pytest
+
+    with pytest.raises(TimeBoundError, match="cancelled"):
+        st.seek(len(st) - 1)
+
+
+def test_linear_rules_need_no_precheck():
+    from workbench.replay.timebound import may_hang
+
+    assert not may_hang(UNWRAP) and may_hang(SLOW)
+    st = Stepper(_stream(), [UNWRAP], None, cwd="/proj", time_bound=0.5, background=True)
+    assert not st.precheck.needed and st.precheck.state == "done"
+    assert run_session(_stream(), [UNWRAP], None, cwd="/proj", time_bound=0.5).disabled == {}

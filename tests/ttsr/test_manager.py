@@ -98,6 +98,7 @@ def test_optimised_manager_answers_like_the_naive_reference_on_random_sessions(m
     import random
 
     from workbench.ttsr import manager as manager_module
+    from workbench.ttsr import window as window_module
 
     patterns = [r"\bas any\b", "foo$", "(?m)^bar", r"a\s*b", r"(?=[\s\S]*foo)(?=[\s\S]*bar)", "(?<=a)b", "ab(?!c)",
                 r"(?i)password\s*=\s*['\"][^'\"]+['\"]", r"\b[A-Z]{3,}_SECRET\b", "x[^\n]*y", r"[\s\S]{0,4}?zz"]
@@ -126,11 +127,13 @@ def test_optimised_manager_answers_like_the_naive_reference_on_random_sessions(m
             if op < 0.75:
                 got = [r.name for r in fast.check_delta(delta, ctx)]
                 monkeypatch.setattr(manager_module, "condition_matches", naive)
+                monkeypatch.setattr(window_module, "_PREFILTER", False)  # a full re-test: no literal prefilter
                 want = [r.name for r in slow.check_delta(delta, ctx)]
             else:
                 snap = (fast.get_buffer(fast.buffer_key(ctx)) or "") + delta if rng.random() < 0.7 else delta
                 got = [r.name for r in fast.check_snapshot(snap, ctx)]
                 monkeypatch.setattr(manager_module, "condition_matches", naive)
+                monkeypatch.setattr(window_module, "_PREFILTER", False)  # a full re-test: no literal prefilter
                 want = [r.name for r in slow.check_snapshot(snap, ctx)]
             monkeypatch.undo()
             assert got == want

@@ -17,7 +17,9 @@
 - ``Message`` / ``Conversation``: the conversation the model sees, as a persistent list.
 - ``SessionCopy``: the in-memory copy of a session the replay persists into (``write(path)``).
 - ``guard(...)`` / ``TimeBound`` / ``find_slow_rules``: the time bound that disables a catastrophic
-  rule (the work runs in a forked child the parent can kill).
+  rule (the work runs in a forked child the parent can kill); only rules that are not provably
+  linear are watched. ``PreCheck``: the guard in a background thread (``Stepper(background=True)``
+  exposes it as ``stepper.precheck``: ``verified``, ``state``, ``cancel()``, ``wait()``).
 - ``templates`` arguments accept ``None`` (defaults), an ``(interrupt, reminder)`` pair or a mapping
   with ``interrupt`` / ``reminder`` keys (texts, or ``Path`` objects read with the engine's loader).
 """
@@ -42,7 +44,7 @@ from workbench.replay.stream import (
     read_stream,
     write_stream,
 )
-from workbench.replay.timebound import TimeBound, find_slow_rules, guard
+from workbench.replay.timebound import PreCheck, TimeBound, find_slow_rules, guard
 
 __all__ = [
     "CHUNK_POLICIES",
@@ -61,6 +63,7 @@ __all__ = [
     "Stream",
     "StreamEvent",
     "StreamHeader",
+    "PreCheck",
     "TimeBound",
     "chunk_text",
     "derive_stream",

@@ -14,10 +14,11 @@ import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 from workbench.errors import NotFoundError, UsageError
-from workbench.replay.stream import Stream, StreamEvent, StreamHeader, parse_event, read_stream, thaw
+from workbench.replay.stream import Stream, StreamEvent, StreamHeader, _freeze, parse_event, read_stream, thaw
 from workbench.sessions import load_session
 from workbench.sessions.tree import branch_path
 
@@ -62,30 +63,47 @@ def _ev(kind: str, **fields: Any) -> StreamEvent:
     return parse_event({"type": kind, **{k: thaw(v) for k, v in fields.items() if v is not None}})
 
 
+def _delta(kind: str, index: int, piece: str) -> StreamEvent:
+    # What `_ev` gives for a delta (an int index from enumerate, a str piece), without re-validating
+    # the fields it just built: deltas are most of a derived stream.
+    return StreamEvent(kind, content_index=index, delta=piece)
+
+
+_TURN_START = StreamEvent("turn_start")
+_TURN_END = StreamEvent("turn_end")
+
+
 def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None) -> Iterator[StreamEvent]:
-    # The model rides along as an extra field: the timeline filters turns by it.
-    yield _ev("message_start", role="assistant", timestamp=message.get("timestamp"), model=message.get("model"))
+    stamp = message.get("timestamp")
+    model = message.get("model") if isinstance(message.get("model"), str) else None
+    if stamp is None or (isinstance(stamp, (int, float, str)) and not isinstance(stamp, bool)):
+        # As `_ev` builds it; the model rides along as an extra field (the timeline filters turns by it).
+        yield StreamEvent("message_start", role="assistant", timestamp=stamp,
+                          extra=MappingProxyType({"model": model}) if model else MappingProxyType({}))
+    else:
+        yield _ev("message_start", role="assistant", timestamp=stamp, model=model)  # `_ev` names the bad field
     for index, block in enumerate(message.get("content") or ()):
         if not isinstance(block, Mapping):
             continue
         kind = block.get("type")
         if kind == "text" and isinstance(block.get("text"), str):
             for piece in chunk_text(block["text"], policy, size):
-                yield _ev("text_delta", contentIndex=index, delta=piece)
+                yield _delta("text_delta", index, piece)
         elif kind == "thinking" and isinstance(block.get("thinking"), str):
             for piece in chunk_text(block["thinking"], policy, size):
-                yield _ev("thinking_delta", contentIndex=index, delta=piece)
+                yield _delta("thinking_delta", index, piece)
         elif kind == "toolCall":
             args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
             call_id = block.get("id") if isinstance(block.get("id"), str) else ""
             name = block.get("name") if isinstance(block.get("name"), str) else ""
-            yield _ev("toolcall_start", contentIndex=index, id=call_id, name=name)
+            yield StreamEvent("toolcall_start", content_index=index, id=call_id, name=name)
             for piece in chunk_text(json.dumps(thaw(args), ensure_ascii=False), policy, size):
-                yield _ev("toolcall_delta", contentIndex=index, delta=piece)
-            yield _ev("toolcall_end", contentIndex=index, arguments=thaw(args))
+                yield _delta("toolcall_delta", index, piece)
+            yield StreamEvent("toolcall_end", content_index=index, arguments=_freeze(thaw(args)))
     stop = message.get("stopReason")
-    yield _ev("message_end", stopReason=stop if isinstance(stop, str) else "stop",
-              errorMessage=message.get("errorMessage") if isinstance(message.get("errorMessage"), str) else None)
+    error = message.get("errorMessage")
+    yield StreamEvent("message_end", stop_reason=stop if isinstance(stop, str) else "stop",
+                      error_message=error if isinstance(error, str) else None)
 
 
 def _is_injection(entry: Any) -> bool:
@@ -120,8 +138,8 @@ def derive_stream(
         role = message.get("role")
         if role == "assistant":
             if in_turn:
-                events.append(_ev("turn_end"))
-            events.append(_ev("turn_start"))
+                events.append(_TURN_END)
+            events.append(_TURN_START)
             in_turn = True
             events.extend(_assistant_events(message, policy, size))
         elif role == "toolResult":

@@ -18,7 +18,7 @@ from workbench.replay.events import ReplayEvent, ReplayResult
 from workbench.replay.session import SimulatedSession
 from workbench.replay.snapshot import NOT_CHECKED, BufferView, RuleState, Snapshot
 from workbench.replay.stream import Stream
-from workbench.replay.timebound import guard
+from workbench.replay.timebound import PreCheck, guard
 from workbench.rules import Rule
 from workbench.ttsr import compile_rule_condition
 from workbench.ttsr.ast import language_for
@@ -47,18 +47,37 @@ class Stepper:
     def __init__(self, stream: Stream, rules: Iterable[Rule], settings: Any = None, *, cwd: str | None = None,
                  home: str | None = None, templates: Any = None, resume: Any = None,
                  edit_mode: str | None = None, time_bound: float | None = 2.0,
-                 progress: Callable[[int, int], None] | None = None, judge: Any = None) -> None:
+                 progress: Callable[[int, int], None] | None = None, judge: Any = None,
+                 background: bool = False) -> None:
         self.stream = stream
         self.rules = list(rules)
         self.cwd = cwd or stream.cwd or "/"
-        options = dict(cwd=self.cwd, home=home, templates=templates, resume=resume, edit_mode=edit_mode)
+        self._settings = settings
+        self._options = dict(cwd=self.cwd, home=home, templates=templates, resume=resume, edit_mode=edit_mode)
+        self._judge = judge
         # ``progress(done, total)``: the time-bound pre-check replays the whole stream once (seconds on
-        # long streams), so it reports how far it got.
-        self.disabled, self.time_bound_events = guard(stream, self.rules, settings, seconds=time_bound, explain=True,
-                                                      progress=progress, **options)
-        # The time-bound pre-check above runs without the judge: it must not ask anyone anything.
-        self.session = SimulatedSession(self.rules, settings, disabled_rules=self.disabled, stream=stream,
-                                        judge=judge, **options)
+        # long streams), so it reports how far it got. Only rules that are not provably linear are
+        # checked (none: no pre-check). With ``background`` the check runs in a thread
+        # (``self.precheck``): the first step is available at once, and ``seek`` waits only until
+        # the check has verified the step asked for; when it disables a rule, every snapshot is
+        # recomputed without it (``generation`` grows).
+        self.precheck: PreCheck | None = None
+        self.generation = 0
+        if background:
+            self.precheck = PreCheck(stream, self.rules, settings, seconds=time_bound, explain=True,
+                                     progress=progress, **self._options)
+            self._start({}, [])
+        else:
+            disabled, events = guard(stream, self.rules, settings, seconds=time_bound, explain=True,
+                                     progress=progress, **self._options)
+            self._start(disabled, events)
+
+    def _start(self, disabled: dict[str, str], time_bound_events: list[Any]) -> None:
+        """(Re)build the session with ``disabled`` rules; snapshots start over."""
+        self.disabled, self.time_bound_events = disabled, time_bound_events
+        # The time-bound pre-check runs without the judge: it must not ask anyone anything.
+        self.session = SimulatedSession(self.rules, self._settings, disabled_rules=self.disabled, stream=self.stream,
+                                        judge=self._judge, **self._options)
         self.session.on_check = self._on_check
         self._snapshots: list[Snapshot] = []
         self._checks = _StepChecks()
@@ -73,6 +92,17 @@ class Stepper:
         for ev in self.time_bound_events:
             self._bound_by_step.setdefault(ev.step, []).append(ev)
 
+    def _verified(self, index: int) -> None:
+        """With a background pre-check: wait until step ``index`` is verified; start over if the
+        check has disabled rules since the snapshots were computed."""
+        pc = self.precheck
+        if pc is None:
+            return
+        _generation, disabled, events = pc.wait_verified(index)
+        if disabled != self.disabled:
+            self.generation += 1
+            self._start(disabled, events)
+
     # -- navigation -------------------------------------------------------------------------------
 
     def __len__(self) -> int:
@@ -85,6 +115,7 @@ class Stepper:
             index += n
         if not 0 <= index < n:
             raise IndexError(f"step {index} out of range (the stream has {n} events)")
+        self._verified(index)
         while len(self._snapshots) <= index:
             if self.session.judge_waiting is not None:
                 raise JudgePending(self.session.judge_waiting)

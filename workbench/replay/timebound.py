@@ -7,7 +7,10 @@ moving for ``seconds``, the parent kills the child; ``culprits`` then finds the 
 re-running with each rule disabled in turn (in parallel children), and the caller goes on without them.
 
 For a replay (``guard``) the real run then happens in-process with those rules disabled, and cannot
-hang. The backtest (``workbench.backtest``) keeps its whole batch in the child and collects outcomes.
+hang. Rules whose conditions are provably linear (``workbench.ttsr.linearity``) cannot hang: when
+every rule is, there is no pre-check at all, and they are never suspects. ``PreCheck`` runs the
+guard in a background thread and says how many events it has verified, so a stepper can show its
+first step at once and go no further than what is verified. The backtest (``workbench.backtest``) keeps its whole batch in the child and collects outcomes.
 
 Children are forked with ``os.fork`` rather than ``multiprocessing``, because multiprocessing forbids
 daemonic processes (a Dask worker) to have children and the bound is needed there too. A child only
@@ -24,6 +27,7 @@ import pickle
 import select
 import signal
 import struct
+import threading
 import time
 import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -35,6 +39,7 @@ from workbench.errors import TimeBoundError
 from workbench.replay.events import ReplayEvent
 from workbench.replay.session import SimulatedSession
 from workbench.rules import Rule
+from workbench.ttsr.linearity import provably_linear
 
 _POLL = 0.01
 _MAX_PARALLEL = 8
@@ -208,7 +213,7 @@ def wait_all(runs: Sequence[Bounded], seconds: float, tick: Callable[[], None] |
 
 
 def culprits(candidates: Sequence[str], disabled: Mapping[str, str], start: Callable[[dict[str, str]], Bounded],
-             seconds: float) -> tuple[list[str] | None, Bounded]:
+             seconds: float, tick: Callable[[], None] | None = None) -> tuple[list[str] | None, Bounded]:
     """The rules responsible for a hang of ``start(disabled)``, and the control run.
 
     ``start`` begins one bounded run with the given rules disabled. A control run with nothing more
@@ -222,7 +227,7 @@ def culprits(candidates: Sequence[str], disabled: Mapping[str, str], start: Call
         batches = [plans[i:i + _MAX_PARALLEL] for i in range(0, len(plans), _MAX_PARALLEL)] or [[]]
         for batch in batches:  # at least one round, so that the control run is always waited for
             runs = [start(plan) for _, plan in batch]
-            wait_all([*first_run, *runs], seconds)
+            wait_all([*first_run, *runs], seconds, tick)
             first_run = []
             yield from ((name, run) for (name, _), run in zip(batch, runs))
 
@@ -239,6 +244,11 @@ def culprits(candidates: Sequence[str], disabled: Mapping[str, str], start: Call
 def has_condition(rule: Rule) -> bool:
     """Only rules with a condition run code that could exceed the bound."""
     return bool(rule.condition or rule.ast_condition)
+
+
+def may_hang(rule: Rule) -> bool:
+    """A rule the bound must watch: it has a condition that is not provably linear."""
+    return has_condition(rule) and not provably_linear(rule)
 
 
 # --- the replay's guard ------------------------------------------------------------------------------
@@ -262,14 +272,23 @@ def _replay(stream: Any, rules: list[Rule], settings: Any, options: dict[str, An
 
 def first_hang(stream: Any, rules: list[Rule], settings: Any, options: dict[str, Any],
                disabled: Mapping[str, str], seconds: float, until: int | None = None,
-               progress: Callable[[int, int], None] | None = None) -> int | None:
+               progress: Callable[[int, int], None] | None = None,
+               tick: Callable[[], None] | None = None) -> int | None:
     """The index of the first event whose processing does not finish within ``seconds``, or None.
 
-    ``progress(done, total)`` hears how many events the child has replayed so far.
+    ``progress(done, total)`` hears how many events the child has replayed so far; ``tick()`` is
+    called at every poll (it may raise to stop the run).
     """
     total = len(stream.events) if until is None else until
     run = _replay(stream, rules, settings, options, disabled, total)
-    wait_all([run], seconds, None if progress is None else lambda: progress(run.progress, total))
+
+    def poll() -> None:
+        if tick is not None:
+            tick()
+        if progress is not None:
+            progress(run.progress, total)
+
+    wait_all([run], seconds, poll)
     if progress is not None:  # the last count, also when the child finished before the first poll
         progress(run.progress, total)
     return run.progress if run.state == "hung" else None
@@ -278,34 +297,39 @@ def first_hang(stream: Any, rules: list[Rule], settings: Any, options: dict[str,
 def find_slow_rules(stream: Any, rules: list[Rule], settings: Any, options: dict[str, Any],
                     disabled: Mapping[str, str], step: int, seconds: float) -> list[str]:
     """Rules whose removal lets event ``step`` finish in time (else: rules that hang on their own)."""
-    candidates = [r.name for r in rules if r.name not in disabled and has_condition(r)]
+    candidates = [r.name for r in rules if r.name not in disabled and may_hang(r)]
     slow, _control = culprits(candidates, disabled,
                               lambda plan: _replay(stream, rules, settings, options, plan, step + 1), seconds)
     return [] if slow is None else slow
 
 
 def guard(stream: Any, rules: Iterable[Rule], settings: Any, *, seconds: float | None,
-          progress: Callable[[int, int], None] | None = None, **options: Any
+          progress: Callable[[int, int], None] | None = None,
+          tick: Callable[[], None] | None = None,
+          on_disable: Callable[[dict[str, str], list[Any]], None] | None = None, **options: Any
           ) -> tuple[dict[str, str], list[Any]]:
     """Rules to disable (name -> reason) and the ``time_bound`` events reporting them.
 
     ``options`` are ``SimulatedSession`` keywords, plus ``explain=True`` to exercise the manager's
     ``explain`` after every check as the stepper does. ``progress(done, total)`` hears the events the
-    bounded replay has got through (long streams take seconds).
+    bounded replay has got through (long streams take seconds); ``tick()`` runs at every poll and
+    may raise to abandon the guard (its children are killed); ``on_disable(disabled, events)`` hears
+    each time rules are disabled, before the replay starts again without them.
     """
     rules = list(rules)
-    if seconds is None or not stream.events or not any(has_condition(r) for r in rules):
+    if seconds is None or not stream.events or not any(may_hang(r) for r in rules):
         return {}, []
     disabled: dict[str, str] = {}
     events: list[Any] = []
     retries = _RETRIES
     while True:
-        step = first_hang(stream, rules, settings, options, disabled, seconds, progress=progress)
+        step = first_hang(stream, rules, settings, options, disabled, seconds, progress=progress, tick=tick)
         if step is None:
             return disabled, events
-        candidates = [r.name for r in rules if r.name not in disabled and has_condition(r)]
+        candidates = [r.name for r in rules if r.name not in disabled and may_hang(r)]
         found, _control = culprits(candidates, disabled,
-                                   lambda plan: _replay(stream, rules, settings, options, plan, step + 1), seconds)
+                                   lambda plan: _replay(stream, rules, settings, options, plan, step + 1), seconds,
+                                   tick)
         if found is None and retries > 0:  # did not hang again: look again from the start
             retries -= 1
             continue
@@ -318,3 +342,106 @@ def guard(stream: Any, rules: Iterable[Rule], settings: Any, *, seconds: float |
             disabled[name] = TimeBound(name, step, seconds).message
         events.append(ReplayEvent(step, "time_bound", tuple(slow), reason=TimeBound(slow[0], step, seconds).message,
                                   detail=MappingProxyType({"seconds": seconds})))
+        if on_disable is not None:
+            on_disable(dict(disabled), list(events))
+
+
+class _Cancelled(Exception):
+    pass
+
+
+class PreCheck:
+    """``guard`` in a background thread, observable while it runs.
+
+    ``verified`` counts the events known to finish in time with the rules ``disabled`` now (a
+    replay with exactly those rules disabled may compute them); ``generation`` grows each time more
+    rules get disabled (work done with the old set is stale). ``state`` is ``running``, ``done``,
+    ``failed`` (``error``: no single rule was found responsible) or ``cancelled``.
+    ``progress(done, total)`` is called from the background thread.
+    """
+
+    def __init__(self, stream: Any, rules: Iterable[Rule], settings: Any, *, seconds: float | None,
+                 progress: Callable[[int, int], None] | None = None, **options: Any) -> None:
+        self.total = len(stream.events)
+        self.verified = 0
+        self.generation = 0
+        self.disabled: dict[str, str] = {}
+        self.events: list[Any] = []
+        self.state: Literal["running", "done", "failed", "cancelled"] = "running"
+        self.error: BaseException | None = None
+        self._progress = progress
+        self._cond = threading.Condition()
+        self._cancel = threading.Event()
+        rules = list(rules)
+        if seconds is None or not stream.events or not any(may_hang(r) for r in rules):
+            self.state, self.verified = "done", self.total  # nothing can hang: nothing to check
+            self._thread: threading.Thread | None = None
+            return
+        self._thread = threading.Thread(target=self._run, args=(stream, rules, settings, seconds, options),
+                                        name="workbench-time-bound", daemon=True)
+        self._thread.start()
+
+    @property
+    def needed(self) -> bool:
+        """False when no rule can hang (no background work was started)."""
+        return self._thread is not None
+
+    def _run(self, stream: Any, rules: list[Rule], settings: Any, seconds: float, options: dict[str, Any]) -> None:
+        try:
+            disabled, events = guard(stream, rules, settings, seconds=seconds, progress=self._on_progress,
+                                     tick=self._tick, on_disable=self._on_disable, **options)
+            with self._cond:
+                self.disabled, self.events = disabled, events
+                self.verified, self.state = self.total, "done"
+                self._cond.notify_all()
+        except _Cancelled:
+            with self._cond:
+                self.state = "cancelled"
+                self._cond.notify_all()
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits
+            with self._cond:
+                self.error, self.state = exc, "failed"
+                self._cond.notify_all()
+
+    def _tick(self) -> None:
+        if self._cancel.is_set():
+            raise _Cancelled
+
+    def _on_progress(self, done: int, total: int) -> None:
+        with self._cond:
+            if done > self.verified:
+                self.verified = done
+                self._cond.notify_all()
+        if self._progress is not None:
+            self._progress(done, total)
+
+    def _on_disable(self, disabled: dict[str, str], events: list[Any]) -> None:
+        with self._cond:
+            self.disabled, self.events = disabled, events
+            self.generation += 1
+            self.verified = 0
+            self._cond.notify_all()
+
+    def cancel(self) -> None:
+        """Stop checking (children are killed within a poll); ``state`` becomes ``cancelled``."""
+        self._cancel.set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the end of the check; True if it has ended."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self.state != "running", timeout)
+
+    def wait_verified(self, index: int, timeout: float | None = None) -> tuple[int, dict[str, str], list[Any]]:
+        """Block until event ``index`` is verified; ``(generation, disabled, events)`` then.
+
+        Raises the check's error if it failed, ``TimeBoundError`` if it was cancelled first.
+        """
+        with self._cond:
+            self._cond.wait_for(lambda: self.verified > index or self.state != "running", timeout)
+            if self.state == "failed" and self.error is not None:
+                raise self.error
+            if self.verified <= index:
+                if self.state == "cancelled":
+                    raise TimeBoundError(f"the time-bound pre-check was cancelled before event {index}")
+                raise TimeBoundError(f"event {index} is not verified yet (waited {timeout}s)")
+            return self.generation, dict(self.disabled), list(self.events)

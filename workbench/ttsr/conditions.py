@@ -17,9 +17,10 @@ import regress
 
 from workbench.errors import InputError
 from workbench.ttsr.code_units import engine_text
+from workbench.ttsr.literals import Key, required_literals
 from workbench.ttsr.pattern_lexer import structural_chars
 from workbench.ttsr.pattern_scanner import PatternSyntaxError, scan
-from workbench.ttsr.pattern_shape import Shape
+from workbench.ttsr.pattern_shape import UNKNOWN, Shape
 
 _LEADING_FLAGS = re.compile(r"\(\?([a-z]+)\)")
 _JS_FLAG_ORDER = "ims"
@@ -43,6 +44,9 @@ class CompiledCondition:
     # (the start that satisfies every lookahead can always be 0). Searching the parts separately
     # lets each use its own window instead of rescanning the whole text at every delta.
     parts: tuple[CompiledCondition, ...] | None = field(compare=False, repr=False, default=None)
+    # Literals one of which every match contains at or after its start (``workbench.ttsr.literals``);
+    # None when unknown (the scanner gave up, or nothing is required).
+    literals: frozenset[Key] | None = field(compare=False, repr=False, default=None)
 
     def test(self, text: str) -> bool:
         """``RegExp.prototype.test`` on ``text`` (search anywhere, ``lastIndex`` 0)."""
@@ -132,7 +136,9 @@ def _compile_cached(pattern: str) -> CompiledCondition:
             parts = tuple(_compile_cached(f"(?{flags}){b}" if flags else b) for b in bodies)
         except InputError:
             parts = None
-    return CompiledCondition(pattern, body, flags, shape, scanned.source, regex, gated, context, parts)
+    # Only patterns the scanner understood: the literal walk follows the same grammar decisions.
+    literals = required_literals(body, flags) if shape is not UNKNOWN else None
+    return CompiledCondition(pattern, body, flags, shape, scanned.source, regex, gated, context, parts, literals)
 
 
 _ANY_STAR = re.compile(r"(?:\[\\s\\S\]|\[\\S\\s\]|\[\\d\\D\]|\[\\D\\d\]|\[\\w\\W\]|\[\\W\\w\]|\[\^\])\*\??")

@@ -236,7 +236,7 @@ class TtsrManager(JudgedRules):
             buf = self._buffers[key] = StreamBuffer()
         out = []
         records = self._records
-        for entry in self._gated_entries(ctx):
+        for entry in buf.alive(self._gated_entries(ctx)):  # literal prefilter (ttsr.window)
             # Hot loop: most rules have no injection record, so test membership before the gate.
             if not entry.conditions or (entry.name in records and not self._can_trigger(entry.name)):
                 continue

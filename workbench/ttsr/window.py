@@ -21,6 +21,10 @@ exact:
   matching attempt could read is inside the buffer.
 * A snapshot that extends the previous buffer is treated as the appended difference.
 * ``^?(?=[\s\S]*A)(?=[\s\S]*B)`` conditions are split into their parts (``conditions``).
+* Prefilter: a match contains one of its condition's required literals (``literals``) at or after
+  its start, so if no occurrence of one starts at or after the cut, there is no match at all and the
+  regex is not run. The buffer keeps the start of the last occurrence of every literal, found by one
+  scan of each appended window for all conditions' literals at once (``LiteralIndex``).
 
 Everything else (unbounded lookbehind, a pattern the scanner could not analyse) is a full search, as
 in the reference. Offsets here are engine units (``engine_text``), not Python characters.
@@ -34,13 +38,15 @@ from functools import lru_cache
 
 from workbench.ttsr.code_units import engine_text
 from workbench.ttsr.conditions import CompiledCondition
+from workbench.ttsr.literals import Key, literal_index
 from workbench.ttsr.pattern_shape import INF
 
 
 class StreamBuffer:
     """One accumulated stream (text and engine form), kept as chunks and joined on demand."""
 
-    __slots__ = ("_chunks", "_text", "_echunks", "_etext", "length", "newlines", "states")
+    __slots__ = ("_chunks", "_text", "_echunks", "_etext", "length", "newlines", "states",
+                 "lit_keys", "lit_scanned", "lit_last", "lit_seen", "lit_alive")
 
     def __init__(self, text: str = "") -> None:
         self._chunks: list[str] = [text] if text else []
@@ -52,6 +58,12 @@ class StreamBuffer:
         self.newlines: list[int] = _newline_positions(etext, 0)
         # condition id -> [clean_length (-1 = unknown), latched_match]
         self.states: dict[int | tuple, list] = {}
+        # Literal prefilter: the keys indexed so far, how far they are scanned, last starts.
+        self.lit_keys: frozenset[Key] = frozenset()
+        self.lit_scanned = 0
+        self.lit_last: dict[Key, int] = {}
+        self.lit_seen = 0  # keys with an occurrence (bumps invalidate `alive`)
+        self.lit_alive: tuple | None = None
 
     def append(self, delta: str) -> None:
         if not delta:
@@ -112,7 +124,76 @@ class StreamBuffer:
         other.length = self.length
         other.newlines = list(self.newlines)
         other.states = {k: list(v) for k, v in self.states.items()}
+        other.lit_keys = self.lit_keys
+        other.lit_scanned = self.lit_scanned
+        other.lit_last = dict(self.lit_last)
+        other.lit_seen = self.lit_seen
+        other.lit_alive = None
         return other
+
+    def newest_literal(self, keys: frozenset[Key]) -> int:
+        """Start of the last occurrence of any of ``keys`` in the buffer (-1: none)."""
+        if self.lit_scanned != self.length:
+            self._sync_literals()
+        last = self.lit_last
+        newest = -1
+        for k in keys:
+            v = last.get(k)
+            if v is None:
+                return self._add_literals(keys)
+            if v > newest:
+                newest = v
+        return newest
+
+    def _add_literals(self, keys: frozenset[Key]) -> int:
+        # Keys first asked for now: one scan of the whole buffer for them alone.
+        new = keys - self.lit_keys
+        last = self.lit_last
+        for k in new:
+            last[k] = -1
+        for key, pos in literal_index(new).scan(self.etext, 0):
+            if last[key] < 0:
+                self.lit_seen += 1
+            last[key] = pos
+        self.lit_keys = self.lit_keys | new
+        return max(last[k] for k in keys)
+
+    def _sync_literals(self) -> None:
+        if self.lit_keys:
+            index = literal_index(self.lit_keys)
+            start = max(0, self.lit_scanned - index.longest + 1)
+            last = self.lit_last
+            for key, pos in index.scan(self.etail(start), start):
+                if last[key] < 0:
+                    self.lit_seen += 1
+                last[key] = pos
+        self.lit_scanned = self.length
+
+    def alive(self, entries: tuple) -> tuple:
+        """The rule entries (objects with ``conditions``) that can match this buffer now.
+
+        An entry whose every condition requires literals none of which occurs in the buffer
+        cannot match; it is left out without touching its memo (a memo that lags behind stays
+        exact: ``clean`` is still a prefix without a match). Cached until a literal is first seen.
+        """
+        if not _PREFILTER:
+            return entries
+        if self.lit_scanned != self.length:
+            self._sync_literals()
+        hit = self.lit_alive
+        if hit is not None and hit[0] is entries and hit[1] == self.lit_seen:
+            return hit[2]
+        for entry in entries:
+            for cond in entry.conditions:
+                if cond.literals is not None and not cond.literals <= self.lit_keys:
+                    self._add_literals(cond.literals)
+        last = self.lit_last
+        kept = tuple(
+            e for e in entries
+            if any(c.literals is None or any(last[k] >= 0 for k in c.literals) for c in e.conditions)
+        )
+        self.lit_alive = (entries, self.lit_seen, kept)
+        return kept
 
 
 def _newline_positions(text: str, offset: int) -> list[int]:
@@ -122,6 +203,10 @@ def _newline_positions(text: str, offset: int) -> list[int]:
         out.append(offset + i)
         i = text.find("\n", i + 1)
     return out
+
+
+# Private switch for the benchmark (the implementation before the prefilter, in the same run).
+_PREFILTER = True
 
 
 def condition_matches(cond: CompiledCondition, cid: int | tuple, buf: StreamBuffer) -> bool:
@@ -137,6 +222,10 @@ def condition_matches(cond: CompiledCondition, cid: int | tuple, buf: StreamBuff
     clean = state[0]
     if clean == n:
         return False
+    newest = buf.newest_literal(cond.literals) if cond.literals is not None and _PREFILTER else n
+    if newest < 0:
+        state[0] = n  # no required literal anywhere: no match
+        return False
     shape = cond.shape
     start = 0
     if clean >= 0:
@@ -147,10 +236,16 @@ def condition_matches(cond: CompiledCondition, cid: int | tuple, buf: StreamBuff
             k = bisect_left(buf.newlines, clean)
             if k and buf.newlines[k - 1] >= lo:
                 start = max(start, buf.newlines[k - 1] + 1)
+        if newest < start:
+            state[0] = n  # every match starts at or after `start` and holds a literal from there
+            return False
         if shape.reach == INF and shape.nonfree_class and shape.barrier_count != INF:
             start = max(
                 start, _barrier_cut(buf, cid, clean, max(0, start), shape.nonfree_class, int(shape.barrier_count))
             )
+            if newest < start:
+                state[0] = n
+                return False
     if start <= 0 or shape.back == INF:
         offset, window, rx = 0, buf.etext, cond.regex
     elif cond.context == 0:
