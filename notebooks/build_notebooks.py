@@ -229,7 +229,7 @@ def debug_trigger() -> list:
             "reason, without any recording:"
         ),
         new_code_cell(
-            "from workbench.checks import run_rule_examples\n\n"
+            "from workbench.rulecheck import run_rule_examples\n\n"
             "def check_examples(rule):\n"
             "    report = run_rule_examples(rule)\n"
             "    for result in report.results:\n"

@@ -12,8 +12,8 @@ from workbench.ttsr.paths import (
     path_candidates,
     relative,
     resolve,
-    tool_file_paths,
 )
+from workbench.ttsr.matchers import tool_file_paths
 
 CWD = "/repo"
 

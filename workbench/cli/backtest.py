@@ -68,6 +68,7 @@ class ProgressBar:
 
 
 def run(args: argparse.Namespace) -> int:
+    # Imported when the command runs (start-up cost of the replay and the engine, as in `replay`).
     from workbench.backtest import BacktestOptions, run_backtest, write_results
 
     if args.samples < 0:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import socket
 from pathlib import Path
 
 from workbench.cli._output import add_json_flag, print_json
@@ -27,8 +28,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: must be between 0 and 65535")
-    import socket
-
+    # Panel, Bokeh and the app load only when serving (seconds of start-up; the rest of the CLI must
+    # not need them, tests/test_layering.py).
     import panel as pn
 
     from workbench.ui.app import create_app, default_paths

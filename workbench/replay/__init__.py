@@ -16,6 +16,8 @@
 - ``Snapshot`` / ``BufferView`` / ``RuleState``: what the stepper shows for one event.
 - ``Message`` / ``Conversation``: the conversation the model sees, as a persistent list.
 - ``SessionCopy``: the in-memory copy of a session the replay persists into (``write(path)``).
+- ``record_firings(stream, rules, settings, *, cwd, ...)`` / ``Firing`` / ``FiringRecorder``: where each
+  rule fired, per turn, while a simulated session runs (shared by rule examples and the backtest).
 - ``guard(...)`` / ``TimeBound`` / ``find_slow_rules``: the time bound that disables a catastrophic
   rule (the work runs in a forked child the parent can kill).
 - ``templates`` arguments accept ``None`` (defaults), an ``(interrupt, reminder)`` pair or a mapping
@@ -27,8 +29,10 @@ from __future__ import annotations
 from workbench.replay.conversation import Conversation, Message
 from workbench.replay.derive import CHUNK_POLICIES, chunk_text, derive_stream
 from workbench.replay.events import NO_CONTINUATION, ReplayEvent, ReplayResult, StepStatus
+from workbench.replay.firings import Firing, FiringRecorder, record_firings
 from workbench.replay.persistence import SessionCopy
-from workbench.replay.session import SimulatedSession, run_session
+from workbench.replay.run import run_session
+from workbench.replay.session import SimulatedSession
 from workbench.replay.snapshot import BufferView, RuleState, Snapshot
 from workbench.replay.stepper import Stepper
 from workbench.replay.stream import (
@@ -49,6 +53,8 @@ __all__ = [
     "NO_CONTINUATION",
     "BufferView",
     "Conversation",
+    "Firing",
+    "FiringRecorder",
     "Message",
     "ReplayEvent",
     "ReplayResult",
@@ -71,6 +77,7 @@ __all__ = [
     "parse_event",
     "parse_stream",
     "read_stream",
+    "record_firings",
     "run_session",
     "write_stream",
 ]

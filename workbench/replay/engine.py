@@ -1,8 +1,9 @@
 """The seam between the simulated session and the engine (``workbench.ttsr``).
 
 Everything the replay needs from the engine goes through here: the manager and its contexts, partial
-JSON parsing of tool arguments, path candidates, the tools' matcher surfaces and the templates. Keeping
-it in one module keeps the session logic readable and the engine's names in one place.
+JSON parsing of tool arguments, path candidates, the tools' matcher surfaces, condition compiling, AST
+node spans and the templates. No other module of ``workbench.replay`` imports ``workbench.ttsr``
+(tests/test_import_graph.py holds it), so the engine's names the replay depends on are the ones below.
 """
 
 from __future__ import annotations
@@ -14,14 +15,42 @@ from pathlib import Path
 from typing import Any
 
 from workbench.rules import Rule
-from workbench.ttsr import MatchContext, TtsrManager, matchers, paths
-from workbench.ttsr.partial_json import parse_partial_json
+from workbench.ttsr import (
+    MatchContext,
+    PartialJsonParser,
+    TtsrManager,
+    compile_rule_condition,
+    matchers,
+    parse_partial_json,
+    paths,
+)
+from workbench.ttsr.ast import ast_spans, language_for
 from workbench.ttsr.templates import (
     DEFAULT_INTERRUPT_TEMPLATE,
     DEFAULT_TOOL_REMINDER_TEMPLATE,
     load_template,
     render_rules,
 )
+
+__all__ = [
+    "MatchContext",
+    "PartialJsonParser",
+    "ToolSurface",
+    "TtsrManager",
+    "ast_spans",
+    "compile_rule_condition",
+    "context",
+    "default_templates",
+    "edit_mode_for",
+    "language_for",
+    "new_manager",
+    "parse_partial",
+    "path_candidates",
+    "render",
+    "resolve_templates",
+    "settings_mapping",
+    "tool_surface",
+]
 
 
 def new_manager(settings: Any) -> TtsrManager:
@@ -79,7 +108,7 @@ def tool_surface(tool_name: str, args: Mapping[str, Any], cwd: str, edit_mode: s
     mode = edit_mode_for(tool_name, args, edit_mode) or matchers.DEFAULT_EDIT_MODE
     digest = matchers.matcher_digest(tool_name, args, edit_mode=mode)
     entries = matchers.matcher_entries(tool_name, args, edit_mode=mode) or ()
-    # filePaths as ``paths.tool_file_paths`` computes them (the tool's matcherPaths as candidates,
+    # filePaths as ``matchers.tool_file_paths`` computes them (the tool's matcherPaths as candidates,
     # else the argument scan), with the candidate step memoised.
     raw = matchers.matcher_paths(tool_name, args, edit_mode=mode) if tool_name else None
     file_paths = _candidates(tuple(raw), cwd) if raw else ()

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
-from workbench.replay import engine
+import workbench.replay.engine as engine
 from workbench.replay.conversation import Conversation, LazyMessage
 from workbench.replay.persistence import SessionCopy
 from workbench.replay.streaming import StreamingMessage
@@ -248,21 +248,3 @@ class SimulatedSession(TriggerHandling):
         if ev is not None and isinstance(ev.timestamp, (int, float)):
             return ev.timestamp
         return max(self._step, 0)  # deterministic stand-in for the clock: the step number
-
-
-def run_session(stream: Stream, rules: Iterable[Rule], settings: Any = None, *, cwd: str | None = None,
-                home: str | None = None, templates: Any = None, resume: Any = None,
-                edit_mode: str | None = None, time_bound: float | None = 2.0) -> ReplayResult:
-    """Run a whole stream; rules whose regex exceeds ``time_bound`` seconds are disabled and reported."""
-    from workbench.replay.timebound import guard  # not at the top: the guard replays with this module
-
-    rules = list(rules)
-    where = cwd or stream.cwd or "/"
-    disabled, bound_events = guard(stream, rules, settings, cwd=where, home=home, templates=templates,
-                                   resume=resume, edit_mode=edit_mode, seconds=time_bound)
-    sim = SimulatedSession(rules, settings, cwd=where, home=home, templates=templates, resume=resume,
-                           disabled_rules=disabled, edit_mode=edit_mode, stream=stream)
-    sim.events.extend(bound_events)
-    for i, ev in enumerate(stream.events):
-        sim.feed(i, ev)
-    return sim.finish()

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.replay import engine
+import workbench.replay.engine as engine
 from workbench.replay.conversation import TextView
 from workbench.replay.events import ReplayEvent, ReplayResult
 from workbench.replay.session import SimulatedSession
@@ -19,7 +19,7 @@ from workbench.replay.snapshot import NOT_CHECKED, BufferView, RuleState, Snapsh
 from workbench.replay.stream import Stream
 from workbench.replay.timebound import guard
 from workbench.rules import Rule
-from workbench.ttsr import compile_rule_condition
+from workbench.replay.engine import compile_rule_condition
 
 __all__ = ["NOT_CHECKED", "BufferView", "RuleState", "Snapshot", "Stepper"]
 

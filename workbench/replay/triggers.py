@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from workbench.replay import engine
+import workbench.replay.engine as engine
 from workbench.replay.events import NO_CONTINUATION, OTHER_CALL_REASON
 from workbench.replay.conversation import Message
 from workbench.replay.stream import StreamEvent

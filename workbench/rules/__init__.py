@@ -13,6 +13,8 @@ Public API:
 - ``bucket_rules(rules, manager, *, disabled_rules=(), builtin_rules=True)`` — TTSR / always-apply /
   rulebook / dropped, each rule with the reason it landed there; returns ``RuleBuckets``.
 - ``render_system_prompt(...)`` and ``resolve_rule_url(url, rules)`` — the prompt section and ``rule://``.
+- ``load_rule_file(path)``, ``load_rule_paths(paths)``, ``resolve_rules(paths, *, home=None)`` and
+  ``rule_files(paths)`` — rules named as files and folders (``--rules``), rather than discovered.
 """
 
 from workbench.rules.model import INTERRUPT_MODES, Rule, RuleSource
@@ -32,11 +34,13 @@ from workbench.rules.discovery import (
     load_rules,
 )
 from workbench.rules.buckets import BucketedRule, RuleBuckets, bucket_rules
+from workbench.rules.files import RULE_SUFFIXES, load_rule_file, load_rule_paths, resolve_rules, rule_files
 from workbench.rules.prompt import RuleResource, render_system_prompt, resolve_rule_url
 
 __all__ = [
     "INTERRUPT_MODES",
     "PROVIDERS",
+    "RULE_SUFFIXES",
     "BucketedRule",
     "ConditionAndScope",
     "DiscoveredRule",
@@ -49,11 +53,15 @@ __all__ = [
     "bucket_rules",
     "build_rule_from_markdown",
     "is_likely_file_glob",
+    "load_rule_file",
+    "load_rule_paths",
     "load_rules",
     "normalize_rule_field",
     "parse_frontmatter",
     "parse_rule_condition_and_scope",
     "render_system_prompt",
     "resolve_rule_url",
+    "resolve_rules",
+    "rule_files",
     "split_scope_tokens",
 ]

@@ -30,7 +30,7 @@ Each item is a mapping with exactly one of ``text`` / ``thinking`` / ``tool`` an
   keys ``path``, ``content``, ``old_string``, ``new_string``, ``replace_all``, ``input``, ``edits``
   (never both). Any other key is an error, so a typo (``trigger:``) cannot pass silently.
 
-This module only parses and validates (pure); ``workbench.checks`` runs the examples.
+This module only parses and validates (pure); ``workbench.rulecheck`` runs the examples.
 """
 
 from __future__ import annotations

@@ -30,9 +30,10 @@ from workbench.ttsr.matchers import (
     parse_envelope,
     resolve_tool,
     split_sloppy_sections,
+    tool_file_paths,
 )
 from workbench.ttsr.partial_json import PartialJsonParser, parse_partial_json, repair_json
-from workbench.ttsr.paths import argument_paths, candidates_for, path_candidates, tool_file_paths
+from workbench.ttsr.paths import argument_paths, candidates_for, path_candidates
 from workbench.ttsr.pattern_shape import Shape
 from workbench.ttsr.scope import DEFAULT_SCOPE, RuleScope, ToolScope, build_scope
 from workbench.ttsr.settings import DEFAULTS as DEFAULT_SETTINGS

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ast_grep_py import SgRoot
+
 from workbench.ttsr.globs import normalize_path
 
 # The native engine's alias table (its "Supported:" list), mapped to ast-grep-py language names.
@@ -107,8 +109,6 @@ def ast_match(patterns: Sequence[str], source: str, lang: str) -> bool:
     if sg_lang is None:
         return False
     try:
-        from ast_grep_py import SgRoot
-
         root = SgRoot(source, sg_lang).root()
     except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
@@ -123,3 +123,30 @@ def ast_match(patterns: Sequence[str], source: str, lang: str) -> bool:
                 raise
             continue
     return False
+
+
+def ast_spans(patterns: Sequence[str], source: str, lang: str) -> list[tuple[int, int, int]]:
+    """``(start, end, line)`` of every node any pattern matches (0-based line), sorted; ``[]`` when
+    the language is unknown or nothing parses (``ast_match`` treats those as "no match" too). The
+    reference reports no position; firings and the scan locate their nodes with this."""
+    sg_lang = NATIVE_ALIASES.get(lang)
+    if sg_lang is None:
+        return []
+    try:
+        root = SgRoot(source, sg_lang).root()
+    except BaseException as exc:  # noqa: BLE001 - ast-grep-py panics are BaseExceptions
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
+        return []
+    found: set[tuple[int, int, int]] = set()
+    for pattern in patterns:
+        try:
+            nodes = root.find_all(pattern={"context": pattern, "strictness": "smart"})
+        except BaseException as exc:  # noqa: BLE001 - an uncompilable pattern is skipped, as in the engine
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            continue
+        for node in nodes:
+            r = node.range()
+            found.add((r.start.index, r.end.index, r.start.line))
+    return sorted(found)

@@ -187,20 +187,3 @@ def candidates_for(raw_paths: list[str], cwd: str) -> list[str]:
         for candidate in path_candidates(raw, cwd):
             seen[candidate] = None
     return list(seen)
-
-
-def tool_file_paths(tool_name: str | None, args: Any, cwd: str, edit_mode: str = "replace") -> list[str] | None:
-    """``filePaths`` of a tool-call match context: the tool's ``matcherPaths`` as candidates when it
-    yields any, else the argument scan's candidates; ``None`` when neither finds a path."""
-    from workbench.ttsr.matchers import matcher_paths  # matchers imports this module's helpers
-
-    tool_paths = matcher_paths(tool_name, args, edit_mode=edit_mode) if tool_name else None
-    if tool_paths:
-        normalized = candidates_for(list(tool_paths), cwd)
-        if normalized:
-            return normalized
-    raw = argument_paths(args)
-    if raw is None:
-        return None
-    normalized = candidates_for(raw, cwd)
-    return normalized or None

@@ -13,7 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import panel as pn
+from panel.theme.fast import Fast
 
+import workbench
 from workbench.ui.catalog import Catalog
 from workbench.ui.entry_html import STYLESHEET
 from workbench.ui.notify import reporting
@@ -34,8 +36,6 @@ def _offline_fast() -> type:
     its own and Panel links it on every page. The subclass keeps the name ``Fast`` on purpose: Panel
     derives the bundled paths of the design's own scripts from the class name.
     """
-    from panel.theme.fast import Fast
-
     return type("Fast", (Fast,), {"_resources": {**Fast._resources, "font": {}},
                                   "__module__": __name__, "__doc__": "Fast design, system fonts only."})
 
@@ -45,8 +45,6 @@ OfflineFast = _offline_fast()
 
 def default_paths() -> list[Path]:
     """``sample_sessions/`` of the current directory if present, else the one shipped beside the package."""
-    import workbench
-
     here = Path.cwd() / "sample_sessions"
     bundled = Path(workbench.__file__).resolve().parent.parent / "sample_sessions"
     return [p for p in (here, bundled) if p.is_dir()][:1]
@@ -89,33 +87,37 @@ def build_view(name: str, server: Server, state: AppState, views: dict[str, Any]
     return views[name]
 
 
+# Lazy tabs: each view's module (and what it pulls in: the replay, the backtest, Tabulator) loads
+# when its tab is first shown, which keeps the first page load short.
+
+
 def _sessions(state: AppState, server: Server, views: dict[str, Any]) -> Any:
-    from workbench.ui.sessions_view import SessionsView
+    from workbench.ui.sessions_view import SessionsView  # lazy tab (see above)
 
     return SessionsView(state=state, catalog=server.catalog, uploads=server.upload_dir)
 
 
 def _tree(state: AppState, server: Server, views: dict[str, Any]) -> Any:
-    from workbench.ui.tree_view import TreeView
+    from workbench.ui.tree_view import TreeView  # lazy tab (see above)
 
     return TreeView(state=state, catalog=server.catalog)
 
 
 def _stepper(state: AppState, server: Server, views: dict[str, Any]) -> Any:
-    from workbench.ui.stepper_view import StepperView
+    from workbench.ui.stepper_view import StepperView  # lazy tab (see above)
 
     return StepperView(state=state)
 
 
 def _rules(state: AppState, server: Server, views: dict[str, Any]) -> Any:
-    from workbench.ui.rules_view import RulesView
+    from workbench.ui.rules_view import RulesView  # lazy tab (see above)
 
     # the Rules tab re-runs the stepper's stream: it needs the stepper view even if that tab was never shown
     return RulesView(state=state, stepper=build_view("stepper", server, state, views))
 
 
 def _backtest(state: AppState, server: Server, views: dict[str, Any]) -> Any:
-    from workbench.ui.backtest_view import BacktestView
+    from workbench.ui.backtest_view import BacktestView  # lazy tab (see above)
 
     return BacktestView(state=state, catalog=server.catalog)
 

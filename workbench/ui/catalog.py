@@ -13,7 +13,11 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
+
 from workbench.errors import WorkbenchError
+from workbench.sessions import load_session
+from workbench.store import Store
 from workbench.ui.roots import ServedRoots
 
 log = logging.getLogger("workbench.ui")
@@ -37,8 +41,6 @@ class SessionSummary:
 
 def summarize_file(path: Path, shown: str) -> SessionSummary:
     """Counts for one session file, computed by loading it (the store-less path)."""
-    from workbench.sessions import load_session
-
     session = load_session(path)
     children: dict[str | None, int] = {}
     labels: dict[str, str] = {}
@@ -88,11 +90,7 @@ class Catalog:
         self.store_error: str | None = None
         self._rows: dict[str, SessionSummary] = {}  # only used without a store
         try:
-            from workbench.store import Store
-
             self.store = Store(self.db)
-        except ImportError:
-            self.store_error = "the DuckDB store is not available; reading files directly"
         except WorkbenchError as exc:
             self.store_error = str(exc)
         except Exception as exc:  # a broken store must not stop the app from opening
@@ -167,8 +165,6 @@ class Catalog:
         )
 
     def frame(self):
-        import pandas as pd
-
         return pd.DataFrame([asdict(s) for s in self.summaries()], columns=list(COLUMNS))
 
     def search(self, query: str, limit: int = 200) -> list[dict[str, Any]]:
@@ -195,8 +191,6 @@ class Catalog:
                 "type": row.get("role") or row.get("type", ""), "text": " ".join(str(text).split())[:200]}
 
     def _scan(self, query: str, limit: int) -> list[dict[str, Any]]:
-        from workbench.sessions import load_session
-
         needle = query.lower()
         hits: list[dict[str, Any]] = []
         for summary in self.summaries():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import threading
+from pathlib import Path
 from typing import Any
 
 import panel as pn
@@ -15,9 +16,16 @@ import param
 from panel.viewable import Viewer
 
 from workbench.errors import WorkbenchError
+from workbench.replay import Stepper
+from workbench.rulecheck import run_rule_examples
+from workbench.rules import bucket_rules, render_system_prompt, resolve_rule_url
+from workbench.rules.examples import has_examples
+from workbench.ttsr import TtsrManager
 from workbench.ui.entry_html import STYLESHEET, esc, pre, table_html
 from workbench.ui.notify import reporting
+from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
+from workbench.ui.stepper_view import StepperView
 
 _BUCKETS = (("ttsr", "TTSR (stream-triggered)"), ("always_apply", "Always apply"), ("rulebook", "Rulebook"),
             ("dropped", "Dropped"))
@@ -68,11 +76,6 @@ class RulesView(Viewer):
     @classmethod
     def from_folder(cls, folder: str | os.PathLike[str], stream: str | os.PathLike[str] | None = None) -> RulesView:
         """Rules of a project folder for a notebook cell; with ``stream``, the editor shows where rules fire."""
-        from pathlib import Path
-
-        from workbench.ui.roots import ServedRoots
-        from workbench.ui.stepper_view import StepperView
-
         root = Path(folder).expanduser().resolve()
         if stream is not None:
             stepper = StepperView.from_paths(stream, root)
@@ -87,9 +90,6 @@ class RulesView(Viewer):
             self._refresh()
 
     def _refresh(self) -> None:
-        from workbench.rules import bucket_rules
-        from workbench.ttsr import TtsrManager
-
         ruleset = self.state.rule_set()
         loaded = ruleset.loaded()
         rules = ruleset.rules()
@@ -140,8 +140,6 @@ class RulesView(Viewer):
         return path
 
     def _preview(self, buckets: Any, rules: list[Any]) -> None:
-        from workbench.rules import render_system_prompt, resolve_rule_url
-
         prompt = render_system_prompt(buckets.always_apply_rules, buckets.rulebook_rules)
         name = self.rule_select.value
         url = ""
@@ -204,12 +202,6 @@ class RulesView(Viewer):
         if rule is None:
             self.examples.object = ""
             return
-        try:
-            from workbench.checks import run_rule_examples
-            from workbench.rules.examples import has_examples
-        except ImportError:
-            self.examples.object = ""
-            return
         if not has_examples(rule.frontmatter):
             self.examples.object = '<div class="wb-muted">This rule has no <code>examples</code> in its frontmatter.</div>'
             return
@@ -253,8 +245,6 @@ class RulesView(Viewer):
         settings, home = self.state.settings_mapping(), str(self.state.rule_set().home)
 
         def work() -> None:
-            from workbench.replay import Stepper
-
             # rules the page's stepper disabled for running past their time bound stay out here too
             rules = [r for r in stepper.rules if r.name not in stepper.disabled]
             copy = Stepper(stepper.stream, rules, settings, cwd=stepper.cwd, home=home, time_bound=None)

@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import panel as pn
 import param
 from panel.viewable import Viewer
@@ -120,7 +121,6 @@ class SessionsView(Viewer):
     def _on_search(self, event: Any) -> None:
         with reporting("Search"):
             hits = self.catalog.search(event.new)
-            import pandas as pd
 
             self._hits.value = pd.DataFrame(hits, columns=["session", "id", "type", "text"])
             self._hits.visible = bool(event.new.strip())

@@ -11,9 +11,11 @@ import os
 from pathlib import Path
 from typing import Any
 
+import panel as pn
 import param
 
 from workbench.ui.roots import ServedRoots
+from workbench.ui.ruleset import RuleSet
 
 FILTER_MODES = ("default", "no-tools", "user-only", "labeled-only", "all")
 FLAVOURS = ("omp", "pi")
@@ -95,8 +97,6 @@ class AppState(param.Parameterized):
 
     def rule_set(self) -> Any:
         """The shared ``RuleSet`` of the chosen rules folder (created when the folder changes)."""
-        from workbench.ui.ruleset import RuleSet
-
         folder = self.rules_path()
         if self._ruleset is None or self._ruleset.folder != folder:
             # discovery must not walk above the served root that holds the folder (e.g. .clinerules)
@@ -141,8 +141,6 @@ class AppState(param.Parameterized):
 
     def sync_url(self) -> None:
         """Bind the shareable parameters to the page URL (no-op outside a served page)."""
-        import panel as pn
-
         location = getattr(pn.state, "location", None)
         if location is None:
             return

@@ -17,8 +17,12 @@ import param
 from panel.viewable import Viewer
 
 from workbench.errors import UsageError
+from workbench.replay import Stepper, derive_stream, read_stream
+from workbench.sessions import load_session
 from workbench.ui.entry_html import STYLESHEET, conversation_html, esc, pre
+from workbench.ui.keys import KeyCatcher
 from workbench.ui.notify import notify, reporting
+from workbench.ui.roots import STREAM_SUFFIX, ServedRoots
 from workbench.ui.state import AppState
 from workbench.ui.step_html import buffers_html, rules_html
 
@@ -73,7 +77,6 @@ class StepperView(Viewer):
         self.slider = pn.widgets.IntSlider(label="", start=0, end=1, value=0, sizing_mode="stretch_width",
                                            min_width=200, margin=(12, 10))
         self.slider.param.watch(lambda e: self.go(e.new), "value_throttled")
-        from workbench.ui.keys import KeyCatcher
 
         self.keys = KeyCatcher(["arrowleft", "arrowright", "space", "n", "shift+n", "home"], self._on_key)
         self.position = _html(min_height=20, css_classes=["wb-step-position"], margin=(8, 10))
@@ -104,8 +107,6 @@ class StepperView(Viewer):
         The served roots are the folders of ``source`` and ``rules_dir``; ``settings`` are AppState
         parameters (``context_mode="keep"``, ``chunking="fixed"``, ``step=…``).
         """
-        from workbench.ui.roots import STREAM_SUFFIX, ServedRoots
-
         src = Path(source).expanduser().resolve()
         folders = [src.parent] + ([Path(rules_dir).expanduser().resolve()] if rules_dir else [])
         state = AppState(ServedRoots.of(folders), tab="stepper", **settings)
@@ -159,15 +160,12 @@ class StepperView(Viewer):
             self.rebuild(keep_step=keep)
 
     def _load_stream(self) -> Any:
-        from workbench.replay import derive_stream, read_stream
-
         path = self.state.stream_path()
         if path is not None:
             return read_stream(path), self.state.roots.display(path)
         session_path = self.state.session_path()
         if session_path is None:
             raise UsageError("open a session (Sessions tab) or choose a stream file")
-        from workbench.sessions import load_session
 
         stream = derive_stream(load_session(session_path), policy=self.state.chunking)
         return stream, f"{self.state.roots.display(session_path)} re-chunked by {self.state.chunking}"
@@ -223,8 +221,6 @@ class StepperView(Viewer):
         pre-check (one bounded replay of the whole stream inside ``Stepper()``) 20–60 %, counted, then
         the events replayed up to ``target`` (the step to show) 60–100 %, counted.
         """
-        from workbench.replay import Stepper
-
         try:
             report(0, "Loading the stream")
             stream, label = self._load_stream()

@@ -16,7 +16,13 @@ from panel.viewable import Viewer
 
 from workbench.errors import NotFoundError, WorkbenchError
 from workbench.ui import graph as graph_mod
-from workbench.ui.entry_html import STYLESHEET, conversation_html, entry_html, esc, raw_json_html
+from workbench.ui.entry_html import (
+    STYLESHEET,
+    conversation_html,
+    entry_html,
+    esc,
+    raw_json_html,
+)
 from workbench.ui.notify import notify, reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.session_doc import SessionDoc, row_view

@@ -25,14 +25,16 @@ the result is made as if it had been disabled for every session, whichever worke
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from workbench.backtest_results import (
+from workbench.backtest.results import (
     DEFAULT_SAMPLES,
     TABLES,
     BacktestResult,
@@ -43,12 +45,12 @@ from workbench.backtest_results import (
     write_results,
 )
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
-from workbench.firings import record_firings
 from workbench.replay.derive import chunk_text, open_stream
+from workbench.replay.firings import record_firings
 from workbench.replay.timebound import Bounded, culprits, has_condition, wait_all
 from workbench.replay.triggers import interrupts
-from workbench.rules import Rule
-from workbench.scan import named_files
+from workbench.rules import Rule, resolve_rules
+from workbench.rules.files import named_files
 
 __all__ = [
     "DEFAULT_SAMPLES", "TABLES", "BacktestOptions", "BacktestResult", "Hit", "RuleSummary", "SessionOutcome",
@@ -226,8 +228,6 @@ def session_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
 def load_rule_set(rules: str | os.PathLike[str] | Sequence[Rule], *, home: str | None = None) -> list[Rule]:
     """A rules folder (rule files, or a project discovered like the agent does) or ready rules."""
     if isinstance(rules, (str, os.PathLike)):
-        from workbench.checks import resolve_rules
-
         if not Path(rules).exists():
             raise NotFoundError(f"--rules {rules}: no such file or directory")
         return resolve_rules([str(rules)], home=home)
@@ -297,9 +297,6 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
                 progress(done, total)
 
         return backtest_batch(files, rules, opts, on_outcome=one_more)
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
     batches = _batches(files, workers)
     results: list[list[SessionOutcome] | None] = [None] * len(batches)
     done = 0
@@ -307,7 +304,7 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
     # the workbench once and forks workers from that clean process; spawn where there is none.
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["workbench.backtest", "workbench.replay.session", "workbench.sessions"])
+        ctx.set_forkserver_preload(["workbench.backtest.run", "workbench.replay.session", "workbench.sessions"])
     else:
         ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=ctx,
@@ -337,6 +334,7 @@ def _worker_batch(paths: list[str]) -> list[SessionOutcome]:
 def _run_dask(address: str, files: list[str], rules: list[Rule], opts: BacktestOptions,
               progress: Progress | None) -> tuple[list[SessionOutcome], int]:
     try:
+        # Optional dependency (the `cluster` extra), only needed with a scheduler address.
         from distributed import Client, as_completed
     except ImportError:
         raise UsageError("--scheduler needs the 'distributed' package (pip install ttsr-workbench[cluster])") from None

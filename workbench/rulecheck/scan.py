@@ -19,11 +19,11 @@ from pathlib import Path
 from typing import Any, Literal
 
 from workbench.errors import NotFoundError
-from workbench.firings import ast_patterns, ast_spans, not_registered
+from workbench.replay.firings import ast_patterns, not_registered
 from workbench.rules import Rule
 from workbench.ttsr import MatchContext, TtsrManager
-from workbench.ttsr.ast import language_for
-from workbench.ttsr.paths import tool_file_paths
+from workbench.ttsr.ast import ast_spans, language_for
+from workbench.ttsr.matchers import tool_file_paths
 from workbench.ttsr.scope import build_scope
 
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", "target", "dist", "build"})
@@ -68,21 +68,6 @@ class ScanReport:
         return {"hits": [h.to_json() for h in self.hits], "files": self.files, "rules": list(self.rules),
                 "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
                 "notApplicable": [{"rule": n, "reason": r} for n, r in self.not_applicable]}
-
-
-def named_files(paths: Iterable[str | os.PathLike[str]], suffixes: tuple[str, ...]) -> list[Path]:
-    """Files named directly, and the files with one of ``suffixes`` anywhere under named folders
-    (sorted per folder, each once). The rule and session loaders' view of their arguments."""
-    out: list[Path] = []
-    for raw in paths:
-        p = Path(raw)
-        if p.is_file():
-            out.append(p)
-        elif p.is_dir():
-            out += sorted(f for f in p.rglob("*") if f.is_file() and f.suffix in suffixes)
-        else:
-            raise NotFoundError(f"{raw}: no such file or directory")
-    return list(dict.fromkeys(out))
 
 
 def iter_files(paths: Iterable[str]) -> Iterator[Path]:

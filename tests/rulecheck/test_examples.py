@@ -1,4 +1,4 @@
-"""Running rule examples through the engine (``workbench.checks``)."""
+"""Running rule examples through the engine (``workbench.rulecheck.examples``)."""
 
 from __future__ import annotations
 
@@ -6,16 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from workbench.checks import (
+from workbench.rulecheck.examples import (
     check_rule_text,
     example_line,
-    load_rule_paths,
     presentations,
-    resolve_rules,
     run_rule_examples,
     sample_path,
 )
-from workbench.rules import Rule
+from workbench.rules import Rule, load_rule_paths
 from workbench.rules.examples import RuleExample
 from workbench.ttsr import glob_match
 
@@ -138,16 +136,3 @@ def test_default_scope_text_example_is_tried_as_prose_and_as_a_write():
     rule = Rule("r", "r.md", "b", condition=["x"])
     example = RuleExample(0, "text", True, text="x")
     assert [p.label for p in presentations(rule, example)] == ["as prose", "as write call"]
-
-
-def test_resolve_rules_reads_rule_folders_and_discovers_projects(tmp_path):
-    folder = tmp_path / "rules"
-    folder.mkdir()
-    (folder / "a.md").write_text("---\ncondition: a\n---\nA")
-    (folder / "b.mdc").write_text("---\ncondition: b\n---\nB")
-    project = tmp_path / "proj"
-    (project / ".omp/rules").mkdir(parents=True)
-    (project / ".omp/rules/c.md").write_text("---\ncondition: c\n---\nC")
-    names = [r.name for r in resolve_rules([str(folder), str(project)], home=str(tmp_path / "nohome"))]
-    assert names[:3] == ["a", "b", "c"]
-    assert Path(resolve_rules([str(folder / "a.md")])[0].path).name == "a.md"

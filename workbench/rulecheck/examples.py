@@ -16,17 +16,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.errors import InputError, RuleFileError
-from workbench.firings import Firing, record_firings
-from workbench.rules import Rule, RuleSource, build_rule_from_markdown
+from workbench.errors import InputError
 from workbench.replay import chunk_text, event, make_stream
+from workbench.replay.firings import Firing, record_firings
+from workbench.rules import Rule, RuleSource, build_rule_from_markdown
 from workbench.rules.examples import RuleExample, parse_examples
-from workbench.scan import named_files
 from workbench.ttsr import MatchContext, glob_match, matches_any_path
 from workbench.ttsr.ast import NATIVE_ALIASES, language_for
 from workbench.ttsr.paths import path_candidates
@@ -35,7 +34,6 @@ from workbench.ttsr.scope import build_scope
 #: The project folder examples pretend to run in (path candidates are resolved against it).
 EXAMPLE_CWD = "/project"
 EXAMPLE_CALL_ID = "example_call"
-RULE_SUFFIXES = (".md", ".mdc")
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,61 +278,6 @@ def check_rule_text(content: str, *, path: str = "rule.md", name: str | None = N
     rule = build_rule_from_markdown(file_name, content, path, RuleSource("workbench", "Rule editor", path),
                                     rule_name=name)
     return run_rule_examples(rule)
-
-
-# --- loading rule files ---------------------------------------------------------------------------
-
-
-def rule_files(paths: Iterable[str]) -> list[Path]:
-    """Rule files named directly, and the ``.md`` / ``.mdc`` files under named folders (sorted)."""
-    return named_files(paths, RULE_SUFFIXES)
-
-
-def load_rule_file(path: str | Path, warnings: list[str] | None = None) -> Rule:
-    p = Path(path)
-    try:
-        content = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise RuleFileError(f"not UTF-8 text ({exc.reason})", path=str(p)) from None
-    except OSError as exc:
-        raise RuleFileError(f"cannot read: {exc.strerror}", path=str(p)) from None
-    source = RuleSource("file", "Rule file", str(p), "project")
-    return build_rule_from_markdown(p.name, content, str(p), source, warnings=warnings)
-
-
-def load_rule_paths(paths: Iterable[str], warnings: list[str] | None = None) -> list[Rule]:
-    """Rules from files and folders of rule files, in path order; first rule of a name wins."""
-    rules: dict[str, Rule] = {}
-    for f in rule_files(paths):
-        rule = load_rule_file(f, warnings)
-        if rule.name in rules:
-            if warnings is not None:
-                warnings.append(f"{f}: rule {rule.name} already loaded from {rules[rule.name].path}; skipped")
-            continue
-        rules[rule.name] = rule
-    return list(rules.values())
-
-
-def resolve_rules(paths: Iterable[str], *, home: str | None = None, warnings: list[str] | None = None) -> list[Rule]:
-    """Rules for ``--rules`` arguments: a rule file; a folder holding rule files at its top level
-    (all ``.md`` / ``.mdc`` under it); otherwise a project folder, discovered like the agent does
-    (``load_rules(cwd=folder, home=home)``: every provider, user rules and the bundled ones).
-    First rule of a name wins, in argument order."""
-    from workbench.rules import load_rules
-
-    rules: dict[str, Rule] = {}
-    for raw in paths:
-        p = Path(raw)
-        if p.is_dir() and not any(f.is_file() and f.suffix in RULE_SUFFIXES for f in p.iterdir()):
-            loaded = load_rules(cwd=str(p.resolve()), home=home)
-            if warnings is not None:
-                warnings.extend(loaded.warnings)
-            found = list(loaded.rules)
-        else:
-            found = load_rule_paths([raw], warnings)
-        for rule in found:
-            rules.setdefault(rule.name, rule)
-    return list(rules.values())
 
 
 _EXAMPLES_LINE = re.compile(r"^(\s*)examples\s*:")

@@ -408,7 +408,7 @@ def test_a_file_with_bad_bytes_goes_the_parser_road_alone(tmp_path: Path):
 
 
 def test_a_batch_duckdb_cannot_read_is_split_until_the_bad_file_is_alone(tmp_path: Path, monkeypatch):
-    import workbench.store as store_module
+    import workbench.store.db as store_module
 
     for i in range(4):
         (tmp_path / f"s{i}.jsonl").write_text(BRANCHED_V3.replace("sess-branched", f"sess-{i}"))

@@ -1,8 +1,8 @@
 """The DuckDB store: session files loaded into tables, queried for the CLI and the app.
 
 This is the only module that imports ``duckdb`` or holds SQL; the Python side of ingest (finding
-files, fingerprints, the parser road's rows, the summary) is in ``workbench.ingest_rows`` and the
-search-text rule in ``workbench.search_text``. Tables:
+files, fingerprints, the parser road's rows, the summary) is in ``workbench.store.rows`` and the
+search-text rule in ``workbench.store.search_text``. Tables:
 
 * ``files``          one row per ingested file: size, mtime, fingerprint, when, how (``fast``/``python``/``failed``)
 * ``sessions``       one row per session file: header fields, title and counts
@@ -41,9 +41,8 @@ from typing import Any
 import duckdb
 
 from workbench.errors import NotFoundError, StoreError
-from workbench.ingest_rows import (
+from workbench.store.rows import (
     FileStat,
-    IngestError,
     IngestMode,
     IngestSummary,
     Progress,
@@ -53,17 +52,9 @@ from workbench.ingest_rows import (
     size_batches,
     to_columns,
 )
-from workbench.search_text import CUT
+from workbench.store.search_text import CUT
 
-# IngestError, IngestSummary, Progress and iter_session_files live in workbench.ingest_rows and are
-# re-exported here: callers have always imported them from the store.
-__all__ = [
-    "IngestError",
-    "IngestSummary",
-    "Progress",
-    "Store",
-    "iter_session_files",
-]
+__all__ = ["Store"]
 
 _BATCH_BYTES = 256 << 20  # per DuckDB read; bounds memory on a large archive
 _MAX_OBJECT = 1 << 30  # one JSON line may hold a huge tool output
@@ -103,7 +94,7 @@ def _raw(path: str) -> str:
     return f"json_extract_string(s.raw, '{path}')"
 
 
-# The search text rule of workbench.search_text (spec §8.9) in SQL, for the fast road; a test holds
+# The search text rule of workbench.store.search_text (spec §8.9) in SQL, for the fast road; a test holds
 # the two together.
 _FIRST_BLOCKS = ", ".join(f"left({_f(b)}, {CUT})" for b in ("b0", "b1", "b2", "b3"))
 _TEXT_SQL = f"""CASE {_f('type')}

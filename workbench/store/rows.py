@@ -1,6 +1,6 @@
 """The Python side of ingest: which files to read, what an ingest reports, and the rows of parsed sessions.
 
-``workbench.store`` owns DuckDB and every line of SQL; this module holds what needs neither:
+``workbench.store.db`` owns DuckDB and every line of SQL; this module holds what needs neither:
 
 * finding session files (``iter_session_files``) and telling a changed file from an unchanged one
   (``FileStat.of``: size, mtime and a fingerprint of both ends);
@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from workbench.errors import NotFoundError, SessionFileError
-from workbench.search_text import json_str, search_text
+from workbench.store.search_text import json_str, search_text
 
 if TYPE_CHECKING:
     from workbench.sessions.entries import Session

@@ -1,6 +1,6 @@
 """Backtest results: per-session outcomes, hits, per-rule summaries, and where they are written.
 
-``aggregate`` folds task outcomes (``workbench.backtest.backtest_session``) into a ``BacktestResult``
+``aggregate`` folds task outcomes (``workbench.backtest.run.backtest_session``) into a ``BacktestResult``
 in input order, so a run on local processes and one on a Dask cluster compare equal.
 ``write_results`` stores the three tables through ``workbench.store.Store`` (DuckDB and Parquet).
 """
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from workbench.firings import Firing, not_registered
+from workbench.replay.firings import Firing, not_registered
 from workbench.rules import Rule
 
 DEFAULT_SAMPLES = 3
@@ -201,6 +201,8 @@ TABLES = ("backtest_rules", "backtest_hits", "backtest_sessions")
 def write_results(result: BacktestResult, out_dir: str | os.PathLike[str], *, db_name: str = "backtest.duckdb") -> dict[str, str]:
     """Write the three result tables to ``<out>/backtest.duckdb`` (replacing earlier runs) and to
     ``<out>/<table>.parquet`` (a table with no rows has no Parquet file). Returns what was written."""
+    # Start-up cost: every backtest worker process imports this module, and only the parent writes
+    # results; importing the store here keeps duckdb (~0.1 s) out of the workers.
     from workbench.store import Store
 
     out = Path(out_dir)
