@@ -34,7 +34,7 @@ LAYERS: dict[str, int] = {
     "__main__": 5,
 }
 # Inside a layer, the packages that may import one another (the direction is the one given).
-SIDEWAYS = {("workbench", "errors"), ("backtest", "store"), ("cli", "ui")}
+SIDEWAYS = {("workbench", "errors"), ("ttsr", "rules"), ("backtest", "store"), ("cli", "ui")}
 
 
 def _module_name(path: Path) -> str:

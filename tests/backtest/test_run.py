@@ -10,6 +10,7 @@ import pytest
 
 from workbench.backtest import BacktestOptions, backtest_session, run_backtest, write_results
 from workbench.errors import NotFoundError, UsageError
+from workbench.ttsr import TtsrSettings
 
 RULES = {
     "no-unwrap.md": "---\ncondition: '\\.unwrap\\(\\)'\nscope: text, tool:edit(*.rs)\n---\nUse ?.\n",
@@ -137,7 +138,7 @@ def test_agent_mode_interrupts_and_the_repeat_policy_silence_later_turns(rules_d
     assert statuses == {"a.jsonl": "completed", "b.jsonl": "completed",
                         "c.jsonl": "interrupted, no recorded continuation", "notes.jsonl": None}
     again = by_rule(run_backtest(rules_dir, [corpus], workers=1, options=BacktestOptions(
-        mode="agent", settings={"repeatMode": "after-gap", "repeatGap": 0})))
+        mode="agent", settings=TtsrSettings.of(repeat_mode="after-gap", repeat_gap=0))))
     assert again["no-unwrap"].turns == 3  # gap 0: the retry (recorded turn 2) fires again
 
 

@@ -45,22 +45,23 @@ from workbench.backtest.results import (
     write_results,
 )
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
-from workbench.replay.derive import chunk_text, open_stream
+from workbench.replay.derive import ChunkPolicy, chunk_text, open_stream
 from workbench.replay.firings import record_firings
 from workbench.replay.timebound import Bounded, culprits, has_condition, wait_all
 from workbench.replay.triggers import interrupts
-from workbench.rules import Rule, resolve_rules
-from workbench.rules.files import named_files
+from workbench.rules import InterruptMode, Rule, resolve_rules
+from workbench.ttsr import TtsrSettings
+from workbench.sessions import session_files
 
 __all__ = [
     "DEFAULT_SAMPLES", "TABLES", "BacktestOptions", "BacktestResult", "Hit", "RuleSummary", "SessionOutcome",
     "aggregate", "backtest_batch", "backtest_session", "load_rule_set", "load_stream", "run_backtest",
-    "session_files", "write_results",
+    "write_results",
 ]
 
 Progress = Callable[[int, int], None]
-PROBE_SETTINGS = {"interruptMode": "never", "repeatMode": "after-gap", "repeatGap": 0}
-SESSION_SUFFIXES = (".jsonl",)
+# The probe: nothing aborts (the rest of a turn is still seen) and no injection silences a rule.
+PROBE_SETTINGS = TtsrSettings.of(interrupt_mode="never", repeat_mode="after-gap", repeat_gap=0)
 # Eight words per delta: a turn fires (or not) the same way as with one word per delta except for
 # streaming-only partial states, and replay work drops several-fold (partial JSON is re-parsed at
 # every tool-call delta). ``--chunk-size 1`` gives the stepper's default granularity.
@@ -78,27 +79,28 @@ class BacktestOptions:
     ``mode="probe"`` (default) reports every turn that would trigger (nothing aborts, nothing is
     silenced by an earlier injection); ``interrupt_mode`` is the global default each hit's
     ``interrupts`` is judged against. ``mode="agent"`` replays as the agent would with
-    ``settings`` (the ``ttsr.*`` mapping: ``interruptMode``, ``repeatMode``, ``repeatGap``...): an
+    ``settings`` (``TtsrSettings``: ``repeat_mode``, ``repeat_gap``...; the global interrupt mode is
+    ``interrupt_mode``): an
     interrupt skips the rest of its turn and the retry consumes the next recorded turn, and a rule
     injected once is gated by the repeat policy, so the counts are "how often it would have fired".
     ``time_bound``: seconds a session may go without progress before the rule responsible is
     disabled (``None``: no bound).
     """
 
-    policy: str = "words"
+    policy: ChunkPolicy = "words"
     size: int | None = DEFAULT_CHUNK_WORDS
-    interrupt_mode: str = "always"
+    interrupt_mode: InterruptMode = "always"
     mode: BacktestMode = "probe"
-    settings: Mapping[str, Any] | None = field(default=None, hash=False)
+    settings: TtsrSettings = field(default_factory=TtsrSettings, hash=False)
     time_bound: float | None = DEFAULT_TIME_BOUND
 
-    def replay_settings(self) -> dict[str, Any]:
+    def replay_settings(self) -> TtsrSettings:
         if self.mode == "probe":
-            return dict(PROBE_SETTINGS)
-        return {"interruptMode": self.interrupt_mode, **dict(self.settings or {})}
+            return PROBE_SETTINGS
+        return replace(self.settings, interrupt_mode=self.interrupt_mode)
 
     def interrupt_default(self) -> str:
-        value = self.replay_settings().get("interruptMode") if self.mode == "agent" else self.interrupt_mode
+        value = self.replay_settings().interrupt_mode if self.mode == "agent" else self.interrupt_mode
         return value if isinstance(value, str) else "always"
 
 
@@ -220,11 +222,6 @@ def _without_slow_rules(files: list[str], rules: list[Rule], opts: BacktestOptio
 # --- inputs -----------------------------------------------------------------------------------------
 
 
-def session_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
-    """Session files named directly and every ``*.jsonl`` under named folders, sorted per folder."""
-    return [str(f) for f in named_files(paths, SESSION_SUFFIXES)]
-
-
 def load_rule_set(rules: str | os.PathLike[str] | Sequence[Rule], *, home: str | None = None) -> list[Rule]:
     """A rules folder (rule files, or a project discovered like the agent does) or ready rules."""
     if isinstance(rules, (str, os.PathLike)):
@@ -266,7 +263,7 @@ def run_backtest(
         raise UsageError("the time bound must be a positive number of seconds")
     chunk_text("", opts.policy, opts.size)  # bad chunking options fail before any work starts
     rules = load_rule_set(rules_dir, home=home)
-    files = session_files(paths)
+    files = [str(f) for f in session_files(paths)]
     if not files:
         raise NotFoundError("no session files (*.jsonl) found in " + ", ".join(str(p) for p in paths))
     started = time.perf_counter()

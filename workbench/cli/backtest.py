@@ -7,8 +7,11 @@ import sys
 import time
 from typing import Any, TextIO
 
+from workbench.backtest import BacktestOptions, run_backtest, write_results
 from workbench.cli._output import add_json_flag, print_json
 from workbench.errors import UsageError
+from workbench.replay import CHUNK_POLICIES
+from workbench.ttsr import INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
 
 def register(subparsers: Any) -> None:
@@ -26,15 +29,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, e.g. tcp://scheduler-host:8786")
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores; 1 = in process)")
     p.add_argument("--out", metavar="DIR", help="write backtest.duckdb and Parquet files to DIR")
-    p.add_argument("--chunking", choices=("words", "fixed", "tokens"), default="words",
+    p.add_argument("--chunking", choices=CHUNK_POLICIES, default="words",
                    help="how recorded messages are cut into deltas (default: words)")
     p.add_argument("--chunk-size", type=int, metavar="N", help="units per delta (default: 8 words)")
-    p.add_argument("--interrupt-mode", choices=("never", "prose-only", "tool-only", "always"), default="always",
+    p.add_argument("--interrupt-mode", choices=INTERRUPT_MODES, default="always",
                    help="global interrupt mode hits are judged against (default: always)")
     p.add_argument("--mode", choices=("probe", "agent"), default="probe",
                    help="probe: every turn that would trigger (default); agent: replay as the agent would, "
                    "with interrupts and the repeat policy")
-    p.add_argument("--repeat-mode", choices=("once", "after-gap"), help="agent mode: ttsr.repeatMode (default: once)")
+    p.add_argument("--repeat-mode", choices=REPEAT_MODES, help="agent mode: ttsr.repeatMode (default: once)")
     p.add_argument("--repeat-gap", type=int, metavar="N", help="agent mode: ttsr.repeatGap (default: 10)")
     p.add_argument("--time-bound", type=float, default=2.0, metavar="SECONDS",
                    help="disable a rule whose condition keeps a session from progressing this long (default: 2; 0 = off)")
@@ -68,9 +71,6 @@ class ProgressBar:
 
 
 def run(args: argparse.Namespace) -> int:
-    # Imported when the command runs (start-up cost of the replay and the engine, as in `replay`).
-    from workbench.backtest import BacktestOptions, run_backtest, write_results
-
     if args.samples < 0:
         raise UsageError("--samples must be >= 0")
     if args.workers is not None and args.scheduler is not None:
@@ -81,8 +81,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--repeat-gap must be >= 0")
     if args.time_bound < 0:
         raise UsageError("--time-bound must be >= 0 (0 = off)")
-    settings = {key: value for key, value in (("repeatMode", args.repeat_mode), ("repeatGap", args.repeat_gap))
-                if value is not None}
+    settings = TtsrSettings.of(repeat_mode=args.repeat_mode, repeat_gap=args.repeat_gap)
     show = sys.stderr.isatty() if args.progress is None else args.progress
     options = BacktestOptions(policy=args.chunking, size=args.chunk_size if args.chunk_size is not None else
                               (BacktestOptions().size if args.chunking == "words" else None),

@@ -41,7 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from workbench.store import Store  # start-up cost: duckdb (~0.1 s) loads only when the command runs
+    # Start-up cost: duckdb (~0.1-0.2 s) loads only when the command runs, not for every command.
+    from workbench.store import Store
 
     saved = args.db != _MEMORY
     if saved and args.db.endswith("/"):

@@ -9,10 +9,11 @@ from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
 from workbench.errors import NotFoundError, UsageError
+from workbench.replay import CHUNK_POLICIES, SessionCopy, run_session
+from workbench.replay.derive import open_stream
 from workbench.rules import load_rules
 from workbench.sessions import load_session
-
-MODES = ("never", "prose-only", "tool-only", "always")
+from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
 
 def register(subparsers: Any) -> None:
@@ -25,11 +26,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("source", metavar="STREAM_OR_SESSION", help="a stream .jsonl file or a session .jsonl file")
     p.add_argument("--rules", required=True, metavar="DIR", help="project directory to discover rules from")
     p.add_argument("--home", metavar="DIR", help="home directory for user-level rules (default: $HOME)")
-    p.add_argument("--context-mode", choices=("keep", "discard"))
-    p.add_argument("--interrupt-mode", choices=MODES)
-    p.add_argument("--repeat-mode", choices=("once", "after-gap"))
+    p.add_argument("--context-mode", choices=CONTEXT_MODES)
+    p.add_argument("--interrupt-mode", choices=INTERRUPT_MODES)
+    p.add_argument("--repeat-mode", choices=REPEAT_MODES)
     p.add_argument("--repeat-gap", type=int, metavar="N")
-    p.add_argument("--chunking", choices=("words", "fixed", "tokens"), default="words",
+    p.add_argument("--chunking", choices=CHUNK_POLICIES, default="words",
                    help="how a session's messages are cut into deltas (default: words)")
     p.add_argument("--chunk-size", type=int, metavar="N", help="units per delta for --chunking")
     p.add_argument("--all-branches", action="store_true", help="derive from every branch of a session, not the active one")
@@ -44,11 +45,6 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    # Imported when the command runs: the replay and the engine it drives are the heaviest imports of
-    # the CLI (~0.15 s), which every other command and `workbench --help` would pay at start-up.
-    from workbench.replay import SessionCopy, run_session
-    from workbench.replay.derive import open_stream
-
     if args.repeat_gap is not None and args.repeat_gap < 0:
         raise UsageError("--repeat-gap must be >= 0")
     rules_dir = Path(args.rules)
@@ -57,12 +53,8 @@ def run(args: argparse.Namespace) -> int:
     stream, _session = open_stream(args.source, policy=args.chunking, size=args.chunk_size,
                                    all_branches=args.all_branches)
     loaded = load_rules(cwd=str(rules_dir.resolve()), home=args.home)
-    settings: dict[str, Any] = {}
-    for flag, key in (("context_mode", "contextMode"), ("interrupt_mode", "interruptMode"),
-                      ("repeat_mode", "repeatMode"), ("repeat_gap", "repeatGap")):
-        value = getattr(args, flag)
-        if value is not None:
-            settings[key] = value
+    settings = TtsrSettings.of(context_mode=args.context_mode, interrupt_mode=args.interrupt_mode,
+                               repeat_mode=args.repeat_mode, repeat_gap=args.repeat_gap)
     cwd = stream.cwd or str(rules_dir.resolve())
     resume = None
     if args.resume:

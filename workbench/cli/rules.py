@@ -18,7 +18,17 @@ from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
 from workbench.errors import NotFoundError, RuleFileError, UsageError
-from workbench.rules import Rule, RuleBuckets, RuleLoadResult, bucket_rules, load_rule_paths, load_rules, resolve_rule_url, resolve_rules
+from workbench.rulecheck import example_line, run_rule_examples, scan_paths
+from workbench.rules import (
+    Rule,
+    RuleBuckets,
+    RuleLoadResult,
+    bucket_rules,
+    load_rule_paths,
+    load_rules,
+    resolve_rule_url,
+    resolve_rules,
+)
 from workbench.rules.examples import has_examples
 from workbench.ttsr import TtsrManager
 
@@ -247,10 +257,6 @@ def _check_dirs(args: argparse.Namespace) -> None:
 
 
 def run_test(args: argparse.Namespace) -> int:
-    # Imported when the command runs: the examples runner loads the replay and the engine's matchers,
-    # which every other command (and `workbench --help`) would otherwise pay for at start-up.
-    from workbench.rulecheck import example_line, run_rule_examples
-
     _check_dirs(args)
     warnings: list[str] = []
     if args.rule_files:
@@ -308,8 +314,6 @@ def project_root(path: str) -> str:
 
 
 def run_scan(args: argparse.Namespace) -> int:
-    from workbench.rulecheck import scan_paths  # start-up cost, as in run_test
-
     _check_dirs(args)
     if args.cwd is None:
         args.cwd = project_root(args.paths[0])

@@ -19,6 +19,7 @@ from workbench.ttsr import (
     MatchContext,
     PartialJsonParser,
     TtsrManager,
+    TtsrSettings,
     compile_rule_condition,
     matchers,
     parse_partial_json,
@@ -37,6 +38,7 @@ __all__ = [
     "PartialJsonParser",
     "ToolSurface",
     "TtsrManager",
+    "TtsrSettings",
     "ast_spans",
     "compile_rule_condition",
     "context",
@@ -48,17 +50,12 @@ __all__ = [
     "path_candidates",
     "render",
     "resolve_templates",
-    "settings_mapping",
     "tool_surface",
 ]
 
 
 def new_manager(settings: Any) -> TtsrManager:
     return TtsrManager(settings)
-
-
-def settings_mapping(manager: TtsrManager) -> dict[str, Any]:
-    return dict(manager.get_settings().to_mapping())
 
 
 def parse_partial(text: str) -> Any:

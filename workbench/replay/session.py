@@ -43,14 +43,14 @@ class SimulatedSession(TriggerHandling):
         self.home = home
         self.edit_mode = edit_mode
         self.manager = engine.new_manager(settings)
-        self.settings = engine.settings_mapping(self.manager)
+        self.settings = self.manager.get_settings()
         self.disabled = dict(disabled_rules or {})
         rules = [r for r in rules if r.name not in self.disabled]
         self.buckets = bucket_rules(
             rules,
             self.manager,
-            disabled_rules=self.settings.get("disabledRules") or (),
-            builtin_rules=self.settings.get("builtinRules", True) is not False,
+            disabled_rules=self.settings.disabled_rules or (),
+            builtin_rules=self.settings.builtin_rules is not False,
         )
         self.interrupt_template, self.reminder_template = engine.resolve_templates(templates)
         self.copy = SessionCopy(resume, cwd=cwd)

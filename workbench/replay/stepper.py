@@ -226,8 +226,8 @@ class Stepper:
             return prev.rules  # nothing that feeds a rule's state changed: share the whole tuple
         self._rules_sig = signature
         settings = self.session.settings
-        once = (settings.get("repeatMode") or "once") == "once"
-        gap_needed = settings.get("repeatGap", 10)
+        once = (settings.repeat_mode or "once") == "once"
+        gap_needed = settings.repeat_gap
         old = {r.name: r for r in prev.rules} if prev is not None else {}
         out = []
         for name, (registered, rejected) in self._registration.items():

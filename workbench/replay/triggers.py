@@ -28,7 +28,7 @@ class TriggerHandling:
 
     # State owned by the session (declared here for readers and type checkers).
     manager: Any
-    settings: dict[str, Any]
+    settings: engine.TtsrSettings
     cwd: str
     home: str | None
     interrupt_template: str
@@ -79,7 +79,7 @@ class TriggerHandling:
 
     def should_interrupt(self, matches: Sequence[Rule], source: str) -> bool:
         """Spec §8.3: one rule whose effective mode interrupts for this source interrupts the batch."""
-        default = self.settings.get("interruptMode") or "always"
+        default = self.settings.interrupt_mode or "always"
         return any(interrupts(rule.interrupt_mode or default, source) for rule in matches)
 
     def _handle(self, matches: list[Rule], ctx: Any, ev: StreamEvent) -> bool:
@@ -159,7 +159,7 @@ class TriggerHandling:
     def _retry(self, target_len: int, ev: StreamEvent) -> None:
         self.abort_pending = False
         self.tool_buckets.clear()
-        mode = self.settings.get("contextMode") or "discard"
+        mode = self.settings.context_mode or "discard"
         rules, self.pending = self.pending, []
         names = tuple(r.name for r in rules)
         keep = self.conversation

@@ -21,7 +21,7 @@ from typing import Any, Literal
 from workbench.errors import NotFoundError
 from workbench.replay.firings import ast_patterns, not_registered
 from workbench.rules import Rule
-from workbench.ttsr import MatchContext, TtsrManager
+from workbench.ttsr import MatchContext, TtsrManager, TtsrSettings
 from workbench.ttsr.ast import ast_spans, language_for
 from workbench.ttsr.matchers import tool_file_paths
 from workbench.ttsr.scope import build_scope
@@ -140,7 +140,7 @@ def scan_paths(
 ) -> ScanReport:
     """Scan files and folders with ``rules``; hits sorted by path, line, column, rule."""
     base = Path(cwd or os.getcwd()).resolve()
-    manager = TtsrManager({"repeatMode": "after-gap", "repeatGap": 0})
+    manager = TtsrManager(TtsrSettings.of(repeat_mode="after-gap", repeat_gap=0))
     by_name: dict[str, Rule] = {}
     not_applicable: list[tuple[str, str]] = []
     for rule in rules:

@@ -17,8 +17,8 @@ Public API:
   ``rule_files(paths)`` — rules named as files and folders (``--rules``), rather than discovered.
 """
 
-from workbench.rules.model import INTERRUPT_MODES, Rule, RuleSource
-from workbench.rules.frontmatter import ParsedFrontmatter, parse_frontmatter
+from workbench.rules.buckets import BucketedRule, RuleBuckets, bucket_rules
+from workbench.rules.building import build_rule_from_markdown
 from workbench.rules.conditions import (
     ConditionAndScope,
     is_likely_file_glob,
@@ -26,15 +26,21 @@ from workbench.rules.conditions import (
     parse_rule_condition_and_scope,
     split_scope_tokens,
 )
-from workbench.rules.building import build_rule_from_markdown
 from workbench.rules.discovery import (
     PROVIDERS,
     DiscoveredRule,
     RuleLoadResult,
     load_rules,
 )
-from workbench.rules.buckets import BucketedRule, RuleBuckets, bucket_rules
-from workbench.rules.files import RULE_SUFFIXES, load_rule_file, load_rule_paths, resolve_rules, rule_files
+from workbench.rules.files import (
+    RULE_SUFFIXES,
+    load_rule_file,
+    load_rule_paths,
+    resolve_rules,
+    rule_files,
+)
+from workbench.rules.frontmatter import ParsedFrontmatter, parse_frontmatter
+from workbench.rules.model import INTERRUPT_MODES, InterruptMode, Rule, RuleSource
 from workbench.rules.prompt import RuleResource, render_system_prompt, resolve_rule_url
 
 __all__ = [
@@ -44,6 +50,7 @@ __all__ = [
     "BucketedRule",
     "ConditionAndScope",
     "DiscoveredRule",
+    "InterruptMode",
     "ParsedFrontmatter",
     "Rule",
     "RuleBuckets",

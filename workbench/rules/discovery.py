@@ -19,7 +19,6 @@ from workbench.rules.model import Rule
 from workbench.rules.providers import (
     DEFAULT_CONFIG_DIRS,
     DiscoveryContext,
-    within,
     Loader,
     load_agents,
     load_builtin,
@@ -29,6 +28,7 @@ from workbench.rules.providers import (
     load_native,
     load_plugins,
     load_windsurf,
+    within,
 )
 
 

@@ -21,7 +21,7 @@ RULE_SUFFIXES = (".md", ".mdc")
 
 def named_files(paths: Iterable[str | os.PathLike[str]], suffixes: tuple[str, ...]) -> list[Path]:
     """Files named directly, and the files with one of ``suffixes`` anywhere under named folders
-    (sorted per folder, each once). The rule and session loaders' view of their arguments."""
+    (sorted per folder, each once): how `--rules` arguments and `rules test FILE ...` are read."""
     out: list[Path] = []
     for raw in paths:
         p = Path(raw)

@@ -20,23 +20,13 @@ from typing import Any, Literal
 import yaml
 
 from workbench.errors import RuleFileError
+from workbench.rules.jsstring import JS_WHITESPACE, js_trim
 
 WarnLevel = Literal["off", "warn", "fatal"]
 
 PARSE_WARNING = "Failed to parse YAML frontmatter"
 
 # JavaScript's String.prototype.trim set (Python's str.strip differs on \x1c-\x1f, \x85 and \ufeff).
-JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-
-
-def js_trim(text: str) -> str:
-    """``String.prototype.trim``."""
-    return text.strip(JS_WHITESPACE)
-
-
 class _Yaml12Loader(yaml.SafeLoader):
     """SafeLoader with the YAML 1.2 core schema's implicit resolvers (as Bun's parser uses)."""
 

@@ -5,6 +5,8 @@ Public API (other packages code against these names):
 * ``load_session(path) -> Session`` / ``parse_session_text(text, *, path)`` / ``parse_session_bytes``:
   read any session file version read-only; bad lines become ``Diagnostic``s; "not a session" raises
   ``SessionFileError``.
+* ``session_files(paths) -> list[Path]``: the session files named and under named folders (``*.jsonl``,
+  not ``*.stream.jsonl``, hidden folders skipped) — the one rule ingest, backtest and the app follow.
 * ``session_info(path) -> SessionInfo``: header-level metadata (id, cwd, title, version, timestamp).
 * ``Session``, ``Entry``, ``Diagnostic``, ``NotLoaded``: frozen records of a loaded file.
 * ``SessionTree``: leaf, ``get_tree()``, ``get_branch()``, labels, ``navigate()`` → ``NavigationResult``.
@@ -22,18 +24,46 @@ Public API (other packages code against these names):
 from __future__ import annotations
 
 from workbench.sessions.context import SessionContext, build_session_context
-from workbench.sessions.entries import Diagnostic, Entry, NotLoaded, Session, parse_timestamp_ms
+from workbench.sessions.entries import (
+    Diagnostic,
+    Entry,
+    NotLoaded,
+    Session,
+    parse_timestamp_ms,
+)
+from workbench.sessions.files import STREAM_SUFFIX, is_session_name, session_files
 from workbench.sessions.fuzzy import FuzzyMatch, classic_match, fuzzy_filter, word_match
-from workbench.sessions.loader import SessionInfo, load_session, parse_session_bytes, parse_session_text, session_info
 from workbench.sessions.labels import append_label
-from workbench.sessions.synthetic import generate_session_records, generate_session_text, time_tree
-from workbench.sessions.tree import NavigationResult, SessionTree, TreeNode, resolve_labels
+from workbench.sessions.loader import (
+    SessionInfo,
+    load_session,
+    parse_session_bytes,
+    parse_session_text,
+    session_info,
+)
+from workbench.sessions.synthetic import (
+    generate_session_records,
+    generate_session_text,
+    time_tree,
+)
+from workbench.sessions.tree import (
+    NavigationResult,
+    SessionTree,
+    TreeNode,
+    resolve_labels,
+)
 from workbench.sessions.treelist import FILTER_MODES, FILTER_TAGS, TreeList, TreeRow
-from workbench.sessions.wordfilter import normalize_many, normalized_text, query_matcher, word_matches
+from workbench.sessions.wordfilter import (
+    normalize_many,
+    normalized_text,
+    query_matcher,
+    word_matches,
+)
 
 __all__ = [
     "FILTER_MODES",
     "FILTER_TAGS",
+    "STREAM_SUFFIX",
     "Diagnostic",
     "Entry",
     "FuzzyMatch",
@@ -50,6 +80,7 @@ __all__ = [
     "build_session_context",
     "classic_match",
     "fuzzy_filter",
+    "is_session_name",
     "generate_session_records",
     "generate_session_text",
     "load_session",
@@ -60,6 +91,7 @@ __all__ = [
     "parse_timestamp_ms",
     "query_matcher",
     "resolve_labels",
+    "session_files",
     "session_info",
     "time_tree",
     "word_match",

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Literal
 
+from workbench.errors import Diagnostic
+
+# The ``kind`` of a session file's ``Diagnostic``.
 DiagnosticKind = Literal[
     "malformed",  # a line that is not JSON (skipped, as the agent skips it)
     "two-objects",  # one line holding several JSON objects glued together (`}{`)
@@ -26,19 +29,6 @@ DiagnosticKind = Literal[
     "cycle",  # a parent chain that loops: broken at the first entry in file order
     "title-slot",  # an omp title-slot first line that is not valid
 ]
-
-
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """Something wrong in a session file, found while loading; the file itself is never changed."""
-
-    path: str
-    line: int
-    kind: DiagnosticKind
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.kind}: {self.message}"
 
 
 @dataclass(frozen=True, slots=True)

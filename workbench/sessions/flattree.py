@@ -14,12 +14,24 @@ from typing import Any, Literal
 
 from workbench.sessions.rowtext import display_text, hidden_tool_call_only, search_text
 from workbench.sessions.tree import SessionTree, TreeNode
+
 # Re-exported: treelist and older callers import the layout helpers from here.
-from workbench.sessions.treelayout import Layout, VisibleForest, layout_forest, pi_visible_forest, render_prefix
+from workbench.sessions.treelayout import (
+    Layout,
+    VisibleForest,
+    layout_forest,
+    pi_visible_forest,
+    render_prefix,
+)
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FlatTree", "Layout", "TreeRow", "VisibleForest", "layout_forest",
            "pi_visible_forest", "render_prefix", "render_rows", "truncate_to_width"]
-from workbench.sessions.wordfilter import norm_matches, normalize_many, query_matcher, word_query
+from workbench.sessions.wordfilter import (
+    norm_matches,
+    normalize_many,
+    query_matcher,
+    word_query,
+)
 
 Flavor = Literal["omp", "pi", "omp57"]
 FilterMode = Literal["default", "no-tools", "user-only", "labeled-only", "all"]

@@ -101,7 +101,7 @@ def _decode_lines(data: bytes, path: str, diags: list[Diagnostic]) -> list[tuple
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             text = raw.decode("utf-8", errors="replace")
-            diags.append(Diagnostic(path, number, "invalid-utf8", f"invalid UTF-8 at byte {exc.start} of the line"))
+            diags.append(Diagnostic(path=path, line=number, kind="invalid-utf8", message=f"invalid UTF-8 at byte {exc.start} of the line"))
         lines.append((number, text))
     return lines
 
@@ -156,7 +156,7 @@ def _parse_lines(
                 continue
             if isinstance(slot, dict) and slot.get("type") == "title":
                 # An invalid slot: the reference would choke on it as a header; we skip and report it.
-                diags.append(Diagnostic(path, number, "title-slot", "invalid title slot on the first line ignored"))
+                diags.append(Diagnostic(path=path, line=number, kind="title-slot", message="invalid title slot on the first line ignored"))
                 continue
         try:
             value = _loads_line(text)
@@ -164,14 +164,13 @@ def _parse_lines(
             glued = _split_objects(text)
             if glued is not None:
                 diags.append(
-                    Diagnostic(path, number, "two-objects",
-                               f"{len(glued)} JSON objects on one line; the agent skips the whole line")
+                    Diagnostic(path=path, line=number, kind="two-objects", message=f"{len(glued)} JSON objects on one line; the agent skips the whole line")
                 )
                 not_loaded.extend(NotLoaded(number, v, "glued to another object on the same line") for v in glued)
             elif number == last_line and not ends_with_newline:
-                diags.append(Diagnostic(path, number, "truncated", f"last line is cut short: {exc}"))
+                diags.append(Diagnostic(path=path, line=number, kind="truncated", message=f"last line is cut short: {exc}"))
             else:
-                diags.append(Diagnostic(path, number, "malformed", f"not valid JSON, skipped: {exc}"))
+                diags.append(Diagnostic(path=path, line=number, kind="malformed", message=f"not valid JSON, skipped: {exc}"))
             continue
         parsed.append((number, value))
 
@@ -212,7 +211,7 @@ def _build(
         if isinstance(rec_value, dict):
             objects.append((rec_line, rec_value))
         else:
-            diags.append(Diagnostic(path, rec_line, "not-object", f"a JSON {type(rec_value).__name__}, not an object"))
+            diags.append(Diagnostic(path=path, line=rec_line, kind="not-object", message=f"a JSON {type(rec_value).__name__}, not an object"))
 
     # The ids in use, for minting; built only when something is minted (v1 files, entries without id).
     used: set[str] | None = None
@@ -256,7 +255,7 @@ def _build(
             entry_id = _mint_id(f"{header.get('id')}:{line}:missing", used)
             data = {**view, "id": entry_id}
             view = data
-            diags.append(Diagnostic(path, line, "missing-id", f"entry has no string id; shown as {entry_id}"))
+            diags.append(Diagnostic(path=path, line=line, kind="missing-id", message=f"entry has no string id; shown as {entry_id}"))
         parent = view.get("parentId")
         etype = view.get("type")
         entry = Entry(
@@ -270,8 +269,7 @@ def _build(
             data,
         )
         if entry_id in by_id:
-            diags.append(Diagnostic(path, line, "duplicate-id",
-                                    f"id {entry_id!r} already used on line {by_id[entry_id].line}; this one wins"))
+            diags.append(Diagnostic(path=path, line=line, kind="duplicate-id", message=f"id {entry_id!r} already used on line {by_id[entry_id].line}; this one wins"))
         by_id[entry_id] = entry
         append(entry)
 
@@ -303,8 +301,7 @@ def _structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, 
             parent = by_id.get(pid)
             if parent is None:
                 if pid != entry.id:
-                    out.append(Diagnostic(path, entry.line, "missing-parent",
-                                          f"parent {pid!r} not found; shown as a root"))
+                    out.append(Diagnostic(path=path, line=entry.line, kind="missing-parent", message=f"parent {pid!r} not found; shown as a root"))
             elif parent.index >= entry.index and pid != entry.id:
                 acyclic = False
                 break
@@ -314,8 +311,7 @@ def _structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, 
     state: dict[str, int] = {}  # 1 = on the current walk, 2 = resolved
     for entry in entries:
         if entry.parent_id is not None and entry.parent_id != entry.id and entry.parent_id not in by_id:
-            out.append(Diagnostic(path, entry.line, "missing-parent",
-                                  f"parent {entry.parent_id!r} not found; shown as a root"))
+            out.append(Diagnostic(path=path, line=entry.line, kind="missing-parent", message=f"parent {entry.parent_id!r} not found; shown as a root"))
         walk: list[str] = []
         cur: Entry | None = entry
         while cur is not None and state.get(cur.id) is None:
@@ -324,8 +320,7 @@ def _structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, 
             pid = cur.parent_id
             cur = by_id.get(pid) if pid is not None and pid != cur.id else None
         if cur is not None and state.get(cur.id) == 1:
-            out.append(Diagnostic(path, cur.line, "cycle",
-                                  f"parent chain of {cur.id!r} loops back to itself; broken there for display"))
+            out.append(Diagnostic(path=path, line=cur.line, kind="cycle", message=f"parent chain of {cur.id!r} loops back to itself; broken there for display"))
         for eid in walk:
             state[eid] = 2
     return out

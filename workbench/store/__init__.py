@@ -15,6 +15,6 @@ Public API:
 from __future__ import annotations
 
 from workbench.store.db import Store
-from workbench.store.rows import IngestError, IngestSummary, Progress, iter_session_files
+from workbench.store.rows import IngestError, IngestSummary, Progress
 
-__all__ = ["IngestError", "IngestSummary", "Progress", "Store", "iter_session_files"]
+__all__ = ["IngestError", "IngestSummary", "Progress", "Store"]

@@ -41,6 +41,7 @@ from typing import Any
 import duckdb
 
 from workbench.errors import NotFoundError, StoreError
+from workbench.sessions import session_files
 from workbench.store.rows import (
     FileStat,
     IngestMode,
@@ -48,7 +49,6 @@ from workbench.store.rows import (
     Progress,
     RowBatch,
     has_v3_header,
-    iter_session_files,
     size_batches,
     to_columns,
 )
@@ -212,7 +212,7 @@ class Store:
         """
         t0 = time.perf_counter()
         summary = IngestSummary()
-        files = list(dict.fromkeys(p.resolve() for p in iter_session_files(paths)))
+        files = list(dict.fromkeys(p.resolve() for p in session_files(paths)))
         summary.files = len(files)
         done = 0
 

@@ -2,7 +2,7 @@
 
 ``workbench.store.db`` owns DuckDB and every line of SQL; this module holds what needs neither:
 
-* finding session files (``iter_session_files``) and telling a changed file from an unchanged one
+* telling a changed file from an unchanged one
   (``FileStat.of``: size, mtime and a fingerprint of both ends);
 * picking the files DuckDB may read itself (``has_v3_header``) and grouping them into reads of a
   bounded size (``size_batches``);
@@ -35,7 +35,6 @@ __all__ = [
     "Progress",
     "RowBatch",
     "has_v3_header",
-    "iter_session_files",
     "size_batches",
     "to_columns",
 ]
@@ -119,27 +118,6 @@ def _fingerprint(path: Path, size: int, mtime_ns: int) -> str:
             fh.seek(max(_FINGERPRINT_SPAN, size - _FINGERPRINT_SPAN))
             h.update(fh.read(_FINGERPRINT_SPAN))
     return h.hexdigest()
-
-
-STREAM_SUFFIX = ".stream.jsonl"
-
-
-def iter_session_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:
-    """Files named directly, and every ``*.jsonl`` under named folders (sorted, recursive).
-
-    Recorded stream files (``*.stream.jsonl``) found in folders are not sessions and are passed over;
-    one named directly is still read, so the user hears that it is not a session.
-    """
-    for p in paths:
-        path = Path(p).expanduser()
-        if path.is_dir():
-            yield from sorted(
-                q for q in path.rglob("*.jsonl") if q.is_file() and not q.name.endswith(STREAM_SUFFIX)
-            )
-        elif path.exists():
-            yield path
-        else:
-            raise NotFoundError(f"{path}: no such file or folder")
 
 
 def has_v3_header(path: str) -> bool:

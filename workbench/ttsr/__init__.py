@@ -4,10 +4,20 @@
 names are its building blocks, public for the stepper and the rule tester.
 """
 
+from workbench.errors import Diagnostic
 from workbench.ttsr.ast import ast_match, extname, language_for
 from workbench.ttsr.code_units import engine_text
-from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition, split_flags
-from workbench.ttsr.context import Diagnostic, InjectionGap, InjectionRecord, MatchContext, MatchSource
+from workbench.ttsr.conditions import (
+    CompiledCondition,
+    compile_rule_condition,
+    split_flags,
+)
+from workbench.ttsr.context import (
+    InjectionGap,
+    InjectionRecord,
+    MatchContext,
+    MatchSource,
+)
 from workbench.ttsr.globs import glob_match, matches_any_path, normalize_path
 from workbench.ttsr.manager import (
     MSG_AST_FAILED,
@@ -32,12 +42,24 @@ from workbench.ttsr.matchers import (
     split_sloppy_sections,
     tool_file_paths,
 )
-from workbench.ttsr.partial_json import PartialJsonParser, parse_partial_json, repair_json
+from workbench.ttsr.partial_json import (
+    PartialJsonParser,
+    parse_partial_json,
+    repair_json,
+)
 from workbench.ttsr.paths import argument_paths, candidates_for, path_candidates
 from workbench.ttsr.pattern_shape import Shape
 from workbench.ttsr.scope import DEFAULT_SCOPE, RuleScope, ToolScope, build_scope
+from workbench.ttsr.settings import (
+    CONTEXT_MODES,
+    INTERRUPT_MODES,
+    REPEAT_MODES,
+    ContextMode,
+    InterruptMode,
+    RepeatMode,
+    TtsrSettings,
+)
 from workbench.ttsr.settings import DEFAULTS as DEFAULT_SETTINGS
-from workbench.ttsr.settings import TtsrSettings
 from workbench.ttsr.templates import (
     DEFAULT_INTERRUPT_TEMPLATE,
     DEFAULT_TOOL_REMINDER_TEMPLATE,
@@ -51,7 +73,11 @@ from workbench.ttsr.templates import (
 )
 
 __all__ = [
+    "CONTEXT_MODES",
+    "INTERRUPT_MODES",
+    "REPEAT_MODES",
     "CompiledCondition",
+    "ContextMode",
     "DEFAULT_EDIT_MODE",
     "DEFAULT_INTERRUPT_TEMPLATE",
     "DEFAULT_SCOPE",
@@ -62,6 +88,7 @@ __all__ = [
     "EDIT_MODE_STRATEGIES",
     "InjectionGap",
     "InjectionRecord",
+    "InterruptMode",
     "MSG_AST_FAILED",
     "MSG_INVALID_REGEX",
     "MSG_INVALID_SCOPE_TOKEN",
@@ -69,6 +96,7 @@ __all__ = [
     "MatchContext",
     "MatchSource",
     "MatcherEntry",
+    "RepeatMode",
     "PartialJsonParser",
     "RuleEntry",
     "RuleScope",

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 from json.decoder import scanstring
+from typing import Any
 
 _HEX = frozenset("0123456789abcdefABCDEF")
 _BLANKS = re.compile(r"[ \t\n\r]*")

@@ -93,7 +93,7 @@ class RulesView(Viewer):
         ruleset = self.state.rule_set()
         loaded = ruleset.loaded()
         rules = ruleset.rules()
-        manager = TtsrManager(self.state.settings_mapping())
+        manager = TtsrManager(self.state.settings())
         buckets = bucket_rules(rules, manager)
         items = {i.rule.name: i for i in loaded.items if i.active}
         parts = [f'<div class="wb-kv">Rules folder: <b>{esc(ruleset.folder or "(none)")}</b> · '
@@ -242,7 +242,7 @@ class RulesView(Viewer):
             self._install_fires(generation, name, *self._find_fires(stepper, name))
             return
         self.fires.object = f'<div class="wb-muted">Replaying {len(stepper):,} events to find where {esc(name)} fires…</div>'
-        settings, home = self.state.settings_mapping(), str(self.state.rule_set().home)
+        settings, home = self.state.settings(), str(self.state.rule_set().home)
 
         def work() -> None:
             # rules the page's stepper disabled for running past their time bound stay out here too

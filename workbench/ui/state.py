@@ -14,15 +14,13 @@ from typing import Any
 import panel as pn
 import param
 
+from workbench.replay import CHUNK_POLICIES
+from workbench.sessions import FILTER_MODES
+from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 from workbench.ui.roots import ServedRoots
 from workbench.ui.ruleset import RuleSet
 
-FILTER_MODES = ("default", "no-tools", "user-only", "labeled-only", "all")
 FLAVOURS = ("omp", "pi")
-CHUNKINGS = ("words", "fixed", "tokens")
-CONTEXT_MODES = ("keep", "discard")
-INTERRUPT_MODES = ("always", "prose-only", "tool-only", "never")
-REPEAT_MODES = ("once", "after-gap")
 TABS = ("sessions", "tree", "stepper", "rules", "backtest")
 
 # URL query key -> parameter name (UI.md: ?session=…&leaf=…&filter=…&q=…&stream=…&step=…)
@@ -48,7 +46,7 @@ class AppState(param.Parameterized):
     q = param.String(default="", doc="Tree search query.")
     flavour = param.Selector(default="omp", objects=list(FLAVOURS), doc="Which agent's /tree behaviour to follow.")
     stream = param.String(default="", doc="Stream file for the stepper; empty = derived from the open session.")
-    chunking = param.Selector(default="words", objects=list(CHUNKINGS), doc="How a derived stream is chunked.")
+    chunking = param.Selector(default="words", objects=list(CHUNK_POLICIES), doc="How a derived stream is chunked.")
     rules_dir = param.String(default="", doc="Folder whose rules the stepper and rules tab use.")
     context_mode = param.Selector(default="discard", objects=list(CONTEXT_MODES))
     interrupt_mode = param.Selector(default="always", objects=list(INTERRUPT_MODES))
@@ -104,10 +102,10 @@ class AppState(param.Parameterized):
             self._ruleset = RuleSet(folder, boundary=boundary)
         return self._ruleset
 
-    def settings_mapping(self) -> dict[str, Any]:
-        """The TTSR settings chosen in the UI, as the reference's camelCase mapping."""
-        return {"contextMode": self.context_mode, "interruptMode": self.interrupt_mode,
-                "repeatMode": self.repeat_mode, "repeatGap": self.repeat_gap}
+    def settings(self) -> TtsrSettings:
+        """The TTSR settings chosen in the UI."""
+        return TtsrSettings.of(context_mode=self.context_mode, interrupt_mode=self.interrupt_mode,
+                               repeat_mode=self.repeat_mode, repeat_gap=self.repeat_gap)
 
     def open_session(self, path: str | os.PathLike[str], *, leaf: str = "") -> None:
         """Open a session (checked against the roots) and switch to the tree."""

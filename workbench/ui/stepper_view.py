@@ -239,7 +239,7 @@ class StepperView(Viewer):
                     shown[0] = pct
                     report(pct, f"Checking rule time bounds: {done:,} of {total:,} events")
 
-            stepper = Stepper(stream, rules, self.state.settings_mapping(), cwd=cwd, home=str(ruleset.home),
+            stepper = Stepper(stream, rules, self.state.settings(), cwd=cwd, home=str(ruleset.home),
                               progress=checked)
             goal = min(max(target, 0), max(len(stepper) - 1, 0))
             chunk = 250
