@@ -11,6 +11,20 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+__all__ = [
+    "AccessError",
+    "Diagnostic",
+    "InputError",
+    "NotFoundError",
+    "RuleFileError",
+    "SessionFileError",
+    "StoreError",
+    "StreamFileError",
+    "TimeBoundError",
+    "UsageError",
+    "WorkbenchError",
+]
+
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:

@@ -14,8 +14,21 @@ Public API:
 
 from __future__ import annotations
 
-from workbench.backtest.results import BacktestResult, Hit, RuleSummary, SessionOutcome, aggregate, write_results
-from workbench.backtest.run import BacktestOptions, backtest_batch, backtest_session, load_rule_set, run_backtest
+from workbench.backtest.results import (
+    BacktestResult,
+    Hit,
+    RuleSummary,
+    SessionOutcome,
+    aggregate,
+    write_results,
+)
+from workbench.backtest.run import (
+    BacktestOptions,
+    backtest_batch,
+    backtest_session,
+    load_rule_set,
+    run_backtest,
+)
 
 __all__ = [
     "BacktestOptions",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
-from workbench.replay.firings import Firing, not_registered
+from workbench.replay import Firing, not_registered
 from workbench.rules import Rule
 
 DEFAULT_SAMPLES = 3

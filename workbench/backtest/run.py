@@ -28,7 +28,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -45,13 +45,20 @@ from workbench.backtest.results import (
     write_results,
 )
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
-from workbench.replay.derive import ChunkPolicy, chunk_text, open_stream
-from workbench.replay.firings import record_firings
-from workbench.replay.timebound import Bounded, culprits, has_condition, wait_all
-from workbench.replay.triggers import interrupts
+from workbench.replay import (
+    Bounded,
+    ChunkPolicy,
+    chunk_text,
+    culprits,
+    has_condition,
+    interrupts,
+    open_stream,
+    record_firings,
+    wait_all,
+)
 from workbench.rules import InterruptMode, Rule, resolve_rules
-from workbench.ttsr import TtsrSettings
 from workbench.sessions import session_files
+from workbench.ttsr import TtsrSettings
 
 __all__ = [
     "DEFAULT_SAMPLES", "TABLES", "BacktestOptions", "BacktestResult", "Hit", "RuleSummary", "SessionOutcome",

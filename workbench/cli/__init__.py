@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from workbench import __version__
 from workbench.errors import WorkbenchError
 
+__all__ = ["build_parser", "main"]
+
 # Modules that contribute subcommands, in help order.
 _COMMAND_MODULES = (
     "workbench.cli.serve",

@@ -9,8 +9,7 @@ from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
 from workbench.errors import NotFoundError, UsageError
-from workbench.replay import CHUNK_POLICIES, SessionCopy, run_session
-from workbench.replay.derive import open_stream
+from workbench.replay import CHUNK_POLICIES, SessionCopy, open_stream, run_session
 from workbench.rules import load_rules
 from workbench.sessions import load_session
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings

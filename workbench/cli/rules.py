@@ -24,12 +24,12 @@ from workbench.rules import (
     RuleBuckets,
     RuleLoadResult,
     bucket_rules,
+    has_examples,
     load_rule_paths,
     load_rules,
     resolve_rule_url,
     resolve_rules,
 )
-from workbench.rules.examples import has_examples
 from workbench.ttsr import TtsrManager
 
 

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     # not need them, tests/test_layering.py).
     import panel as pn
 
-    from workbench.ui.app import create_app, default_paths
+    from workbench.ui import create_app, default_paths
 
     paths = [Path(p) for p in args.paths] or default_paths()
     if not paths:

@@ -16,20 +16,23 @@ from typing import Any
 
 from workbench.rules import Rule
 from workbench.ttsr import (
+    DEFAULT_EDIT_MODE,
+    DEFAULT_INTERRUPT_TEMPLATE,
+    DEFAULT_TOOL_REMINDER_TEMPLATE,
     MatchContext,
     PartialJsonParser,
     TtsrManager,
     TtsrSettings,
+    argument_paths,
+    ast_spans,
+    candidates_for,
     compile_rule_condition,
-    matchers,
-    parse_partial_json,
-    paths,
-)
-from workbench.ttsr.ast import ast_spans, language_for
-from workbench.ttsr.templates import (
-    DEFAULT_INTERRUPT_TEMPLATE,
-    DEFAULT_TOOL_REMINDER_TEMPLATE,
+    language_for,
     load_template,
+    matcher_digest,
+    matcher_entries,
+    matcher_paths,
+    parse_partial_json,
     render_rules,
 )
 
@@ -67,7 +70,7 @@ def parse_partial(text: str) -> Any:
 @lru_cache(maxsize=4096)
 def _candidates(raw_paths: tuple[str, ...], cwd: str) -> tuple[str, ...]:
     # Pure and called at every tool-call delta with the same few paths: worth memoising.
-    return tuple(paths.candidates_for(list(raw_paths), cwd))
+    return tuple(candidates_for(list(raw_paths), cwd))
 
 
 def path_candidates(raw: str, cwd: str) -> list[str]:
@@ -102,15 +105,15 @@ def edit_mode_for(tool_name: str, args: Mapping[str, Any], edit_mode: str | None
 
 def tool_surface(tool_name: str, args: Mapping[str, Any], cwd: str, edit_mode: str | None) -> ToolSurface:
     """Matcher paths (normalised to candidates, de-duplicated), digest and entries of a tool call."""
-    mode = edit_mode_for(tool_name, args, edit_mode) or matchers.DEFAULT_EDIT_MODE
-    digest = matchers.matcher_digest(tool_name, args, edit_mode=mode)
-    entries = matchers.matcher_entries(tool_name, args, edit_mode=mode) or ()
-    # filePaths as ``matchers.tool_file_paths`` computes them (the tool's matcherPaths as candidates,
+    mode = edit_mode_for(tool_name, args, edit_mode) or DEFAULT_EDIT_MODE
+    digest = matcher_digest(tool_name, args, edit_mode=mode)
+    entries = matcher_entries(tool_name, args, edit_mode=mode) or ()
+    # filePaths as ``tool_file_paths`` computes them (the tool's matcherPaths as candidates,
     # else the argument scan), with the candidate step memoised.
-    raw = matchers.matcher_paths(tool_name, args, edit_mode=mode) if tool_name else None
+    raw = matcher_paths(tool_name, args, edit_mode=mode) if tool_name else None
     file_paths = _candidates(tuple(raw), cwd) if raw else ()
     if not file_paths:
-        scanned = paths.argument_paths(args)
+        scanned = argument_paths(args)
         file_paths = _candidates(tuple(scanned), cwd) if scanned else ()
     return ToolSurface(
         file_paths or None,

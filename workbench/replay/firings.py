@@ -15,10 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from workbench.replay.engine import MatchContext, TtsrManager, ast_spans, language_for
 from workbench.replay.session import SimulatedSession
 from workbench.replay.stream import Stream
 from workbench.rules import Rule
-from workbench.replay.engine import MatchContext, TtsrManager, ast_spans, language_for
 
 Via = Literal["regex", "ast"]
 SNIPPET_CONTEXT = 40

@@ -17,8 +17,7 @@ from typing import Any
 
 from workbench.errors import UsageError
 from workbench.replay.conversation import Message
-from workbench.sessions import build_session_context, load_session
-from workbench.sessions.tree import branch_path
+from workbench.sessions import branch_path, build_session_context, load_session
 
 
 def _iso(ms: int | float) -> str:

@@ -15,10 +15,16 @@ from typing import Any
 
 import workbench.replay.engine as engine
 from workbench.replay.conversation import Conversation, LazyMessage
+from workbench.replay.events import (
+    CheckHook,
+    ReplayEvent,
+    ReplayEventType,
+    ReplayResult,
+    StepStatus,
+)
 from workbench.replay.persistence import SessionCopy
-from workbench.replay.streaming import StreamingMessage
-from workbench.replay.events import CheckHook, ReplayEvent, ReplayEventType, ReplayResult, StepStatus
 from workbench.replay.stream import Stream, StreamEvent, thaw
+from workbench.replay.streaming import StreamingMessage
 from workbench.replay.triggers import TriggerHandling
 from workbench.rules import Rule, bucket_rules
 

@@ -13,13 +13,13 @@ from typing import Any
 
 import workbench.replay.engine as engine
 from workbench.replay.conversation import TextView
+from workbench.replay.engine import compile_rule_condition
 from workbench.replay.events import ReplayEvent, ReplayResult
 from workbench.replay.session import SimulatedSession
 from workbench.replay.snapshot import NOT_CHECKED, BufferView, RuleState, Snapshot
 from workbench.replay.stream import Stream
 from workbench.replay.timebound import guard
 from workbench.rules import Rule
-from workbench.replay.engine import compile_rule_condition
 
 __all__ = ["NOT_CHECKED", "BufferView", "RuleState", "Snapshot", "Stepper"]
 

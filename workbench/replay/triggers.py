@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import workbench.replay.engine as engine
-from workbench.replay.events import NO_CONTINUATION, OTHER_CALL_REASON
 from workbench.replay.conversation import Message
+from workbench.replay.events import NO_CONTINUATION, OTHER_CALL_REASON
 from workbench.replay.stream import StreamEvent
 from workbench.rules import Rule
 

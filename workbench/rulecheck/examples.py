@@ -24,12 +24,22 @@ from typing import Any
 from workbench.errors import InputError
 from workbench.replay import chunk_text, event, make_stream
 from workbench.replay.firings import Firing, record_firings
-from workbench.rules import Rule, RuleSource, build_rule_from_markdown
-from workbench.rules.examples import RuleExample, parse_examples
-from workbench.ttsr import MatchContext, glob_match, matches_any_path
-from workbench.ttsr.ast import NATIVE_ALIASES, language_for
-from workbench.ttsr.paths import path_candidates
-from workbench.ttsr.scope import build_scope
+from workbench.rules import (
+    Rule,
+    RuleExample,
+    RuleSource,
+    build_rule_from_markdown,
+    parse_examples,
+)
+from workbench.ttsr import (
+    NATIVE_ALIASES,
+    MatchContext,
+    build_scope,
+    glob_match,
+    language_for,
+    matches_any_path,
+    path_candidates,
+)
 
 #: The project folder examples pretend to run in (path candidates are resolved against it).
 EXAMPLE_CWD = "/project"

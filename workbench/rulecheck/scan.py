@@ -19,12 +19,17 @@ from pathlib import Path
 from typing import Any, Literal
 
 from workbench.errors import NotFoundError
-from workbench.replay.firings import ast_patterns, not_registered
+from workbench.replay import ast_patterns, not_registered
 from workbench.rules import Rule
-from workbench.ttsr import MatchContext, TtsrManager, TtsrSettings
-from workbench.ttsr.ast import ast_spans, language_for
-from workbench.ttsr.matchers import tool_file_paths
-from workbench.ttsr.scope import build_scope
+from workbench.ttsr import (
+    MatchContext,
+    TtsrManager,
+    TtsrSettings,
+    ast_spans,
+    build_scope,
+    language_for,
+    tool_file_paths,
+)
 
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", "target", "dist", "build"})
 MAX_FILE_BYTES = 2_000_000

@@ -13,6 +13,8 @@ Public API:
 - ``bucket_rules(rules, manager, *, disabled_rules=(), builtin_rules=True)`` — TTSR / always-apply /
   rulebook / dropped, each rule with the reason it landed there; returns ``RuleBuckets``.
 - ``render_system_prompt(...)`` and ``resolve_rule_url(url, rules)`` — the prompt section and ``rule://``.
+- ``parse_examples(frontmatter, ...)`` / ``has_examples`` / ``RuleExample``: a rule's own examples.
+- ``js_trim`` (and ``js_trim_start`` / ``js_trim_end``): JavaScript's ``trim``, shared with the engine.
 - ``load_rule_file(path)``, ``load_rule_paths(paths)``, ``resolve_rules(paths, *, home=None)`` and
   ``rule_files(paths)`` — rules named as files and folders (``--rules``), rather than discovered.
 """
@@ -32,6 +34,7 @@ from workbench.rules.discovery import (
     RuleLoadResult,
     load_rules,
 )
+from workbench.rules.examples import RuleExample, has_examples, parse_examples
 from workbench.rules.files import (
     RULE_SUFFIXES,
     load_rule_file,
@@ -40,11 +43,13 @@ from workbench.rules.files import (
     rule_files,
 )
 from workbench.rules.frontmatter import ParsedFrontmatter, parse_frontmatter
+from workbench.rules.jsstring import JS_WHITESPACE, js_trim, js_trim_end, js_trim_start
 from workbench.rules.model import INTERRUPT_MODES, InterruptMode, Rule, RuleSource
 from workbench.rules.prompt import RuleResource, render_system_prompt, resolve_rule_url
 
 __all__ = [
     "INTERRUPT_MODES",
+    "JS_WHITESPACE",
     "PROVIDERS",
     "RULE_SUFFIXES",
     "BucketedRule",
@@ -54,16 +59,22 @@ __all__ = [
     "ParsedFrontmatter",
     "Rule",
     "RuleBuckets",
+    "RuleExample",
     "RuleLoadResult",
     "RuleResource",
     "RuleSource",
     "bucket_rules",
     "build_rule_from_markdown",
+    "has_examples",
     "is_likely_file_glob",
+    "js_trim",
+    "js_trim_end",
+    "js_trim_start",
     "load_rule_file",
     "load_rule_paths",
     "load_rules",
     "normalize_rule_field",
+    "parse_examples",
     "parse_frontmatter",
     "parse_rule_condition_and_scope",
     "render_system_prompt",

@@ -50,6 +50,7 @@ from workbench.sessions.tree import (
     NavigationResult,
     SessionTree,
     TreeNode,
+    branch_path,
     resolve_labels,
 )
 from workbench.sessions.treelist import FILTER_MODES, FILTER_TAGS, TreeList, TreeRow
@@ -77,12 +78,13 @@ __all__ = [
     "TreeNode",
     "TreeRow",
     "append_label",
+    "branch_path",
     "build_session_context",
     "classic_match",
     "fuzzy_filter",
-    "is_session_name",
     "generate_session_records",
     "generate_session_text",
+    "is_session_name",
     "load_session",
     "normalize_many",
     "normalized_text",

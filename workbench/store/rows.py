@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from workbench.errors import NotFoundError, SessionFileError
+from workbench.errors import SessionFileError
+from workbench.sessions import parse_session_bytes
 from workbench.store.search_text import json_str, search_text
 
 if TYPE_CHECKING:
@@ -177,8 +177,6 @@ class RowBatch:
         For files that need the parser (migrations, broken lines, odd structure). A file that is
         not a session, or cannot be read, leaves only error rows and a ``failed`` files row.
         """
-        from workbench.sessions.loader import parse_session_bytes  # loads the parser only when needed
-
         summary.fallback_files += 1
         errors: list[IngestError] = []
         session = None

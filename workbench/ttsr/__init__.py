@@ -5,7 +5,13 @@ names are its building blocks, public for the stepper and the rule tester.
 """
 
 from workbench.errors import Diagnostic
-from workbench.ttsr.ast import ast_match, extname, language_for
+from workbench.ttsr.ast import (
+    NATIVE_ALIASES,
+    ast_match,
+    ast_spans,
+    extname,
+    language_for,
+)
 from workbench.ttsr.code_units import engine_text
 from workbench.ttsr.conditions import (
     CompiledCondition,
@@ -74,30 +80,31 @@ from workbench.ttsr.templates import (
 
 __all__ = [
     "CONTEXT_MODES",
-    "INTERRUPT_MODES",
-    "REPEAT_MODES",
-    "CompiledCondition",
-    "ContextMode",
     "DEFAULT_EDIT_MODE",
     "DEFAULT_INTERRUPT_TEMPLATE",
     "DEFAULT_SCOPE",
     "DEFAULT_SETTINGS",
     "DEFAULT_TOOL_REMINDER_TEMPLATE",
-    "Diagnostic",
     "EDIT_MODES",
     "EDIT_MODE_STRATEGIES",
-    "InjectionGap",
-    "InjectionRecord",
-    "InterruptMode",
+    "INTERRUPT_MODES",
     "MSG_AST_FAILED",
     "MSG_INVALID_REGEX",
     "MSG_INVALID_SCOPE_TOKEN",
     "MSG_SCOPE_EXCLUDES_ALL",
+    "NATIVE_ALIASES",
+    "REPEAT_MODES",
+    "CompiledCondition",
+    "ContextMode",
+    "Diagnostic",
+    "InjectionGap",
+    "InjectionRecord",
+    "InterruptMode",
     "MatchContext",
     "MatchSource",
     "MatcherEntry",
-    "RepeatMode",
     "PartialJsonParser",
+    "RepeatMode",
     "RuleEntry",
     "RuleScope",
     "Shape",
@@ -107,6 +114,7 @@ __all__ = [
     "TtsrSettings",
     "argument_paths",
     "ast_match",
+    "ast_spans",
     "build_scope",
     "candidates_for",
     "check_template",

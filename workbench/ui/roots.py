@@ -16,7 +16,6 @@ from workbench.errors import AccessError, NotFoundError
 from workbench.sessions import STREAM_SUFFIX, is_session_name, session_files
 
 
-
 @dataclass(frozen=True, slots=True)
 class ServedRoots:
     """Resolved root folders (or single files) given to ``workbench serve``."""

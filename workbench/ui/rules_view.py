@@ -18,8 +18,12 @@ from panel.viewable import Viewer
 from workbench.errors import WorkbenchError
 from workbench.replay import Stepper
 from workbench.rulecheck import run_rule_examples
-from workbench.rules import bucket_rules, render_system_prompt, resolve_rule_url
-from workbench.rules.examples import has_examples
+from workbench.rules import (
+    bucket_rules,
+    has_examples,
+    render_system_prompt,
+    resolve_rule_url,
+)
 from workbench.ttsr import TtsrManager
 from workbench.ui.entry_html import STYLESHEET, esc, pre, table_html
 from workbench.ui.notify import reporting
