@@ -32,7 +32,7 @@ PUBLIC = {
         "BucketedRule", "ConditionAndScope", "DiscoveredRule", "INTERRUPT_MODES", "InterruptMode",
         "JS_WHITESPACE", "PROVIDERS", "ParsedFrontmatter", "RULE_SUFFIXES", "Rule", "RuleBuckets",
         "RuleExample", "RuleLoadResult", "RuleResource", "RuleSource", "bucket_rules",
-        "build_rule_from_markdown", "has_examples", "is_likely_file_glob", "js_trim", "js_trim_end",
+        "build_rule_from_markdown", "example_line", "has_examples", "is_likely_file_glob", "js_trim", "js_trim_end",
         "js_trim_start", "load_rule_file", "load_rule_paths", "load_rules", "normalize_rule_field",
         "parse_examples", "parse_frontmatter", "parse_rule_condition_and_scope", "render_system_prompt",
         "resolve_rule_url", "resolve_rules", "rule_files", "split_scope_tokens",
@@ -53,7 +53,7 @@ PUBLIC = {
         "split_sloppy_sections", "substitute", "tool_file_paths",
     },
     "workbench.sessions": {
-        "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FuzzyMatch", "NavigationResult", "NotLoaded",
+        "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FuzzyMatch", "NavigationResult", "NotLoaded", "Progress",
         "STREAM_SUFFIX", "Session", "SessionContext", "SessionInfo", "SessionTree", "TreeList", "TreeNode",
         "TreeRow", "append_label", "branch_path", "build_session_context", "classic_match", "fuzzy_filter",
         "generate_session_records", "generate_session_text", "is_session_name", "load_session",
@@ -71,14 +71,14 @@ PUBLIC = {
         "text_of", "wait_all", "write_stream",
     },
     "workbench.store": {
-        "IngestError", "IngestSummary", "Progress", "Store",
+        "IngestError", "IngestSummary", "Store",
     },
     "workbench.backtest": {
         "BacktestOptions", "BacktestResult", "Hit", "RuleSummary", "SessionOutcome", "aggregate",
         "backtest_batch", "backtest_session", "load_rule_set", "run_backtest", "write_results",
     },
     "workbench.rulecheck": {
-        "ExampleResult", "RuleExamples", "ScanHit", "ScanReport", "check_rule_text", "example_line",
+        "ExampleResult", "RuleExamples", "ScanHit", "ScanReport", "check_rule_text",
         "run_example", "run_rule_examples", "scan_paths",
     },
     "workbench.ui": {

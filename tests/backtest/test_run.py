@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from workbench.backtest import BacktestOptions, backtest_session, run_backtest, write_results
+from workbench.backtest import (
+    BacktestOptions,
+    backtest_session,
+    run_backtest,
+    write_results,
+)
 from workbench.errors import NotFoundError, UsageError
 from workbench.ttsr import TtsrSettings
 
@@ -113,7 +118,7 @@ def test_per_rule_sessions_turns_first_trigger_and_samples(rules_dir, corpus):
 def test_local_processes_give_the_same_result(rules_dir, corpus):
     seen = []
     one = run_backtest(rules_dir, [corpus], workers=1)
-    many = run_backtest(rules_dir, [corpus], workers=2, progress=lambda done, total: seen.append((done, total)))
+    many = run_backtest(rules_dir, [corpus], workers=2, progress=lambda done, total, _path: seen.append((done, total)))
     assert many == one
     assert seen[-1] == (4, 4) and [d for d, _ in seen] == sorted(d for d, _ in seen)
 
@@ -185,7 +190,7 @@ def test_dask_cluster_gives_identical_results(rules_dir, corpus):
                                   dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
         seen = []
         remote = run_backtest(rules_dir, [corpus], scheduler=cluster.scheduler_address,
-                              progress=lambda done, total: seen.append((done, total)))
+                              progress=lambda done, total, _path: seen.append((done, total)))
     assert remote == local
     assert remote.scheduler is not None and remote.scheduler.startswith("tcp://127.0.0.1:")
     assert seen[-1] == (4, 4)

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from workbench.rulecheck.examples import (
     check_rule_text,
-    example_line,
     presentations,
     run_rule_examples,
     sample_path,
@@ -117,13 +114,6 @@ def test_bad_examples_become_an_error_with_file_line_and_field(tmp_path):
     report = run_rule_examples(rule)
     assert report.results == () and not report.ok
     assert report.error == f"{path}:7: field 'examples[1].triggers': must be true or false, got a string 'maybe'"
-
-
-def test_example_line_finds_items(tmp_path):
-    path = tmp_path / "r.md"
-    path.write_text("---\ncondition: x\nexamples:\n  - text: a\n    triggers: true\n\n  - text: b\n    triggers: false\n---\nb")
-    assert example_line(path) == 3
-    assert [example_line(path, i) for i in (0, 1)] == [4, 7]
 
 
 @pytest.mark.parametrize("glob", ["src/**/*.ts", "*.{ts,{js,jsx}}", "**/*.rs", "[abc]/x?.py", "lib/*.rs", "a\\*b.md"])

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from workbench.errors import NotFoundError
-from workbench.rules import Rule
 from workbench.rulecheck import scan_paths
+from workbench.rules import Rule
 
 UNWRAP = Rule("no-unwrap", "r/no-unwrap.md", "b", condition=["\\.unwrap\\(\\)"], scope=["tool:edit(*.rs)", "tool:write(*.rs)"])
 EDIT_ONLY = Rule("edit-only", "r/edit-only.md", "b", condition=["TODO"], scope=["tool:edit(src/**)"])

@@ -57,7 +57,7 @@ from workbench.replay import (
     wait_all,
 )
 from workbench.rules import InterruptMode, Rule, resolve_rules
-from workbench.sessions import session_files
+from workbench.sessions import Progress, session_files
 from workbench.ttsr import TtsrSettings
 
 __all__ = [
@@ -66,7 +66,6 @@ __all__ = [
     "write_results",
 ]
 
-Progress = Callable[[int, int], None]
 # The probe: nothing aborts (the rest of a turn is still seen) and no injection silences a rule.
 PROBE_SETTINGS = TtsrSettings.of(interrupt_mode="never", repeat_mode="after-gap", repeat_gap=0)
 # Eight words per delta: a turn fires (or not) the same way as with one word per delta except for
@@ -261,7 +260,7 @@ def run_backtest(
 
     ``workers``: local processes (``None`` = all cores; ``1`` = in this process). ``scheduler``:
     a Dask scheduler address (``tcp://HOST:PORT``) instead of local processes. ``progress(done,
-    total)`` is called as sessions finish.
+    total, path)`` is called as sessions finish.
     """
     if workers is not None and workers < 1:
         raise UsageError("--workers must be at least 1")
@@ -294,11 +293,11 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
     if workers == 1 or total == 1:
         done = 0
 
-        def one_more(_outcome: SessionOutcome) -> None:
+        def one_more(outcome: SessionOutcome) -> None:
             nonlocal done
             done += 1
             if progress is not None:
-                progress(done, total)
+                progress(done, total, outcome.session)
 
         return backtest_batch(files, rules, opts, on_outcome=one_more)
     batches = _batches(files, workers)
@@ -318,7 +317,7 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
             results[futures[future]] = future.result()
             done += len(batches[futures[future]])
             if progress is not None:
-                progress(done, total)
+                progress(done, total, batches[futures[future]][-1])
     return [o for batch in results for o in (batch or [])]
 
 
@@ -358,7 +357,7 @@ def _run_dask(address: str, files: list[str], rules: list[Rule], opts: BacktestO
             results[i] = future.result()
             done += len(batches[i])
             if progress is not None:
-                progress(done, len(files))
+                progress(done, len(files), batches[i][-1])
         return [o for batch in results for o in (batch or [])], workers
     finally:
         client.close()

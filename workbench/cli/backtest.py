@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from typing import Any, TextIO
+from typing import Any
 
 from workbench.backtest import BacktestOptions, run_backtest, write_results
-from workbench.cli._output import add_json_flag, print_json
+from workbench.cli._output import ProgressBar, add_json_flag, print_json
 from workbench.errors import UsageError
 from workbench.replay import CHUNK_POLICIES
 from workbench.ttsr import INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
@@ -48,28 +47,6 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=run)
 
 
-class ProgressBar:
-    """A one-line bar on a stream: ``[#####.....] 512/5000 sessions 180/s``."""
-
-    def __init__(self, stream: TextIO, width: int = 30) -> None:
-        self.stream = stream
-        self.width = width
-        self.started = time.perf_counter()
-        self.last = 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.perf_counter()
-        if done < total and now - self.last < 0.1:
-            return
-        self.last = now
-        filled = int(self.width * done / total) if total else self.width
-        rate = done / (now - self.started) if now > self.started else 0.0
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} sessions {rate:.0f}/s")
-        if done >= total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
 def run(args: argparse.Namespace) -> int:
     if args.samples < 0:
         raise UsageError("--samples must be >= 0")
@@ -87,9 +64,9 @@ def run(args: argparse.Namespace) -> int:
                               (BacktestOptions().size if args.chunking == "words" else None),
                               interrupt_mode=args.interrupt_mode, mode=args.mode, settings=settings,
                               time_bound=args.time_bound or None)
-    result = run_backtest(args.rules, args.paths, workers=args.workers, scheduler=args.scheduler,
-                          progress=ProgressBar(sys.stderr) if show else None, home=args.home,
-                          options=options, samples=args.samples)
+    with ProgressBar("sessions") as bar:
+        result = run_backtest(args.rules, args.paths, workers=args.workers, scheduler=args.scheduler,
+                              progress=bar if show else None, home=args.home, options=options, samples=args.samples)
     written = write_results(result, args.out) if args.out else {}
     if args.json:
         print_json({**result.to_json(), "written": written})

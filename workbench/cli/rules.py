@@ -18,12 +18,13 @@ from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
 from workbench.errors import NotFoundError, RuleFileError, UsageError
-from workbench.rulecheck import example_line, run_rule_examples, scan_paths
+from workbench.rulecheck import run_rule_examples, scan_paths
 from workbench.rules import (
     Rule,
     RuleBuckets,
     RuleLoadResult,
     bucket_rules,
+    example_line,
     has_examples,
     load_rule_paths,
     load_rules,

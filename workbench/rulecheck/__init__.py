@@ -7,7 +7,7 @@ and reports where rules would fire at ``file:line:column`` (``workbench rules sc
 Public API:
 
 - ``run_rule_examples(rule) -> RuleExamples``, ``run_example(rule, example) -> ExampleResult``,
-  ``check_rule_text(content, *, path, name=None)`` (the editor's live check), ``example_line(path, index)``.
+  ``check_rule_text(content, *, path, name=None)`` (the editor's live check).
 - ``scan_paths(paths, rules, *, cwd, ...) -> ScanReport`` with ``ScanHit`` rows.
 """
 
@@ -17,7 +17,6 @@ from workbench.rulecheck.examples import (
     ExampleResult,
     RuleExamples,
     check_rule_text,
-    example_line,
     run_example,
     run_rule_examples,
 )
@@ -29,7 +28,6 @@ __all__ = [
     "ScanHit",
     "ScanReport",
     "check_rule_text",
-    "example_line",
     "run_example",
     "run_rule_examples",
     "scan_paths",

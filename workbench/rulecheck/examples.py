@@ -22,13 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import InputError
-from workbench.replay import chunk_text, event, make_stream
-from workbench.replay.firings import Firing, record_firings
+from workbench.replay import Firing, chunk_text, event, make_stream, record_firings
 from workbench.rules import (
     Rule,
     RuleExample,
     RuleSource,
     build_rule_from_markdown,
+    example_line,
     parse_examples,
 )
 from workbench.ttsr import (
@@ -288,44 +288,3 @@ def check_rule_text(content: str, *, path: str = "rule.md", name: str | None = N
     rule = build_rule_from_markdown(file_name, content, path, RuleSource("workbench", "Rule editor", path),
                                     rule_name=name)
     return run_rule_examples(rule)
-
-
-_EXAMPLES_LINE = re.compile(r"^(\s*)examples\s*:")
-_ITEM = re.compile(r"^(\s*)-(\s|$)")
-
-
-def example_line(path: str | Path, index: int | None = None) -> int | None:
-    """1-based line of ``examples:`` in a rule file (``index`` given: of that list item), if found.
-    A best-effort locator for messages; the YAML parser is the authority on the content."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
-    if not lines or lines[0].strip() != "---":
-        return None
-    for i, line in enumerate(lines[1:], start=1):
-        if line.strip() == "---":
-            return None
-        m = _EXAMPLES_LINE.match(line)
-        if not m:
-            continue
-        if index is None:
-            return i + 1
-        key_indent, item_indent, seen = len(m.group(1)), None, -1
-        for j in range(i + 1, len(lines)):
-            text = lines[j]
-            if text.strip() == "---":
-                break
-            if not text.strip() or text.lstrip().startswith("#"):
-                continue
-            indent = len(text) - len(text.lstrip())
-            item = _ITEM.match(text)
-            if item and (item_indent is None or indent == item_indent) and indent >= key_indent:
-                item_indent = indent
-                seen += 1
-                if seen == index:
-                    return j + 1
-            elif indent <= key_indent and not item:
-                break
-        return i + 1
-    return None

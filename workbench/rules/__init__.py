@@ -13,7 +13,8 @@ Public API:
 - ``bucket_rules(rules, manager, *, disabled_rules=(), builtin_rules=True)`` — TTSR / always-apply /
   rulebook / dropped, each rule with the reason it landed there; returns ``RuleBuckets``.
 - ``render_system_prompt(...)`` and ``resolve_rule_url(url, rules)`` — the prompt section and ``rule://``.
-- ``parse_examples(frontmatter, ...)`` / ``has_examples`` / ``RuleExample``: a rule's own examples.
+- ``parse_examples(frontmatter, ...)`` / ``has_examples`` / ``RuleExample``: a rule's own examples;
+  ``example_line(path, index)`` their line in the file (YAML node marks).
 - ``js_trim`` (and ``js_trim_start`` / ``js_trim_end``): JavaScript's ``trim``, shared with the engine.
 - ``load_rule_file(path)``, ``load_rule_paths(paths)``, ``resolve_rules(paths, *, home=None)`` and
   ``rule_files(paths)`` — rules named as files and folders (``--rules``), rather than discovered.
@@ -34,7 +35,12 @@ from workbench.rules.discovery import (
     RuleLoadResult,
     load_rules,
 )
-from workbench.rules.examples import RuleExample, has_examples, parse_examples
+from workbench.rules.examples import (
+    RuleExample,
+    example_line,
+    has_examples,
+    parse_examples,
+)
 from workbench.rules.files import (
     RULE_SUFFIXES,
     load_rule_file,
@@ -65,6 +71,7 @@ __all__ = [
     "RuleSource",
     "bucket_rules",
     "build_rule_from_markdown",
+    "example_line",
     "has_examples",
     "is_likely_file_glob",
     "js_trim",

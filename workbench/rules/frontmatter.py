@@ -92,6 +92,20 @@ def load_yaml(text: str) -> Any:
     return yaml.load(text, Loader=_Yaml12Loader)  # noqa: S506 - a SafeLoader subclass
 
 
+def compose_frontmatter(content: str) -> yaml.Node | None:
+    """The frontmatter's YAML node tree (``None`` when there is none or it is not YAML): its marks say
+    where each key and item is, the file's 1-based line being ``mark.line + 2`` (after the ``---``).
+    Split as ``parse_frontmatter`` does, but without removing HTML comments, which would move lines."""
+    text = content.replace("\r\n", "\n").replace("\r", "\n")
+    end = text.find("\n---", 3) if text.startswith("---") else -1
+    if end == -1:
+        return None
+    try:
+        return yaml.compose(text[4:end].replace("\t", "  "), Loader=_Yaml12Loader)  # noqa: S506 - SafeLoader
+    except yaml.YAMLError:
+        return None
+
+
 def to_js_values(value: Any) -> Any:
     """String keys (JS object keys), whole floats as ints (JS numbers), non-finite numbers as null."""
     if isinstance(value, dict):

@@ -31,7 +31,12 @@ from workbench.sessions.entries import (
     Session,
     parse_timestamp_ms,
 )
-from workbench.sessions.files import STREAM_SUFFIX, is_session_name, session_files
+from workbench.sessions.files import (
+    STREAM_SUFFIX,
+    Progress,
+    is_session_name,
+    session_files,
+)
 from workbench.sessions.fuzzy import FuzzyMatch, classic_match, fuzzy_filter, word_match
 from workbench.sessions.labels import append_label
 from workbench.sessions.loader import (
@@ -70,6 +75,7 @@ __all__ = [
     "FuzzyMatch",
     "NavigationResult",
     "NotLoaded",
+    "Progress",
     "Session",
     "SessionContext",
     "SessionInfo",

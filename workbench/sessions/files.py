@@ -10,12 +10,15 @@ hears that it is not a session (or, for the backtest and the stepper, a stream i
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from workbench.errors import NotFoundError
 
-__all__ = ["SESSION_SUFFIX", "STREAM_SUFFIX", "is_session_name", "session_files"]
+__all__ = ["SESSION_SUFFIX", "STREAM_SUFFIX", "Progress", "is_session_name", "session_files"]
+
+Progress = Callable[[int, int, str], None]
+"""``progress(done, total, path)``: the one progress callback of work done file by file (ingest, backtest)."""
 
 SESSION_SUFFIX = ".jsonl"
 STREAM_SUFFIX = ".stream.jsonl"

@@ -9,12 +9,12 @@ Public API:
 - ``Store(db=":memory:", *, read_only=False)`` — ``ingest(paths, ...) -> IngestSummary``, ``sessions()``,
   ``session(id_or_path)``, ``entries(session)``, ``search(query)``, ``injections()``, ``labels()``,
   ``ingest_errors()``, ``stats()``, ``write_rows`` / ``read_table`` / ``tables``, Parquet export.
-- ``IngestSummary`` / ``IngestError`` — what an ingest reports; ``Progress`` — the progress callback type.
+- ``IngestSummary`` / ``IngestError`` — what an ingest reports (progress: ``workbench.sessions.Progress``).
 """
 
 from __future__ import annotations
 
 from workbench.store.db import Store
-from workbench.store.rows import IngestError, IngestSummary, Progress
+from workbench.store.rows import IngestError, IngestSummary
 
-__all__ = ["IngestError", "IngestSummary", "Progress", "Store"]
+__all__ = ["IngestError", "IngestSummary", "Store"]

@@ -41,12 +41,11 @@ from typing import Any
 import duckdb
 
 from workbench.errors import NotFoundError, StoreError
-from workbench.sessions import session_files
+from workbench.sessions import Progress, session_files
 from workbench.store.rows import (
     FileStat,
     IngestMode,
     IngestSummary,
-    Progress,
     RowBatch,
     has_v3_header,
     size_batches,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -32,15 +32,12 @@ __all__ = [
     "IngestError",
     "IngestMode",
     "IngestSummary",
-    "Progress",
     "RowBatch",
     "has_v3_header",
     "size_batches",
     "to_columns",
 ]
 
-Progress = Callable[[int, int, str], None]
-"""``progress(done, total, path)``: called after each file of an ingest."""
 
 IngestMode = Literal["fast", "python", "failed"]
 """How a file was read: by DuckDB, by the session parser, or not at all (not a session)."""

@@ -69,7 +69,7 @@ class BacktestView(Viewer):
             doc = pn.state.curdoc
             served = doc is not None and getattr(doc, "session_context", None) is not None
 
-            def progress(done: int, total: int) -> None:
+            def progress(done: int, total: int, _path: str) -> None:
                 value = int(100 * done / max(total, 1))
                 if served:
                     doc.add_next_tick_callback(lambda: setattr(self.progress, "value", value))
