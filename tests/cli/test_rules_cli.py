@@ -87,7 +87,7 @@ def test_list_text_and_flags(capsys, project_tree):
                  "--disable-rule", "no-unwrap"]) == 0
     out = capsys.readouterr().out
     assert "shared" in out and "shadowed" in out and "warning(s):" in out
-    line = next(l for l in out.splitlines() if l.startswith("no-unwrap "))
+    line = next(row for row in out.splitlines() if row.startswith("no-unwrap "))
     assert "dropped" in line
 
 

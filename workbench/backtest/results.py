@@ -158,7 +158,7 @@ def aggregate(rules: Sequence[Rule], outcomes: Sequence[SessionOutcome], *, samp
     for o in outcomes:
         for name, why in o.slow:
             slow.setdefault(name, (o.session, why))
-    not_registered_rules = tuple((r.name, why) for r in rules if (why := not_registered(r)) is not None)
+    not_registered_rules = tuple((r.name, why) for r in rules if (why := not_registered(r)) is not None)  # type: ignore[assignment]
     summaries = []
     for rule in rules:
         mine = by_rule.get(rule.name, [])

@@ -169,14 +169,15 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
         active = [r for r in rules if r.name not in disabled]
         rest = paths[len(out):]
         # Progress is counted per event, so a long session on a loaded machine is not taken for a hang.
-        run = Bounded(lambda report: [report(backtest_session(p, active, options, report)) for p in rest])
+        # The closures below run within this iteration (Bounded and culprits call them before it ends).
+        run = Bounded(lambda report: [report(backtest_session(p, active, options, report)) for p in rest])  # type: ignore[func-returns-value]  # noqa: B023
         seen = 0
 
         def collect() -> None:
             nonlocal seen
-            for outcome in run.results[seen:]:
+            for outcome in run.results[seen:]:  # noqa: B023
                 arrived(replace(outcome, slow=found.get(outcome.session, ()), disabled=tuple(sorted(disabled))))
-            seen = len(run.results)
+            seen = len(run.results)  # noqa: B023
 
         wait_all([run], bound, tick=collect)
         collect()
@@ -189,7 +190,7 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
             arrived(SessionOutcome(path, 0, (), f"{path}: the replay process died"))
             continue
         slow, control = culprits([r.name for r in active if has_condition(r)], {}, lambda plan: Bounded(
-            lambda report: report(backtest_session(path, [r for r in active if r.name not in plan], options, report))),
+            lambda report: report(backtest_session(path, [r for r in active if r.name not in plan], options, report))),  # noqa: B023
             bound)
         if slow is None:  # it did not hang again (a loaded machine): the control run's outcome stands
             if control.error is not None:
@@ -305,6 +306,7 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
     done = 0
     # Never plain fork: the host may run threads (the web app, a Dask client). A forkserver imports
     # the workbench once and forks workers from that clean process; spawn where there is none.
+    ctx: multiprocessing.context.BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
         ctx.set_forkserver_preload(["workbench.backtest.run", "workbench.replay.session", "workbench.sessions"])

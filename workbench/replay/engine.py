@@ -20,6 +20,7 @@ from workbench.ttsr import (
     DEFAULT_INTERRUPT_TEMPLATE,
     DEFAULT_TOOL_REMINDER_TEMPLATE,
     MatchContext,
+    MatchSource,
     PartialJsonParser,
     TtsrManager,
     TtsrSettings,
@@ -152,7 +153,7 @@ def resolve_templates(templates: Any) -> tuple[str, str]:
             load_template(reminder) if isinstance(reminder, Path) else reminder)
 
 
-def context(source: str, *, tool_name: str | None = None, file_paths: Sequence[str] | None = None,
+def context(source: MatchSource, *, tool_name: str | None = None, file_paths: Sequence[str] | None = None,
             stream_key: str | None = None) -> MatchContext:
     return MatchContext(source, tool_name=tool_name, file_paths=list(file_paths) if file_paths else None,
                         stream_key=stream_key)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 import workbench.replay.engine as engine
 from workbench.replay.conversation import Conversation, LazyMessage
@@ -156,7 +156,7 @@ class SimulatedSession(TriggerHandling):
     def _on_thinking_delta(self, ev: StreamEvent) -> None:
         self._prose_delta(ev, "thinking")
 
-    def _prose_delta(self, ev: StreamEvent, source: str) -> None:
+    def _prose_delta(self, ev: StreamEvent, source: Literal["text", "thinking"]) -> None:
         self._streaming(ev).append_text(ev.content_index, source, ev.delta or "")
         if not self.manager.has_rules():
             return

@@ -254,7 +254,7 @@ class Stepper:
         matched rules would render: the tool reminder for a claim, the interrupt template otherwise."""
         done = tuple((e.type, e.content) for e in events if e.content)
         if done or not matched:
-            return done  # type: ignore[return-value]
+            return done
         claim = any(e.type == "ttsr_triggered" and e.detail.get("interrupt") is False for e in events)
         kind, template = ("reminder-preview", sim.reminder_template) if claim else ("interrupt-preview", sim.interrupt_template)
         key = (kind, *sorted(matched))

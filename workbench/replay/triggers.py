@@ -46,6 +46,11 @@ class TriggerHandling:
     last_retry: Any
     _step: int
     _remaining_turns: list[int]
+    streaming: Any
+    # Methods of the session this mixin calls.
+    _emit: Callable[..., None]
+    _ms: Callable[[StreamEvent | None], int | float]
+    _streaming: Callable[[StreamEvent], Any]
 
     # -- matching ---------------------------------------------------------------------------------
 

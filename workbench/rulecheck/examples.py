@@ -145,7 +145,7 @@ def _path_for(rule: Rule, scope_glob: str | None, given: str | None) -> str | No
     guesses = [sample_path(g) for g in ([scope_glob] if scope_glob else []) + rule_globs]
     guesses = [g for g in guesses if g]
     for guess in guesses:
-        if _admits(rule_globs, scope_glob, guess):
+        if _admits(rule_globs, scope_glob, guess):  # type: ignore[arg-type]
             return guess
     if guesses:
         return guesses[0]

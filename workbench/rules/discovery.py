@@ -200,13 +200,13 @@ def load_rules(
         base = dict(rule=rule, provider=provider.id, provider_name=provider.display_name,
                     level=rule.source.level if rule.source else "project", path=rule.path)
         if winner is not None:
-            items.append(DiscoveredRule(**base, shadowed_by=winner.path,
+            items.append(DiscoveredRule(**base, shadowed_by=winner.path,  # type: ignore[arg-type]
                                         shadowed_by_provider=winner.source.provider if winner.source else None))
             continue
         winners[rule.name] = rule
         error = _validate(rule)
         if error:
             warnings.append(f"[{provider.display_name}] Invalid item at {rule.path}: {error}")
-        items.append(DiscoveredRule(**base, invalid=error))
+        items.append(DiscoveredRule(**base, invalid=error))  # type: ignore[arg-type]
     active = tuple(item.rule for item in items if item.active)
     return RuleLoadResult(rules=active, items=tuple(items), warnings=tuple(warnings))

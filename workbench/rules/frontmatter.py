@@ -30,7 +30,7 @@ PARSE_WARNING = "Failed to parse YAML frontmatter"
 class _Yaml12Loader(yaml.SafeLoader):
     """SafeLoader with the YAML 1.2 core schema's implicit resolvers (as Bun's parser uses)."""
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[str, Any]:
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[str, Any]:  # type: ignore[override]
         # Keys become JS property names at once, so `1:` and `true:` cannot collide as 1 == True.
         self.flatten_mapping(node)
         mapping: dict[str, Any] = {}
@@ -54,7 +54,7 @@ _RESOLVERS: list[tuple[str, str, str]] = [
         r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
         "-+0123456789.",
     ),
-    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),  # type: ignore[list-item]
     ("tag:yaml.org,2002:merge", r"^(?:<<)$", "<"),
 ]
 for _tag, _pattern, _first in _RESOLVERS:

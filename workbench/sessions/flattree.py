@@ -164,7 +164,7 @@ class FlatTree:
             if isinstance(content, list):
                 for block in content:
                     if (type(block) is dict or isinstance(block, Mapping)) and block.get("type") == "toolCall":
-                        tool_calls[block.get("id")] = (block.get("name"), block.get("arguments"))
+                        tool_calls[block.get("id")] = (block.get("name"), block.get("arguments"))  # type: ignore[index]
         self.types = types
         self.roles = roles
         self.hidden_always = hidden
@@ -172,7 +172,7 @@ class FlatTree:
         cur = leaf
         while cur is not None and cur not in self.active_path:
             self.active_path.add(cur)
-            k = index_of.get(cur)
+            k = index_of.get(cur)  # type: ignore[assignment]
             if k is None:
                 break
             cur = entries[k].parent_id

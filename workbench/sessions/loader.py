@@ -32,7 +32,7 @@ def _loads(text: str) -> Any:
 
 
 _STRICT = json.JSONDecoder(parse_constant=_reject_constant)
-_SCAN = _STRICT.scan_once
+_SCAN = _STRICT.scan_once  # type: ignore[attr-defined]
 _JSON_WS = " \t\n\r"
 
 
@@ -276,7 +276,7 @@ def _build(
     diags.extend(_structure_diagnostics(path, entries, by_id))
     if version < 3:
         header = {**header, "version": 3}
-    diags.sort(key=lambda d: d.line)
+    diags.sort(key=lambda d: d.line)  # type: ignore[arg-type, return-value]
     return Session(
         path=path,
         header=header,

@@ -249,7 +249,7 @@ class TreeList:
         return self.set_filter("default" if self.filter_mode == mode else mode)
 
     def cycle_filter(self, backward: bool = False) -> TreeList:
-        i = FILTER_MODES.index(self.filter_mode)  # type: ignore[arg-type]
+        i = FILTER_MODES.index(self.filter_mode)
         return self.set_filter(FILTER_MODES[(i + (-1 if backward else 1)) % len(FILTER_MODES)])
 
     def set_search(self, query: str) -> TreeList:

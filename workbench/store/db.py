@@ -375,7 +375,7 @@ class Store:
         ok = [s for s in batch if s.path in good]
         self._insert_files([(s, good[s.path], "fast") for s in ok])
         summary.sessions += len(ok)
-        summary.entries += int(con.execute("SELECT coalesce(sum(n - 1), 0) FROM _files").fetchone()[0])
+        summary.entries += int(con.execute("SELECT coalesce(sum(n - 1), 0) FROM _files").fetchone()[0])  # type: ignore[index]
         con.execute("DROP TABLE IF EXISTS _files")
         return [s for s in batch if s.path not in good]
 
@@ -514,7 +514,7 @@ class Store:
                       (SELECT count(*) FROM entries), (SELECT count(*) FROM ingest_errors),
                       (SELECT coalesce(sum(size), 0) FROM files)"""
         ).fetchone()
-        return dict(zip(("files", "sessions", "entries", "errors", "bytes"), (int(x) for x in row)))
+        return dict(zip(("files", "sessions", "entries", "errors", "bytes"), (int(x) for x in row)))  # type: ignore[union-attr]
 
     # -- generic tables for other features (backtest results, ...) ----------------------------------
     @_locked
@@ -541,7 +541,7 @@ class Store:
     def read_table(self, table: str) -> list[dict[str, Any]]:
         """All rows of a table as dicts (``NotFoundError`` if it does not exist)."""
         name = _check_name(table)
-        exists = self._con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]).fetchone()[0]
+        exists = self._con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]).fetchone()[0]  # type: ignore[index]
         if not exists:
             raise NotFoundError(f"table {name!r} is not in the store {self.db}")
         return self._dicts(f"SELECT * FROM {name}")

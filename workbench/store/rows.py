@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import builtins  # RowBatch has a field named `bytes`, which shadows the type in its body
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -188,7 +189,7 @@ class RowBatch:
             except SessionFileError as exc:
                 errors.append(IngestError(stat.path, exc.line, "not-a-session", exc.message))
         if session is not None:
-            errors.extend(IngestError(stat.path, d.line, d.kind, d.message) for d in session.diagnostics)
+            errors.extend(IngestError(stat.path, d.line, d.kind or "", d.message) for d in session.diagnostics)
             self._add_session(session, data, len(errors))
             summary.sessions += 1
             summary.entries += len(session.entries)
@@ -199,7 +200,7 @@ class RowBatch:
         self.bytes += stat.size
         summary.errors.extend(errors)
 
-    def _add_session(self, session: Session, data: bytes, error_count: int) -> None:
+    def _add_session(self, session: Session, data: builtins.bytes, error_count: int) -> None:
         """The entries and session rows of one parsed session (the Python twin of the DuckDB road's SQL)."""
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]  # the parser drops a BOM before numbering lines; so do we

@@ -116,7 +116,7 @@ def ast_match(patterns: Sequence[str], source: str, lang: str) -> bool:
         return False
     for pattern in patterns:
         try:
-            if root.find(pattern={"context": pattern, "strictness": "smart"}) is not None:
+            if root.find(pattern={"context": pattern, "strictness": "smart"}) is not None:  # type: ignore[call-overload]
                 return True
         except BaseException as exc:  # noqa: BLE001 - an uncompilable pattern is skipped silently
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
@@ -141,7 +141,7 @@ def ast_spans(patterns: Sequence[str], source: str, lang: str) -> list[tuple[int
     found: set[tuple[int, int, int]] = set()
     for pattern in patterns:
         try:
-            nodes = root.find_all(pattern={"context": pattern, "strictness": "smart"})
+            nodes = root.find_all(pattern={"context": pattern, "strictness": "smart"})  # type: ignore[call-overload]
         except BaseException as exc:  # noqa: BLE001 - an uncompilable pattern is skipped, as in the engine
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise

@@ -99,14 +99,12 @@ class RulesView(Viewer):
         rules = ruleset.rules()
         manager = TtsrManager(self.state.settings())
         buckets = bucket_rules(rules, manager)
-        items = {i.rule.name: i for i in loaded.items if i.active}
         parts = [f'<div class="wb-kv">Rules folder: <b>{esc(ruleset.folder or "(none)")}</b> · '
                  f"{len(rules)} active rule(s)</div>"]
         for key, title in _BUCKETS:
             group = getattr(buckets, key)
             rows = []
             for b in group:
-                item = items.get(b.rule.name)
                 src = b.rule.source
                 edited = " (edited)" if b.rule.name in ruleset.overrides else ""
                 rows.append([b.rule.name + edited, src.provider_name if src else "", src.level if src else "",
