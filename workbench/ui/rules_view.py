@@ -40,7 +40,6 @@ class RulesView(Viewer):
     """Rule discovery results and an editor that shows where an edited rule fires in the current stream."""
 
     state = param.ClassSelector(class_=AppState)
-    stepper = param.Parameter(default=None, doc="The page's StepperView (its stream is re-run on each edit).")
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -64,8 +63,8 @@ class RulesView(Viewer):
         self._first_fire: int | None = None
         self._fires_generation = 0
         self._dirty = True
-        if self.stepper is not None:
-            self.stepper.param.watch(lambda e: self._show_fires(), "built")
+        # The page's replay (built by the Stepper view, shared through the state) is re-run on each edit.
+        self.state.param.watch(lambda e: e.new is not None and self._show_fires(), "replay")
         self.state.param.watch(lambda e: self._mark_dirty(), ["rules_dir", "rules_revision", "tab"])
         self.state.param.watch(lambda e: self._show_fires(), ["stream", "session", "chunking"])
         self._mark_dirty()
@@ -82,9 +81,11 @@ class RulesView(Viewer):
         """Rules of a project folder for a notebook cell; with ``stream``, the editor shows where rules fire."""
         root = Path(folder).expanduser().resolve()
         if stream is not None:
-            stepper = StepperView.from_paths(stream, root)
-            stepper.state.tab = "rules"
-            return cls(state=stepper.state, stepper=stepper)
+            # The Stepper view builds the replay into the shared state (it stays alive through the
+            # state's watchers); the Rules view reads it from there.
+            state = StepperView.from_paths(stream, root).state
+            state.tab = "rules"
+            return cls(state=state)
         state = AppState(ServedRoots.of([root]), rules_dir=str(root), tab="rules")
         return cls(state=state)
 
@@ -222,9 +223,8 @@ class RulesView(Viewer):
         name = self.rule_select.value
         if self.state.tab != "rules":
             return  # computed when the tab is shown (replaying a long stream is not free)
-        if self.stepper is not None:
-            self.stepper.ensure()
-        stepper = getattr(self.stepper, "stepper", None) if self.stepper is not None else None
+        self.state.param.trigger("replay_wanted")  # the Stepper view brings the replay up to date
+        stepper = self.state.replay
         self._first_fire = None
         self.open_first.disabled = True
         if not name:

@@ -54,8 +54,6 @@ class SessionsView(Viewer):
         self._hits.on_click(self._on_hit_click)
         roots = ", ".join(str(r) for r in self.catalog.roots.roots if r != self.uploads)
         note = f"Serving: {roots}"
-        if self.catalog.store_error:
-            note += f" — {self.catalog.store_error}"
         self._note = pn.pane.Str(note, styles={"color": "#6e7781", "font-size": "12px"})
         self.state.param.watch(lambda e: self.reload(), "catalog_revision")
 

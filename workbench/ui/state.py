@@ -37,6 +37,11 @@ URL_KEYS = {
 }
 
 
+def _within(value: int, bounds: tuple[int | None, int | None] | None) -> bool:
+    low, high = bounds or (None, None)
+    return (low is None or value >= low) and (high is None or value <= high)
+
+
 class AppState(param.Parameterized):
     """The shared state of one browser session; views watch it and write to it."""
 
@@ -58,6 +63,10 @@ class AppState(param.Parameterized):
     revision = param.Integer(default=0, doc="Bumped when the open session file changed on disk.")
     rules_revision = param.Integer(default=0, doc="Bumped when a rule file changed on disk or in the editor.")
     catalog_revision = param.Integer(default=0, doc="Bumped when sessions were added to the store.")
+    # The replay the Stepper view builds, shared with the views that use it (the Rules tab re-runs its
+    # stream): views meet here, never through each other.
+    replay = param.Parameter(default=None, doc="The page's replay (a workbench.replay.Stepper) once built.")
+    replay_wanted = param.Event(doc="Asks for the replay to be brought up to date now (the Stepper view does).")
 
     def __init__(self, roots: ServedRoots, *, store: Any = None, **params: Any) -> None:
         super().__init__(**params)
@@ -92,6 +101,10 @@ class AppState(param.Parameterized):
             return self.roots.resolve(self.rules_dir)
         found = self.rule_dirs()
         return found[0] if found else None
+
+    def current_rule_set(self) -> Any:
+        """The ``RuleSet`` in use, if one was made (``None`` before any view asked for one)."""
+        return self._ruleset
 
     def rule_set(self) -> Any:
         """The shared ``RuleSet`` of the chosen rules folder (created when the folder changes)."""
@@ -130,7 +143,8 @@ class AppState(param.Parameterized):
                 value: Any = int(text) if isinstance(p, param.Integer) else text
                 if isinstance(p, param.Selector) and value not in p.objects:
                     continue
-                p._validate(value)
+                if isinstance(p, param.Integer) and not _within(value, p.bounds):
+                    continue
             except (ValueError, TypeError):
                 continue
             updates[name] = value

@@ -43,7 +43,7 @@ class StepperView(Viewer):
     """Stream + rules + settings → a step-by-step replay with time travel."""
 
     state = param.ClassSelector(class_=AppState)
-    built = param.Integer(default=0, doc="Bumped each time a new stepper is installed (the Rules tab listens).")
+    built = param.Integer(default=0, doc="Bumped each time a new stepper is installed.")
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -95,6 +95,7 @@ class StepperView(Viewer):
         s.param.watch(lambda e: self._on_step(), "step")
         s.param.watch(lambda e: self._refresh_options(), ["catalog_revision"])
         s.param.watch(lambda e: self.ensure(), "tab")
+        s.param.watch(lambda e: self.ensure(), "replay_wanted")
         self._dirty = True
         self._keep_step = True
         self.ensure()
@@ -179,6 +180,7 @@ class StepperView(Viewer):
         """
         self._stop_play()
         self.stepper = None
+        self.state.replay = None
         self._events_at = {}
         self._generation += 1
         generation = self._generation
@@ -272,6 +274,7 @@ class StepperView(Viewer):
             if step != self.state.step:
                 self.state.step = step
         self._on_step()
+        self.state.replay = stepper
         self.built += 1
 
     # -- moving --------------------------------------------------------------------------------------
