@@ -241,7 +241,7 @@ def test_a_catastrophic_rule_is_disabled_and_reported(rules_dir, slow_corpus, tm
     assert disabled[0] == "slow" and Path(disabled[1]).name == "2-slow.jsonl" and "1s time bound" in disabled[2]
     slow = by_rule(result)["slow"]
     assert slow.turns == 0 and "at session" in slow.disabled and "slow" not in result.never_fired
-    assert all(s.disabled == ("slow",) for s in result.sessions)
+    assert result.sessions and all(s.disabled == ("slow",) for s in result.sessions)
     assert [Path(s.session).name for s in result.sessions if s.slow] == ["2-slow.jsonl"]
     # Every other rule sees every session, as in a backtest without the slow rule at all (in probe
     # mode this checks that dropping a rule's hits equals replaying without it).
