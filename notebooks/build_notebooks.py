@@ -72,7 +72,7 @@ def quickstart() -> list:
         ),
         new_code_cell(
             "from workbench.sessions import SessionTree\n"
-            "from workbench.sessions.treelist import TreeList\n\n"
+            "from workbench.sessions import TreeList\n\n"
             "fix_auth = sessions[\"fix-auth.jsonl\"]\n"
             "tree = SessionTree(fix_auth)\n"
             "print(\"leaf (last line of the file):\", tree.leaf_id, tree.get_leaf_entry().type)\n"
@@ -87,7 +87,7 @@ def quickstart() -> list:
             "`<script>alert(1)</script>`: it is shown as text."
         ),
         new_code_cell(
-            "from workbench.ui.tree_view import TreeView\n\n"
+            "from workbench.ui import TreeView\n\n"
             "tree_view = TreeView.from_path(SAMPLES / \"fix-auth.jsonl\", flavour=\"pi\")\n"
             "tree_view.servable()"
         ),
@@ -126,7 +126,7 @@ def quickstart() -> list:
             "trigger*, and compare the retry conversation under `keep` and `discard`."
         ),
         new_code_cell(
-            "from workbench.ui.stepper_view import StepperView\n\n"
+            "from workbench.ui import StepperView\n\n"
             "stepper_view = StepperView.from_paths(SAMPLES / \"streams\" / \"prose-unwrap.stream.jsonl\", PROJECT)\n"
             "stepper_view.servable()"
         ),
@@ -151,7 +151,7 @@ def quickstart() -> list:
             "    print(\"engine:\", diagnostic.message, diagnostic.context.get(\"ruleName\"))"
         ),
         new_code_cell(
-            "from workbench.ui.rules_view import RulesView\n\n"
+            "from workbench.ui import RulesView\n\n"
             "RulesView.from_folder(PROJECT).servable()"
         ),
     ]
@@ -229,7 +229,7 @@ def debug_trigger() -> list:
             "reason, without any recording:"
         ),
         new_code_cell(
-            "from workbench.checks import run_rule_examples\n\n"
+            "from workbench.rulecheck import run_rule_examples\n\n"
             "def check_examples(rule):\n"
             "    report = run_rule_examples(rule)\n"
             "    for result in report.results:\n"
@@ -259,7 +259,7 @@ def debug_trigger() -> list:
             "conversation; with `discard` it is dropped. Every snapshot carries both, whatever mode is set."
         ),
         new_code_cell(
-            "from workbench.replay.conversation import text_of\n\n"
+            "from workbench.replay import text_of\n\n"
             "def show(conversation, title):\n"
             "    print(f\"--- {title}: {len(conversation)} messages\")\n"
             "    for message in conversation.messages():\n"
@@ -274,7 +274,7 @@ def debug_trigger() -> list:
             "sit side by side."
         ),
         new_code_cell(
-            "from workbench.ui.stepper_view import StepperView\n\n"
+            "from workbench.ui import StepperView\n\n"
             "view = StepperView.from_paths(SAMPLES / \"streams\" / \"tool-console-log.stream.jsonl\", work,\n"
             "                              context_mode=\"keep\", step=trigger)\n"
             "view.servable()"
@@ -284,7 +284,7 @@ def debug_trigger() -> list:
             "and the steps where it fires are recomputed."
         ),
         new_code_cell(
-            "from workbench.ui.rules_view import RulesView\n\n"
+            "from workbench.ui import RulesView\n\n"
             "RulesView.from_folder(work, stream=SAMPLES / \"streams\" / \"tool-console-log.stream.jsonl\").servable()"
         ),
     ]
@@ -354,7 +354,7 @@ def forensics() -> list:
             "shows the rebuilt context):"
         ),
         new_code_cell(
-            "from workbench.ui.tree_view import TreeView\n\n"
+            "from workbench.ui import TreeView\n\n"
             "view = TreeView.from_path(start[\"path\"], flavour=\"pi\")\n"
             "view.state.leaf = leaf\n"
             "view.servable()"

@@ -15,7 +15,10 @@ def test_engine_layers_do_not_import_ui_or_duckdb():
     assert out.stdout.strip() == "", f"engine layers loaded: {out.stdout.strip()}"
 
 
-def test_cli_import_does_not_load_panel():
-    code = "import sys, workbench.cli\nworkbench.cli.build_parser()\nprint('panel' in sys.modules)"
+def test_cli_import_does_not_load_panel_or_duckdb():
+    code = (
+        "import sys, workbench.cli\nworkbench.cli.build_parser()\n"
+        "print([m for m in ('panel', 'bokeh', 'duckdb') if m in sys.modules])"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
+    assert out.stdout.strip() == "[]"

@@ -252,7 +252,7 @@ def test_project_rules_shadowing_and_buckets(tmp_path):
 
 
 def test_rule_examples_cover_each_kind_and_pass(tmp_path):
-    from workbench.checks import run_rule_examples
+    from workbench.rulecheck import run_rule_examples
 
     with_examples = [r for r in _project_rules(tmp_path).rules if r.frontmatter and "examples" in r.frontmatter
                      and not r.path.startswith("builtin-defaults:")]  # the bundled rules' own: tests/rules

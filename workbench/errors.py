@@ -1,4 +1,4 @@
-"""The one exception tree of the workbench.
+"""The one exception tree of the workbench, and ``Diagnostic``, a problem reported without stopping.
 
 Every error a user can cause (a bad file, a bad flag, a missing session) is a ``WorkbenchError`` whose
 message says what is wrong and where: the file, the line and the field when there is one. Only the CLI
@@ -7,7 +7,53 @@ and the UI's notification catch these; everything else lets them travel.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "AccessError",
+    "Diagnostic",
+    "InputError",
+    "NotFoundError",
+    "RuleFileError",
+    "SessionFileError",
+    "StoreError",
+    "StreamFileError",
+    "TimeBoundError",
+    "UsageError",
+    "WorkbenchError",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """Something wrong that does not stop the work, kept in order as it is found.
+
+    The engine's diagnostics are the reference's ``logger.warn`` calls: ``message`` is its text and
+    ``context`` its context object (``ruleName``, ``pattern``, ...). A session file's diagnostics say
+    where: ``path``, the 1-based ``line`` and a ``kind`` (``malformed``, ``two-objects``, ...).
+    """
+
+    message: str
+    context: Mapping[str, Any] = field(default_factory=dict, hash=False)
+    path: str | None = None
+    line: int | None = None
+    kind: str | None = None
+
+    def __str__(self) -> str:
+        if self.path is None:
+            return self.message
+        return f"{self.path}:{self.line}: {self.kind}: {self.message}"
+
+    @property
+    def is_notice(self) -> bool:
+        """A session file's ``unknown-type`` / ``newer-version``: worth saying; nothing was skipped."""
+        return self.kind in NOTICE_KINDS
+
+
+# Diagnostic kinds that report something unusual but lose nothing (the entry is kept and shown).
+NOTICE_KINDS: frozenset[str] = frozenset({"unknown-type", "newer-version"})
 
 
 class WorkbenchError(Exception):

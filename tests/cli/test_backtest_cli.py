@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_backtest import edit, text, write_session
+from tests.backtest.test_run import edit, text, write_session
 from workbench.cli import main
 
 

@@ -87,7 +87,7 @@ def test_list_text_and_flags(capsys, project_tree):
                  "--disable-rule", "no-unwrap"]) == 0
     out = capsys.readouterr().out
     assert "shared" in out and "shadowed" in out and "warning(s):" in out
-    line = next(l for l in out.splitlines() if l.startswith("no-unwrap "))
+    line = next(row for row in out.splitlines() if row.startswith("no-unwrap "))
     assert "dropped" in line
 
 
@@ -128,17 +128,3 @@ def test_missing_cwd_is_a_one_line_error(capsys, tmp_path):
     assert main(["rules", "list", "--cwd", str(tmp_path / "nope"), "--json"]) == 2
     err = capsys.readouterr().err
     assert err == f"error: --cwd {tmp_path / 'nope'}: not a directory\n"
-
-
-def test_test_and_scan_delegate_to_rule_checks(monkeypatch, tmp_path):
-    import sys
-    import types
-
-    calls = []
-    fake = types.ModuleType("workbench.cli.rule_checks")
-    fake.run_test = lambda args: calls.append(("test", args.rule_files)) or 0
-    fake.run_scan = lambda args: calls.append(("scan", args.paths, args.rules)) or 3
-    monkeypatch.setitem(sys.modules, "workbench.cli.rule_checks", fake)
-    assert main(["rules", "test", "a.md", "b.md", "--json"]) == 0
-    assert main(["rules", "scan", str(tmp_path), "--rules", "r/"]) == 3
-    assert calls == [("test", ["a.md", "b.md"]), ("scan", [str(tmp_path)], ["r/"])]

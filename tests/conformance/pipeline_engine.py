@@ -102,7 +102,12 @@ def run_manager_sequence(case: dict, whole: dict) -> None:
 
 
 def run_build_rule_then_manager(case: dict, whole: dict) -> None:
-    from tests.conformance.pipeline_rules import _assert_partial, _build, rule_from_js, rule_to_js
+    from tests.conformance.pipeline_rules import (
+        _assert_partial,
+        _build,
+        rule_from_js,
+        rule_to_js,
+    )
 
     inp = case["input"]
     built = _build(inp)

@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conformance import pipeline_engine, pipeline_rules, pipeline_session, pipeline_tools
+from tests.conformance import (
+    pipeline_engine,
+    pipeline_rules,
+    pipeline_session,
+    pipeline_tools,
+)
 from tests.conformance._data import load, param
 
 FILENAME = "rules-pipeline.json"

@@ -6,7 +6,12 @@ import pytest
 
 from workbench.errors import InputError
 from workbench.rules import parse_frontmatter
-from workbench.rules.examples import RuleExample, has_examples, parse_examples
+from workbench.rules.examples import (
+    RuleExample,
+    example_line,
+    has_examples,
+    parse_examples,
+)
 
 
 def examples_of(yaml_block: str) -> tuple[RuleExample, ...]:
@@ -77,3 +82,19 @@ def test_bad_examples_name_the_file_and_field(block, field, words):
     assert err.field == field
     assert words in err.message
     assert str(err).startswith(f"rules/r.md: field '{field}'")
+
+
+def test_example_line_finds_items_from_yaml_node_marks(tmp_path):
+    path = tmp_path / "r.md"
+    path.write_text("---\ncondition: x\nexamples:\n  - text: a\n    triggers: true\n\n  - text: b\n    triggers: false\n---\nb")
+    assert example_line(path) == 3
+    assert [example_line(path, i) for i in (0, 1)] == [4, 7]
+    # Marks, not patterns: a flow-style list, a comment holding "examples:" and a quoted key.
+    flow = tmp_path / "flow.md"
+    flow.write_text("---\n# examples: not here\ncondition: x\n'examples': [{text: a, triggers: true},\n  {text: b, triggers: false}]\n---\nb")
+    assert example_line(flow) == 4
+    assert [example_line(flow, i) for i in (0, 1, 5)] == [4, 5, 4]
+    none = tmp_path / "none.md"
+    none.write_text("---\ncondition: x\n---\nb")
+    assert example_line(none) is None
+    assert example_line(tmp_path / "missing.md") is None

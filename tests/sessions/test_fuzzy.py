@@ -2,7 +2,12 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.sessions.fuzzy import classic_match, fuzzy_filter, normalize_words, word_match
+from workbench.sessions.fuzzy import (
+    classic_match,
+    fuzzy_filter,
+    normalize_words,
+    word_match,
+)
 
 
 def test_classic_first_char_counts_as_consecutive():

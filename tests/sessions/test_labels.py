@@ -58,3 +58,41 @@ def test_errors(session_file, fixture_path, tmp_path):
     with pytest.raises(SessionFileError, match="version 1"):
         append_label(v1, target, "x")
     assert v1.read_bytes() == before
+
+
+def test_concurrent_writers_each_chain_off_the_previous_label(session_file):
+    # Under the lock every writer reads the leaf the previous one wrote: one chain, no two labels
+    # with the same parent.
+    import threading
+
+    start = load_session(session_file).leaf_id
+    barrier = threading.Barrier(6)
+
+    def write(n: int) -> None:
+        barrier.wait()
+        for k in range(4):
+            append_label(session_file, "a2a", f"t{n}-{k}")
+
+    threads = [threading.Thread(target=write, args=(n,)) for n in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    labels = [json.loads(line) for line in session_file.read_text().splitlines() if '"type":"label"' in line]
+    written = [e for e in labels if e.get("label", "").startswith("t")]
+    assert len(written) == 24
+    parents = [e["parentId"] for e in written]
+    assert parents == [start] + [e["id"] for e in written[:-1]]
+
+
+def test_the_sessions_package_does_not_need_fcntl(session_file):
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nsys.modules['fcntl'] = None\n"  # as on a platform without it
+        "from workbench.sessions import append_label\n"
+        f"print(append_label({str(session_file)!r}, 'a2a', 'x')['label'])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "x"

@@ -7,7 +7,12 @@ import shutil
 import pytest
 
 from workbench.errors import SessionFileError
-from workbench.sessions import load_session, parse_session_bytes, parse_session_text, session_info
+from workbench.sessions import (
+    load_session,
+    parse_session_bytes,
+    parse_session_text,
+    session_info,
+)
 
 
 def _digest(path) -> str:

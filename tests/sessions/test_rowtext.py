@@ -1,6 +1,12 @@
 from __future__ import annotations
 
-from workbench.sessions.rowtext import cut16, display_text, extract, format_tool_call, search_text
+from workbench.sessions.rowtext import (
+    cut16,
+    display_text,
+    extract,
+    format_tool_call,
+    search_text,
+)
 
 
 def _text(obj, flavor="pi", calls=None):

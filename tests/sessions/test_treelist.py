@@ -4,8 +4,8 @@ import pytest
 
 from workbench.errors import UsageError
 from workbench.sessions import load_session
-from workbench.sessions.synthetic import generate_session_text
 from workbench.sessions.loader import parse_session_text
+from workbench.sessions.synthetic import generate_session_text
 from workbench.sessions.treelist import FILTER_MODES, TreeList
 
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from workbench.rules.jsstring import js_trim
 from workbench.ttsr import MatchContext
-from workbench.ttsr.context import js_trim
 
 
 def test_from_mapping_reads_reference_keys() -> None:

@@ -8,8 +8,13 @@ import random
 
 import pytest
 
-from workbench.ttsr.partial_json import PartialJsonParser, _LenientParser, parse_partial_json, repair_json
-from workbench.ttsr.paths import js_trim
+from workbench.rules.jsstring import js_trim
+from workbench.ttsr.partial_json import (
+    PartialJsonParser,
+    _LenientParser,
+    parse_partial_json,
+    repair_json,
+)
 
 
 @pytest.mark.parametrize(

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
+from workbench.rules.jsstring import js_trim
+from workbench.ttsr.matchers import tool_file_paths
 from workbench.ttsr.paths import (
     argument_paths,
     extname,
-    js_trim,
     normalize,
     path_candidates,
     relative,
     resolve,
-    tool_file_paths,
 )
 
 CWD = "/repo"

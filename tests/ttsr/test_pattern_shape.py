@@ -5,7 +5,13 @@ from __future__ import annotations
 import math
 import re
 
-from workbench.ttsr.pattern_shape import UNKNOWN, ShapeInfo, char_info, join_classes, literal_info
+from workbench.ttsr.pattern_shape import (
+    UNKNOWN,
+    ShapeInfo,
+    char_info,
+    join_classes,
+    literal_info,
+)
 
 
 def test_concatenation_adds_widths_and_keeps_the_furthest_reach() -> None:

@@ -51,8 +51,8 @@ def app_url(served_dir: Path):
 
     port = _free_port()
     app = create_app([served_dir])
-    server = pn.serve({"app": app}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"],
-                      threaded=True, show=False, liveness=True)
+    pn.serve({"app": app}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"],
+             threaded=True, show=False, liveness=True)
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 20
     while time.time() < deadline:

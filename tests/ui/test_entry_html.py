@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from workbench.ui.entry_html import content_blocks_html, conversation_html, entry_html, highlight_spans, image_html
+from workbench.ui.entry_html import (
+    content_blocks_html,
+    conversation_html,
+    entry_html,
+    highlight_spans,
+    image_html,
+)
 
 HOSTILE = '<script>alert(1)</script><img src=x onerror="alert(2)">'
 

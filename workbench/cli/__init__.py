@@ -2,8 +2,8 @@
 
 Each subcommand group lives in a module of its own that exposes ``register(subparsers)``; a
 registered handler is called with the parsed namespace and returns an exit code. Errors the user can
-act on (``WorkbenchError``) become one line ``error: ...`` and exit status 2; nothing here imports
-Panel except ``serve`` (inside its handler).
+act on (``WorkbenchError``) become one line ``error: ...`` and exit status 2. The pure layers load with
+the parser; Panel loads only inside ``serve``'s handler and DuckDB only when a command uses the store.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from collections.abc import Sequence
 
 from workbench import __version__
 from workbench.errors import WorkbenchError
+
+__all__ = ["build_parser", "main"]
 
 # Modules that contribute subcommands, in help order.
 _COMMAND_MODULES = (

@@ -1,11 +1,14 @@
-"""Shared output helpers for subcommands: JSON printing and the ``--json`` flag."""
+"""Shared output helpers for subcommands: JSON printing, the ``--json`` flag and the progress bar."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from types import TracebackType
 from typing import Any
+
+from tqdm import tqdm
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:
@@ -15,3 +18,27 @@ def add_json_flag(parser: argparse.ArgumentParser) -> None:
 def print_json(data: Any) -> None:
     json.dump(data, sys.stdout, ensure_ascii=False, indent=2, default=str)
     sys.stdout.write("\n")
+
+
+class ProgressBar:
+    """The CLI's one progress display: a ``tqdm`` bar on stderr fed by a ``workbench.sessions.Progress``
+    callback (``bar(done, total, path)``), e.g. ``12/40 sessions [00:03, 4.10 sessions/s]``. Use it as a context
+    manager so the bar is closed (and its line ended) however the work ends."""
+
+    def __init__(self, unit: str) -> None:
+        self.unit = unit
+        self._bar: tqdm | None = None
+
+    def __call__(self, done: int, total: int, path: str = "") -> None:
+        if self._bar is None:
+            self._bar = tqdm(total=total, file=sys.stderr, mininterval=0.1, dynamic_ncols=True, unit=f" {self.unit}",
+                             bar_format="{l_bar}{bar}| {n_fmt}/{total_fmt}{unit} [{elapsed}, {rate_fmt}]")
+        self._bar.total = total
+        self._bar.update(done - self._bar.n)
+
+    def __enter__(self) -> ProgressBar:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if self._bar is not None:
+            self._bar.close()

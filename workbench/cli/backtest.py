@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from typing import Any, TextIO
+from pathlib import Path
+from typing import Any
 
-from workbench.cli._output import add_json_flag, print_json
-from workbench.cli.rules import add_omp_package_flag
+from workbench.backtest import BacktestOptions, run_backtest, write_results
+from workbench.cli._output import ProgressBar, add_json_flag, print_json
 from workbench.cli.judge_flags import add_judge_flags, backtest_judged_lines, judge_from_args
-from workbench.errors import UsageError
+from workbench.cli.rules import add_omp_package_flag
+from workbench.errors import NotFoundError, UsageError
+from workbench.replay import CHUNK_POLICIES
+from workbench.rules import resolve_rules
+from workbench.ttsr import INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
 
 def register(subparsers: Any) -> None:
@@ -30,15 +34,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, e.g. tcp://scheduler-host:8786")
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores; 1 = in process)")
     p.add_argument("--out", metavar="DIR", help="write backtest.duckdb and Parquet files to DIR")
-    p.add_argument("--chunking", choices=("words", "fixed", "tokens"), default="words",
+    p.add_argument("--chunking", choices=CHUNK_POLICIES, default="words",
                    help="how recorded messages are cut into deltas (default: words)")
     p.add_argument("--chunk-size", type=int, metavar="N", help="units per delta (default: 8 words)")
-    p.add_argument("--interrupt-mode", choices=("never", "prose-only", "tool-only", "always"), default="always",
+    p.add_argument("--interrupt-mode", choices=INTERRUPT_MODES, default="always",
                    help="global interrupt mode hits are judged against (default: always)")
     p.add_argument("--mode", choices=("probe", "agent"), default="probe",
                    help="probe: every turn that would trigger (default); agent: replay as the agent would, "
                    "with interrupts and the repeat policy")
-    p.add_argument("--repeat-mode", choices=("once", "after-gap"), help="agent mode: ttsr.repeatMode (default: once)")
+    p.add_argument("--repeat-mode", choices=REPEAT_MODES, help="agent mode: ttsr.repeatMode (default: once)")
     p.add_argument("--repeat-gap", type=int, metavar="N", help="agent mode: ttsr.repeatGap (default: 10)")
     p.add_argument("--time-bound", type=float, default=2.0, metavar="SECONDS",
                    help="disable a rule whose condition keeps a session from progressing this long (default: 2; 0 = off)")
@@ -50,37 +54,10 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=run)
 
 
-class ProgressBar:
-    """A one-line bar on a stream: ``[#####.....] 512/5000 sessions 180/s``."""
-
-    def __init__(self, stream: TextIO, width: int = 30) -> None:
-        self.stream = stream
-        self.width = width
-        self.started = time.perf_counter()
-        self.last = 0.0
-
-    def __call__(self, done: int, total: int) -> None:
-        now = time.perf_counter()
-        if done < total and now - self.last < 0.1:
-            return
-        self.last = now
-        filled = int(self.width * done / total) if total else self.width
-        rate = done / (now - self.started) if now > self.started else 0.0
-        self.stream.write(f"\r[{'#' * filled}{'.' * (self.width - filled)}] {done}/{total} sessions {rate:.0f}/s")
-        if done >= total:
-            self.stream.write("\n")
-        self.stream.flush()
-
-
 def _rule_set(args: argparse.Namespace) -> Any:
     """``--rules`` as the backtest reads it, with ``--omp-package`` / ``--no-builtin`` applied."""
     if args.omp_package is None and not args.no_builtin:
         return args.rules
-    from pathlib import Path
-
-    from workbench.checks import resolve_rules
-    from workbench.errors import NotFoundError
-
     if not Path(args.rules).exists():
         raise NotFoundError(f"--rules {args.rules}: no such file or directory")
     rules = resolve_rules([args.rules], home=args.home, omp_package=args.omp_package)
@@ -90,8 +67,6 @@ def _rule_set(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.backtest import BacktestOptions, run_backtest, write_results
-
     if args.samples < 0:
         raise UsageError("--samples must be >= 0")
     if args.workers is not None and args.scheduler is not None:
@@ -102,16 +77,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--repeat-gap must be >= 0")
     if args.time_bound < 0:
         raise UsageError("--time-bound must be >= 0 (0 = off)")
-    settings = {key: value for key, value in (("repeatMode", args.repeat_mode), ("repeatGap", args.repeat_gap))
-                if value is not None}
+    settings = TtsrSettings.of(repeat_mode=args.repeat_mode, repeat_gap=args.repeat_gap)
     show = sys.stderr.isatty() if args.progress is None else args.progress
     options = BacktestOptions(policy=args.chunking, size=args.chunk_size if args.chunk_size is not None else
                               (BacktestOptions().size if args.chunking == "words" else None),
                               interrupt_mode=args.interrupt_mode, mode=args.mode, settings=settings,
                               time_bound=args.time_bound or None, judge=judge_from_args(args))
-    result = run_backtest(_rule_set(args), args.paths, workers=args.workers, scheduler=args.scheduler,
-                          progress=ProgressBar(sys.stderr) if show else None, home=args.home,
-                          options=options, samples=args.samples)
+    with ProgressBar("sessions") as bar:
+        result = run_backtest(_rule_set(args), args.paths, workers=args.workers, scheduler=args.scheduler,
+                              progress=bar if show else None, home=args.home, options=options, samples=args.samples)
     written = write_results(result, args.out) if args.out else {}
     if args.json:
         print_json({**result.to_json(), "written": written})

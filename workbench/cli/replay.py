@@ -8,11 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
 from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_judged_lines
+from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
-
-MODES = ("never", "prose-only", "tool-only", "always")
+from workbench.replay import CHUNK_POLICIES, SessionCopy, open_stream, run_session
+from workbench.rules import load_rules
+from workbench.sessions import load_session
+from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
 
 def register(subparsers: Any) -> None:
@@ -27,11 +29,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--home", metavar="DIR", help="home directory for user-level rules (default: $HOME)")
     p.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
     add_omp_package_flag(p)
-    p.add_argument("--context-mode", choices=("keep", "discard"))
-    p.add_argument("--interrupt-mode", choices=MODES)
-    p.add_argument("--repeat-mode", choices=("once", "after-gap"))
+    p.add_argument("--context-mode", choices=CONTEXT_MODES)
+    p.add_argument("--interrupt-mode", choices=INTERRUPT_MODES)
+    p.add_argument("--repeat-mode", choices=REPEAT_MODES)
     p.add_argument("--repeat-gap", type=int, metavar="N")
-    p.add_argument("--chunking", choices=("words", "fixed", "tokens"), default="words",
+    p.add_argument("--chunking", choices=CHUNK_POLICIES, default="words",
                    help="how a session's messages are cut into deltas (default: words)")
     p.add_argument("--chunk-size", type=int, metavar="N", help="units per delta for --chunking")
     p.add_argument("--all-branches", action="store_true", help="derive from every branch of a session, not the active one")
@@ -47,10 +49,6 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from workbench.replay import run_session
-    from workbench.replay.derive import open_stream
-    from workbench.rules import load_rules
-
     if args.repeat_gap is not None and args.repeat_gap < 0:
         raise UsageError("--repeat-gap must be >= 0")
     judge = judge_from_args(args)
@@ -60,25 +58,18 @@ def run(args: argparse.Namespace) -> int:
     stream, _session = open_stream(args.source, policy=args.chunking, size=args.chunk_size,
                                    all_branches=args.all_branches)
     loaded = load_rules(cwd=str(rules_dir.resolve()), home=args.home, omp_package=args.omp_package)
-    settings: dict[str, Any] = {"builtinRules": False} if args.no_builtin else {}
-    for flag, key in (("context_mode", "contextMode"), ("interrupt_mode", "interruptMode"),
-                      ("repeat_mode", "repeatMode"), ("repeat_gap", "repeatGap")):
-        value = getattr(args, flag)
-        if value is not None:
-            settings[key] = value
+    settings = TtsrSettings.of(context_mode=args.context_mode, interrupt_mode=args.interrupt_mode,
+                               repeat_mode=args.repeat_mode, repeat_gap=args.repeat_gap,
+                               builtin_rules=False if args.no_builtin else None)
     cwd = stream.cwd or str(rules_dir.resolve())
     resume = None
     if args.resume:
-        from workbench.sessions import load_session
-
         if not Path(args.resume).is_file():
             raise NotFoundError(f"--resume {args.resume}: no such file")
         resume = load_session(args.resume)
     result = run_session(stream, loaded.rules, settings, cwd=cwd, home=args.home, resume=resume,
                          time_bound=args.time_bound if args.time_bound > 0 else None, judge=judge)
     if args.write_session:
-        from workbench.replay.persistence import SessionCopy
-
         copy = SessionCopy(resume or _session, cwd=cwd)
         copy.adopt(result.entries)
         copy.write(args.write_session)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import os
+import socket
 from pathlib import Path
 
 from workbench.cli._output import add_json_flag, print_json
 from workbench.errors import UsageError
+from workbench.rules import find_bundled_source
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -30,18 +33,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: must be between 0 and 65535")
-    import socket
-
+    # Panel, Bokeh and the app load only when serving (seconds of start-up; the rest of the CLI must
+    # not need them, tests/test_layering.py).
     import panel as pn
 
-    from workbench.ui.app import create_app, default_paths
+    from workbench.ui import create_app, default_paths
     from workbench.ui.ruleset import configure
 
     if args.omp_package is not None:  # a folder that is no agent package fails here, not in the browser
-        import os
-
-        from workbench.rules import find_bundled_source
-
         find_bundled_source(omp_package=args.omp_package, env=os.environ, home=Path.home())
     configure(builtin=not args.no_builtin, omp_package=args.omp_package)
 

@@ -14,23 +14,49 @@
   ``reminder``, ``injection``, ``time_bound``); ``ReplayResult``: a finished run (``to_json()`` is the
   CLI's JSON).
 - ``Snapshot`` / ``BufferView`` / ``RuleState``: what the stepper shows for one event.
-- ``Message`` / ``Conversation``: the conversation the model sees, as a persistent list.
+- ``Message`` / ``Conversation``: the conversation the model sees, as a persistent list; ``text_of(message)``.
 - ``SessionCopy``: the in-memory copy of a session the replay persists into (``write(path)``).
+- ``record_firings(stream, rules, settings, *, cwd, ...)`` / ``Firing`` / ``FiringRecorder``: where each
+  rule fired, per turn, while a simulated session runs (shared by rule examples and the backtest).
 - ``guard(...)`` / ``TimeBound`` / ``find_slow_rules``: the time bound that disables a catastrophic
   rule (the work runs in a forked child the parent can kill); only rules that are not provably
-  linear are watched. ``PreCheck``: the guard in a background thread (``Stepper(background=True)``
-  exposes it as ``stepper.precheck``: ``verified``, ``state``, ``cancel()``, ``wait()``).
+  linear are watched (``may_hang``). ``PreCheck``: the guard in a background thread
+  (``Stepper(background=True)`` exposes it as ``stepper.precheck``: ``verified``, ``state``,
+  ``cancel()``, ``wait()``). ``Bounded``, ``wait_all`` and ``culprits`` are its parts the backtest
+  drives batch by batch.
+- ``open_stream(path, ...)``: a stream file as is, any other file derived from a session.
+- ``interrupts(mode, source)``: whether an interrupt mode aborts on a source; ``not_registered(rule)``
+  and ``ast_patterns(rule)``: why a rule can never fire, and its AST patterns.
 - ``templates`` arguments accept ``None`` (defaults), an ``(interrupt, reminder)`` pair or a mapping
   with ``interrupt`` / ``reminder`` keys (texts, or ``Path`` objects read with the engine's loader).
 """
 
 from __future__ import annotations
 
-from workbench.replay.conversation import Conversation, Message
-from workbench.replay.derive import CHUNK_POLICIES, chunk_text, derive_stream
-from workbench.replay.events import NO_CONTINUATION, ReplayEvent, ReplayResult, StepStatus
+from workbench.replay.conversation import Conversation, Message, text_of
+from workbench.replay.derive import (
+    CHUNK_POLICIES,
+    ChunkPolicy,
+    chunk_text,
+    derive_stream,
+    open_stream,
+)
+from workbench.replay.events import (
+    NO_CONTINUATION,
+    ReplayEvent,
+    ReplayResult,
+    StepStatus,
+)
+from workbench.replay.firings import (
+    Firing,
+    FiringRecorder,
+    ast_patterns,
+    not_registered,
+    record_firings,
+)
 from workbench.replay.persistence import SessionCopy
-from workbench.replay.session import SimulatedSession, run_session
+from workbench.replay.run import run_session
+from workbench.replay.session import SimulatedSession
 from workbench.replay.snapshot import BufferView, RuleState, Snapshot
 from workbench.replay.stepper import Stepper
 from workbench.replay.stream import (
@@ -44,13 +70,28 @@ from workbench.replay.stream import (
     read_stream,
     write_stream,
 )
-from workbench.replay.timebound import PreCheck, TimeBound, find_slow_rules, guard
+from workbench.replay.timebound import (
+    Bounded,
+    PreCheck,
+    TimeBound,
+    culprits,
+    find_slow_rules,
+    guard,
+    has_condition,
+    may_hang,
+    wait_all,
+)
+from workbench.replay.triggers import interrupts
 
 __all__ = [
     "CHUNK_POLICIES",
     "NO_CONTINUATION",
+    "Bounded",
     "BufferView",
+    "ChunkPolicy",
     "Conversation",
+    "Firing",
+    "FiringRecorder",
     "Message",
     "ReplayEvent",
     "ReplayResult",
@@ -65,15 +106,24 @@ __all__ = [
     "StreamHeader",
     "PreCheck",
     "TimeBound",
+    "ast_patterns",
     "chunk_text",
+    "culprits",
     "derive_stream",
     "event",
     "find_slow_rules",
     "guard",
+    "has_condition",
+    "interrupts",
     "make_stream",
+    "not_registered",
+    "open_stream",
     "parse_event",
     "parse_stream",
     "read_stream",
+    "record_firings",
     "run_session",
+    "text_of",
+    "wait_all",
     "write_stream",
 ]

@@ -137,7 +137,7 @@ class Conversation:
         for node in self._nodes():
             m = node._message
             out.append(m.materialize() if isinstance(m, LazyMessage) else m)
-        return out
+        return out  # type: ignore[return-value]
 
     def __iter__(self) -> Iterator[Message]:
         return iter(self.messages())
@@ -153,7 +153,7 @@ class Conversation:
         if not self._length:
             return None
         m = self._message
-        return m.materialize() if isinstance(m, LazyMessage) else m  # type: ignore[union-attr]
+        return m.materialize() if isinstance(m, LazyMessage) else m
 
 
 Conversation.EMPTY = Conversation()

@@ -18,9 +18,16 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 from workbench.errors import NotFoundError, UsageError
-from workbench.replay.stream import Stream, StreamEvent, StreamHeader, _freeze, parse_event, read_stream, thaw
-from workbench.sessions import load_session
-from workbench.sessions.tree import branch_path
+from workbench.replay.stream import (
+    Stream,
+    StreamEvent,
+    StreamHeader,
+    _freeze,
+    parse_event,
+    read_stream,
+    thaw,
+)
+from workbench.sessions import branch_path, load_session
 
 ChunkPolicy = Literal["words", "fixed", "tokens"]
 CHUNK_POLICIES: tuple[str, ...] = ("words", "fixed", "tokens")

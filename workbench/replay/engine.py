@@ -1,8 +1,9 @@
 """The seam between the simulated session and the engine (``workbench.ttsr``).
 
 Everything the replay needs from the engine goes through here: the manager and its contexts, partial
-JSON parsing of tool arguments, path candidates, the tools' matcher surfaces and the templates. Keeping
-it in one module keeps the session logic readable and the engine's names in one place.
+JSON parsing of tool arguments, path candidates, the tools' matcher surfaces, condition compiling, AST
+node spans and the templates. No other module of ``workbench.replay`` imports ``workbench.ttsr``
+(tests/test_import_graph.py holds it), so the engine's names the replay depends on are the ones below.
 """
 
 from __future__ import annotations
@@ -14,23 +15,52 @@ from pathlib import Path
 from typing import Any
 
 from workbench.rules import Rule
-from workbench.ttsr import MatchContext, TtsrManager, matchers, paths
-from workbench.ttsr.partial_json import parse_partial_json
-from workbench.ttsr.templates import (
+from workbench.ttsr import (
+    DEFAULT_EDIT_MODE,
     DEFAULT_INTERRUPT_TEMPLATE,
     DEFAULT_TOOL_REMINDER_TEMPLATE,
     DEFAULT_WARNING_TEMPLATE,
+    MatchContext,
+    MatchSource,
+    PartialJsonParser,
+    TtsrManager,
+    TtsrSettings,
+    argument_paths,
+    ast_spans,
+    candidates_for,
+    compile_rule_condition,
+    language_for,
     load_template,
+    matcher_digest,
+    matcher_entries,
+    matcher_paths,
+    parse_partial_json,
     render_rules,
 )
+
+__all__ = [
+    "MatchContext",
+    "PartialJsonParser",
+    "ToolSurface",
+    "TtsrManager",
+    "TtsrSettings",
+    "ast_spans",
+    "compile_rule_condition",
+    "context",
+    "default_templates",
+    "edit_mode_for",
+    "language_for",
+    "new_manager",
+    "parse_partial",
+    "path_candidates",
+    "render",
+    "resolve_templates",
+    "tool_surface",
+]
 
 
 def new_manager(settings: Any) -> TtsrManager:
     return TtsrManager(settings)
-
-
-def settings_mapping(manager: TtsrManager) -> dict[str, Any]:
-    return dict(manager.get_settings().to_mapping())
 
 
 def parse_partial(text: str) -> Any:
@@ -42,7 +72,7 @@ def parse_partial(text: str) -> Any:
 @lru_cache(maxsize=4096)
 def _candidates(raw_paths: tuple[str, ...], cwd: str) -> tuple[str, ...]:
     # Pure and called at every tool-call delta with the same few paths: worth memoising.
-    return tuple(paths.candidates_for(list(raw_paths), cwd))
+    return tuple(candidates_for(list(raw_paths), cwd))
 
 
 def path_candidates(raw: str, cwd: str) -> list[str]:
@@ -77,15 +107,15 @@ def edit_mode_for(tool_name: str, args: Mapping[str, Any], edit_mode: str | None
 
 def tool_surface(tool_name: str, args: Mapping[str, Any], cwd: str, edit_mode: str | None) -> ToolSurface:
     """Matcher paths (normalised to candidates, de-duplicated), digest and entries of a tool call."""
-    mode = edit_mode_for(tool_name, args, edit_mode) or matchers.DEFAULT_EDIT_MODE
-    digest = matchers.matcher_digest(tool_name, args, edit_mode=mode)
-    entries = matchers.matcher_entries(tool_name, args, edit_mode=mode) or ()
-    # filePaths as ``paths.tool_file_paths`` computes them (the tool's matcherPaths as candidates,
+    mode = edit_mode_for(tool_name, args, edit_mode) or DEFAULT_EDIT_MODE
+    digest = matcher_digest(tool_name, args, edit_mode=mode)
+    entries = matcher_entries(tool_name, args, edit_mode=mode) or ()
+    # filePaths as ``tool_file_paths`` computes them (the tool's matcherPaths as candidates,
     # else the argument scan), with the candidate step memoised.
-    raw = matchers.matcher_paths(tool_name, args, edit_mode=mode) if tool_name else None
+    raw = matcher_paths(tool_name, args, edit_mode=mode) if tool_name else None
     file_paths = _candidates(tuple(raw), cwd) if raw else ()
     if not file_paths:
-        scanned = paths.argument_paths(args)
+        scanned = argument_paths(args)
         file_paths = _candidates(tuple(scanned), cwd) if scanned else ()
     return ToolSurface(
         file_paths or None,
@@ -136,7 +166,7 @@ def warning_template(templates: Any) -> str:
     return DEFAULT_WARNING_TEMPLATE
 
 
-def context(source: str, *, tool_name: str | None = None, file_paths: Sequence[str] | None = None,
+def context(source: MatchSource, *, tool_name: str | None = None, file_paths: Sequence[str] | None = None,
             stream_key: str | None = None) -> MatchContext:
     return MatchContext(source, tool_name=tool_name, file_paths=list(file_paths) if file_paths else None,
                         stream_key=stream_key)

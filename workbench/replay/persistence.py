@@ -17,8 +17,7 @@ from typing import Any
 
 from workbench.errors import UsageError
 from workbench.replay.conversation import Message
-from workbench.sessions import build_session_context
-from workbench.sessions.tree import branch_path
+from workbench.sessions import branch_path, build_session_context, load_session
 
 
 def _iso(ms: int | float) -> str:
@@ -31,8 +30,6 @@ class SessionCopy:
 
     def __init__(self, resume: Any = None, *, cwd: str) -> None:
         if isinstance(resume, (str, os.PathLike)):
-            from workbench.sessions import load_session
-
             resume = load_session(resume)
         self.session = resume
         self.cwd = cwd

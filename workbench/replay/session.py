@@ -12,16 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
-from workbench.replay import engine
+import workbench.replay.engine as engine
 from workbench.replay.conversation import Conversation, LazyMessage
-from workbench.replay.persistence import SessionCopy
-from workbench.replay.streaming import StreamingMessage
-from workbench.replay.events import CheckHook, ReplayEvent, ReplayEventType, ReplayResult, StepStatus
+from workbench.replay.events import (
+    CheckHook,
+    ReplayEvent,
+    ReplayEventType,
+    ReplayResult,
+    StepStatus,
+)
 from workbench.replay.judges import Judge
 from workbench.replay.judging import JudgedHandling
+from workbench.replay.persistence import SessionCopy
 from workbench.replay.stream import Stream, StreamEvent, thaw
+from workbench.replay.streaming import StreamingMessage
 from workbench.replay.triggers import TriggerHandling
 from workbench.rules import Rule, bucket_rules
 
@@ -47,14 +53,14 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         self.home = home
         self.edit_mode = edit_mode
         self.manager = engine.new_manager(settings)
-        self.settings = engine.settings_mapping(self.manager)
+        self.settings = self.manager.get_settings()
         self.disabled = dict(disabled_rules or {})
         rules = [r for r in rules if r.name not in self.disabled]
         self.buckets = bucket_rules(
             rules,
             self.manager,
-            disabled_rules=self.settings.get("disabledRules") or (),
-            builtin_rules=self.settings.get("builtinRules", True) is not False,
+            disabled_rules=self.settings.disabled_rules or (),
+            builtin_rules=self.settings.builtin_rules is not False,
         )
         self.interrupt_template, self.reminder_template = engine.resolve_templates(templates)
         self.copy = SessionCopy(resume, cwd=cwd)
@@ -168,7 +174,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
     def _on_thinking_delta(self, ev: StreamEvent) -> None:
         self._prose_delta(ev, "thinking")
 
-    def _prose_delta(self, ev: StreamEvent, source: str) -> None:
+    def _prose_delta(self, ev: StreamEvent, source: Literal["text", "thinking"]) -> None:
         self._streaming(ev).append_text(ev.content_index, source, ev.delta or "")
         if not self.manager.has_rules():
             return
@@ -269,25 +275,3 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         if ev is not None and isinstance(ev.timestamp, (int, float)):
             return ev.timestamp
         return max(self._step, 0)  # deterministic stand-in for the clock: the step number
-
-
-def run_session(stream: Stream, rules: Iterable[Rule], settings: Any = None, *, cwd: str | None = None,
-                home: str | None = None, templates: Any = None, resume: Any = None,
-                edit_mode: str | None = None, time_bound: float | None = 2.0,
-                judge: Judge | None = None) -> ReplayResult:
-    """Run a whole stream; rules whose regex exceeds ``time_bound`` seconds are disabled and reported.
-
-    ``judge`` answers judged rules (none: they are never delivered); an ``ask`` judge cannot answer
-    here, so it raises ``JudgePending`` (step with a ``Stepper`` instead)."""
-    from workbench.replay.timebound import guard  # not at the top: the guard replays with this module
-
-    rules = list(rules)
-    where = cwd or stream.cwd or "/"
-    disabled, bound_events = guard(stream, rules, settings, cwd=where, home=home, templates=templates,
-                                   resume=resume, edit_mode=edit_mode, seconds=time_bound)
-    sim = SimulatedSession(rules, settings, cwd=where, home=home, templates=templates, resume=resume,
-                           disabled_rules=disabled, edit_mode=edit_mode, stream=stream, judge=judge)
-    sim.events.extend(bound_events)
-    for i, ev in enumerate(stream.events):
-        sim.feed(i, ev)
-    return sim.finish()

@@ -24,6 +24,10 @@ class BufferView:
     """
 
     __slots__ = ("key", "text", "_conditions", "_spans")
+    key: str
+    text: TextView
+    _conditions: tuple[tuple[str, Any], ...]
+    _spans: tuple[tuple[str, int, int], ...] | None
 
     def __init__(self, key: str, text: TextView, conditions: tuple[tuple[str, Any], ...] = ()) -> None:
         object.__setattr__(self, "key", key)
@@ -46,7 +50,7 @@ class BufferView:
                     spans.update(cond.spans(text))
                 found.extend((name, a, b) for a, b in sorted(spans))
             object.__setattr__(self, "_spans", tuple(found))
-        return self._spans  # type: ignore[return-value]
+        return self._spans  # type: ignore[return-value]  # set just above
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BufferView):
@@ -90,7 +94,7 @@ class RuleState:
         return "armed"
 
     def to_json(self) -> dict[str, Any]:
-        out = {k: getattr(self, k) for k in self.__slots__}  # type: ignore[attr-defined]
+        out = {k: getattr(self, k) for k in self.__slots__}
         out["status"] = self.status
         return out
 

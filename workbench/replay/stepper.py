@@ -11,18 +11,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import workbench.replay.engine as engine
 from workbench.errors import JudgeError, JudgePending
-from workbench.replay import engine
 from workbench.replay.conversation import TextView
+from workbench.replay.engine import compile_rule_condition, explain_no_match, language_for, rule_patterns
 from workbench.replay.events import ReplayEvent, ReplayResult
 from workbench.replay.session import SimulatedSession
 from workbench.replay.snapshot import NOT_CHECKED, BufferView, RuleState, Snapshot
 from workbench.replay.stream import Stream
 from workbench.replay.timebound import PreCheck, guard
 from workbench.rules import Rule
-from workbench.ttsr import compile_rule_condition
-from workbench.ttsr.ast import language_for
-from workbench.ttsr.ast_why import explain_no_match, rule_patterns
 
 __all__ = ["NOT_CHECKED", "BufferView", "RuleState", "Snapshot", "Stepper"]
 
@@ -304,8 +302,8 @@ class Stepper:
             return prev.rules  # nothing that feeds a rule's state changed: share the whole tuple
         self._rules_sig = signature
         settings = self.session.settings
-        once = (settings.get("repeatMode") or "once") == "once"
-        gap_needed = settings.get("repeatGap", 10)
+        once = (settings.repeat_mode or "once") == "once"
+        gap_needed = settings.repeat_gap
         old = {r.name: r for r in prev.rules} if prev is not None else {}
         out = []
         for name, (registered, rejected) in self._registration.items():
@@ -332,7 +330,7 @@ class Stepper:
         matched rules would render: the tool reminder for a claim, the interrupt template otherwise."""
         done = tuple((e.type, e.content) for e in events if e.content)
         if done or not matched:
-            return done  # type: ignore[return-value]
+            return done
         claim = any(e.type == "ttsr_triggered" and e.detail.get("interrupt") is False for e in events)
         kind, template = ("reminder-preview", sim.reminder_template) if claim else ("interrupt-preview", sim.interrupt_template)
         key = (kind, *sorted(matched))

@@ -11,9 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from workbench.replay import engine
+import workbench.replay.engine as engine
 from workbench.replay.conversation import Message, TextView
-from workbench.ttsr import PartialJsonParser
+from workbench.replay.engine import PartialJsonParser
 
 BlockKind = Literal["text", "thinking", "toolCall"]
 _EMPTY = TextView.of("")

@@ -328,8 +328,8 @@ def guard(stream: Any, rules: Iterable[Rule], settings: Any, *, seconds: float |
             return disabled, events
         candidates = [r.name for r in rules if r.name not in disabled and may_hang(r)]
         found, _control = culprits(candidates, disabled,
-                                   lambda plan: _replay(stream, rules, settings, options, plan, step + 1), seconds,
-                                   tick)
+                                   lambda plan: _replay(stream, rules, settings, options, plan, step + 1),  # noqa: B023 - called here
+                                   seconds, tick)
         if found is None and retries > 0:  # did not hang again: look again from the start
             retries -= 1
             continue

@@ -11,9 +11,9 @@ import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from workbench.replay import engine
-from workbench.replay.events import NO_CONTINUATION, OTHER_CALL_REASON
+import workbench.replay.engine as engine
 from workbench.replay.conversation import Message
+from workbench.replay.events import NO_CONTINUATION, OTHER_CALL_REASON
 from workbench.replay.stream import StreamEvent, thaw
 from workbench.rules import Rule
 
@@ -29,7 +29,7 @@ class TriggerHandling:
 
     # State owned by the session (declared here for readers and type checkers).
     manager: Any
-    settings: dict[str, Any]
+    settings: engine.TtsrSettings
     cwd: str
     home: str | None
     interrupt_template: str
@@ -50,6 +50,11 @@ class TriggerHandling:
     edit_mode: str | None
     _step: int
     _remaining_turns: list[int]
+    streaming: Any
+    # Methods of the session this mixin calls.
+    _emit: Callable[..., None]
+    _ms: Callable[[StreamEvent | None], int | float]
+    _streaming: Callable[[StreamEvent], Any]
 
     # -- matching ---------------------------------------------------------------------------------
 
@@ -116,7 +121,7 @@ class TriggerHandling:
 
     def should_interrupt(self, matches: Sequence[Rule], source: str) -> bool:
         """Spec §8.3: one rule whose effective mode interrupts for this source interrupts the batch."""
-        default = self.settings.get("interruptMode") or "always"
+        default = self.settings.interrupt_mode or "always"
         return any(interrupts(rule.interrupt_mode or default, source) for rule in matches)
 
     def _handle(self, matches: list[Rule], ctx: Any, ev: StreamEvent) -> bool:
@@ -196,7 +201,7 @@ class TriggerHandling:
     def _retry(self, target_len: int, ev: StreamEvent) -> None:
         self.abort_pending = False
         self.tool_buckets.clear()
-        mode = self.settings.get("contextMode") or "discard"
+        mode = self.settings.context_mode or "discard"
         rules, self.pending = self.pending, []
         names = tuple(r.name for r in rules)
         keep = self.conversation

@@ -16,10 +16,16 @@ Public API:
 - ``bucket_rules(rules, manager, *, disabled_rules=(), builtin_rules=True)`` — TTSR / always-apply /
   rulebook / dropped, each rule with the reason it landed there; returns ``RuleBuckets``.
 - ``render_system_prompt(...)`` and ``resolve_rule_url(url, rules)`` — the prompt section and ``rule://``.
+- ``parse_examples(frontmatter, ...)`` / ``has_examples`` / ``RuleExample``: a rule's own examples;
+  ``example_line(path, index)`` their line in the file (YAML node marks).
+- ``js_trim`` (and ``js_trim_start`` / ``js_trim_end``): JavaScript's ``trim``, shared with the engine.
+- ``load_rule_file(path)``, ``load_rule_paths(paths)``, ``resolve_rules(paths, *, home=None)`` and
+  ``rule_files(paths)`` — rules named as files and folders (``--rules``), rather than discovered.
 """
 
-from workbench.rules.model import INTERRUPT_MODES, Rule, RuleSource
-from workbench.rules.frontmatter import ParsedFrontmatter, parse_frontmatter
+from workbench.rules.buckets import BucketedRule, RuleBuckets, bucket_rules
+from workbench.rules.building import build_rule_from_markdown
+from workbench.rules.bundled import OMP_PACKAGE_ENV, BundledSource, find_bundled_source
 from workbench.rules.conditions import (
     ConditionAndScope,
     is_likely_file_glob,
@@ -27,40 +33,67 @@ from workbench.rules.conditions import (
     parse_rule_condition_and_scope,
     split_scope_tokens,
 )
-from workbench.rules.building import build_rule_from_markdown
-from workbench.rules.bundled import OMP_PACKAGE_ENV, BundledSource, find_bundled_source
 from workbench.rules.discovery import (
     PROVIDERS,
     DiscoveredRule,
     RuleLoadResult,
     load_rules,
 )
-from workbench.rules.buckets import BucketedRule, RuleBuckets, bucket_rules
+from workbench.rules.examples import (
+    RuleExample,
+    example_line,
+    has_examples,
+    parse_examples,
+)
+from workbench.rules.files import (
+    RULE_SUFFIXES,
+    load_rule_file,
+    load_rule_paths,
+    resolve_rules,
+    rule_files,
+)
+from workbench.rules.frontmatter import ParsedFrontmatter, parse_frontmatter
+from workbench.rules.jsstring import JS_WHITESPACE, js_trim, js_trim_end, js_trim_start
+from workbench.rules.model import INTERRUPT_MODES, InterruptMode, Rule, RuleSource
 from workbench.rules.prompt import RuleResource, render_system_prompt, resolve_rule_url
 
 __all__ = [
     "INTERRUPT_MODES",
+    "JS_WHITESPACE",
     "OMP_PACKAGE_ENV",
     "PROVIDERS",
+    "RULE_SUFFIXES",
     "BucketedRule",
     "BundledSource",
     "ConditionAndScope",
     "DiscoveredRule",
+    "InterruptMode",
     "ParsedFrontmatter",
     "Rule",
     "RuleBuckets",
+    "RuleExample",
     "RuleLoadResult",
     "RuleResource",
     "RuleSource",
     "bucket_rules",
     "build_rule_from_markdown",
+    "example_line",
     "find_bundled_source",
+    "has_examples",
     "is_likely_file_glob",
+    "js_trim",
+    "js_trim_end",
+    "js_trim_start",
+    "load_rule_file",
+    "load_rule_paths",
     "load_rules",
     "normalize_rule_field",
+    "parse_examples",
     "parse_frontmatter",
     "parse_rule_condition_and_scope",
     "render_system_prompt",
     "resolve_rule_url",
+    "resolve_rules",
+    "rule_files",
     "split_scope_tokens",
 ]

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.rules.frontmatter import js_trim
+from workbench.rules.jsstring import js_trim
 
 
 @dataclass(frozen=True, slots=True)

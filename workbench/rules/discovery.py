@@ -21,7 +21,6 @@ from workbench.rules.providers import (
     BUILTIN_PROVIDER,
     DEFAULT_CONFIG_DIRS,
     DiscoveryContext,
-    within,
     Loader,
     load_agents,
     load_builtin,
@@ -31,6 +30,7 @@ from workbench.rules.providers import (
     load_native,
     load_plugins,
     load_windsurf,
+    within,
 )
 
 
@@ -221,13 +221,13 @@ def load_rules(
             items.append(DiscoveredRule(**base, disabled="enabled: false in its frontmatter"))
             continue
         if winner is not None:
-            items.append(DiscoveredRule(**base, shadowed_by=winner.path,
+            items.append(DiscoveredRule(**base, shadowed_by=winner.path,  # type: ignore[arg-type]
                                         shadowed_by_provider=winner.source.provider if winner.source else None))
             continue
         winners[rule.name] = rule
         error = _validate(rule)
         if error:
             warnings.append(f"[{provider.display_name}] Invalid item at {rule.path}: {error}")
-        items.append(DiscoveredRule(**base, invalid=error))
+        items.append(DiscoveredRule(**base, invalid=error))  # type: ignore[arg-type]
     active = tuple(item.rule for item in items if item.active)
     return RuleLoadResult(rules=active, items=tuple(items), warnings=tuple(warnings), bundled=bundled)

@@ -35,17 +35,21 @@ question is asked at all (scope, globs and the condition pre-filter let the outp
   keys ``path``, ``content``, ``old_string``, ``new_string``, ``replace_all``, ``input``, ``edits``
   (never both). Any other key is an error, so a typo (``trigger:``) cannot pass silently.
 
-This module only parses and validates (pure); ``workbench.checks`` runs the examples.
+This module only parses and validates (pure); ``workbench.rulecheck`` runs the examples.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any, Literal
+
+import yaml
 
 from workbench.errors import RuleFileError
 from workbench.rules.conditions import normalize_question
+from workbench.rules.frontmatter import compose_frontmatter
 
 ExampleKind = Literal["text", "thinking", "tool"]
 EXAMPLES_KEY = "examples"
@@ -229,3 +233,22 @@ def _reject_unknown(keys: list[str], allowed: frozenset[str] | set[str], fail: A
     for key in keys:
         if key not in allowed:
             raise fail(f"unknown key (allowed here: {', '.join(sorted(allowed))})", key)
+
+
+def example_line(path: str | Path, index: int | None = None) -> int | None:
+    """1-based line of the ``examples`` key in a rule file's frontmatter (``index`` given: of that
+    item; the key's line when there is no such item), from the YAML parser's node marks; ``None`` when
+    the file cannot be read or its frontmatter has no ``examples``."""
+    try:
+        content = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    root = compose_frontmatter(content)
+    if not isinstance(root, yaml.MappingNode):
+        return None
+    for key, value in root.value:
+        if isinstance(key, yaml.ScalarNode) and key.value == "examples":
+            items = value.value if isinstance(value, yaml.SequenceNode) else []
+            node = items[index] if index is not None and 0 <= index < len(items) else key
+            return node.start_mark.line + 2
+    return None

@@ -20,27 +20,17 @@ from typing import Any, Literal
 import yaml
 
 from workbench.errors import RuleFileError
+from workbench.rules.jsstring import JS_WHITESPACE, js_trim
 
 WarnLevel = Literal["off", "warn", "fatal"]
 
 PARSE_WARNING = "Failed to parse YAML frontmatter"
 
 # JavaScript's String.prototype.trim set (Python's str.strip differs on \x1c-\x1f, \x85 and \ufeff).
-JS_WHITESPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-
-
-def js_trim(text: str) -> str:
-    """``String.prototype.trim``."""
-    return text.strip(JS_WHITESPACE)
-
-
 class _Yaml12Loader(yaml.SafeLoader):
     """SafeLoader with the YAML 1.2 core schema's implicit resolvers (as Bun's parser uses)."""
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[str, Any]:
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[str, Any]:  # type: ignore[override]
         # Keys become JS property names at once, so `1:` and `true:` cannot collide as 1 == True.
         self.flatten_mapping(node)
         mapping: dict[str, Any] = {}
@@ -64,7 +54,7 @@ _RESOLVERS: list[tuple[str, str, str]] = [
         r"|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$",
         "-+0123456789.",
     ),
-    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),
+    ("tag:yaml.org,2002:null", r"^(?:~|null|Null|NULL|)$", ["~", "n", "N", ""]),  # type: ignore[list-item]
     ("tag:yaml.org,2002:merge", r"^(?:<<)$", "<"),
 ]
 for _tag, _pattern, _first in _RESOLVERS:
@@ -100,6 +90,20 @@ def load_yaml(text: str) -> Any:
     in ``to_js_values``, which is how the reference's values come out (checked in the spec, §3).
     """
     return yaml.load(text, Loader=_Yaml12Loader)  # noqa: S506 - a SafeLoader subclass
+
+
+def compose_frontmatter(content: str) -> yaml.Node | None:
+    """The frontmatter's YAML node tree (``None`` when there is none or it is not YAML): its marks say
+    where each key and item is, the file's 1-based line being ``mark.line + 2`` (after the ``---``).
+    Split as ``parse_frontmatter`` does, but without removing HTML comments, which would move lines."""
+    text = content.replace("\r\n", "\n").replace("\r", "\n")
+    end = text.find("\n---", 3) if text.startswith("---") else -1
+    if end == -1:
+        return None
+    try:
+        return yaml.compose(text[4:end].replace("\t", "  "), Loader=_Yaml12Loader)  # noqa: S506 - SafeLoader
+    except yaml.YAMLError:
+        return None
 
 
 def to_js_values(value: Any) -> Any:

@@ -12,7 +12,9 @@ from typing import Any, Literal
 
 InterruptMode = Literal["never", "prose-only", "tool-only", "always"]
 Level = Literal["user", "project"]
-INTERRUPT_MODES: tuple[str, ...] = ("never", "prose-only", "tool-only", "always")
+# The one home of the interrupt modes (a rule's ``interruptMode`` and ``ttsr.interruptMode``), in the
+# reference's order of values; the CLI's choices and the UI's options are built from it.
+INTERRUPT_MODES: tuple[InterruptMode, ...] = ("never", "prose-only", "tool-only", "always")
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from workbench.rules.building import build_rule_from_markdown, rule_from_frontmatter
 from workbench.rules.bundled import BundledSource, find_bundled_source
-from workbench.rules.frontmatter import js_trim, parse_frontmatter
+from workbench.rules.frontmatter import parse_frontmatter
+from workbench.rules.jsstring import js_trim
 from workbench.rules.model import Level, Rule, RuleSource
 
 DEFAULT_CONFIG_DIRS = (".xcsh", ".omp")

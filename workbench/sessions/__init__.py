@@ -8,6 +8,8 @@ Public API (other packages code against these names):
   the app) or loads as no entries plus a diagnostic, as the agent loads it (``strict=False``).
 * ``detect_flavor(session) -> FlavorGuess`` / ``resolve_flavor(name, session)`` / ``FLAVOR_CHOICES``:
   which agent's rules a file is read with (``omp`` = omp17, ``omp18``, ``pi``; ``auto`` detects).
+* ``session_files(paths) -> list[Path]``: the session files named and under named folders (``*.jsonl``,
+  not ``*.stream.jsonl``, hidden folders skipped) — the one rule ingest, backtest and the app follow.
 * ``session_info(path) -> SessionInfo``: header-level metadata (id, cwd, title, version, timestamp).
 * ``Session``, ``Entry``, ``Diagnostic``, ``NotLoaded``: frozen records of a loaded file.
 * ``SessionTree``: leaf, ``get_tree()``, ``get_branch()``, labels, ``navigate()`` → ``NavigationResult``.
@@ -26,27 +28,62 @@ Public API (other packages code against these names):
 from __future__ import annotations
 
 from workbench.sessions.context import SessionContext, build_session_context
-from workbench.sessions.entries import Diagnostic, Entry, NotLoaded, Session, parse_timestamp_ms
+from workbench.sessions.entries import (
+    Diagnostic,
+    Entry,
+    NotLoaded,
+    Session,
+    parse_timestamp_ms,
+)
+from workbench.sessions.files import (
+    STREAM_SUFFIX,
+    Progress,
+    is_session_name,
+    session_files,
+)
 from workbench.sessions.flavors import FLAVOR_CHOICES, FlavorGuess, detect_flavor, resolve_flavor
 from workbench.sessions.fuzzy import FuzzyMatch, classic_match, fuzzy_filter, word_match
 from workbench.sessions.fuzzy18 import word_match18
-from workbench.sessions.loader import SessionInfo, load_session, parse_session_bytes, parse_session_text, session_info
 from workbench.sessions.labels import append_label
-from workbench.sessions.synthetic import generate_session_records, generate_session_text, time_tree
-from workbench.sessions.tree import NavigationResult, SessionTree, TreeNode, resolve_labels
+from workbench.sessions.loader import (
+    SessionInfo,
+    load_session,
+    parse_session_bytes,
+    parse_session_text,
+    session_info,
+)
+from workbench.sessions.synthetic import (
+    generate_session_records,
+    generate_session_text,
+    time_tree,
+)
+from workbench.sessions.tree import (
+    NavigationResult,
+    SessionTree,
+    TreeNode,
+    branch_path,
+    resolve_labels,
+)
 from workbench.sessions.treelist import FILTER_MODES, FILTER_TAGS, TreeList, TreeRow
-from workbench.sessions.wordfilter import normalize_many, normalized_text, query_matcher, word_matches
+from workbench.sessions.wordfilter import (
+    normalize_many,
+    normalized_text,
+    query_matcher,
+    word_matches,
+)
 
 __all__ = [
     "FLAVOR_CHOICES",
     "FILTER_MODES",
     "FILTER_TAGS",
+    "STREAM_SUFFIX",
     "Diagnostic",
     "Entry",
     "FlavorGuess",
     "FuzzyMatch",
     "NavigationResult",
     "NotLoaded",
+    "Progress",
     "Session",
     "SessionContext",
     "SessionInfo",
@@ -55,12 +92,14 @@ __all__ = [
     "TreeNode",
     "TreeRow",
     "append_label",
+    "branch_path",
     "build_session_context",
     "classic_match",
     "detect_flavor",
     "fuzzy_filter",
     "generate_session_records",
     "generate_session_text",
+    "is_session_name",
     "load_session",
     "normalize_many",
     "normalized_text",
@@ -70,6 +109,7 @@ __all__ = [
     "query_matcher",
     "resolve_flavor",
     "resolve_labels",
+    "session_files",
     "session_info",
     "time_tree",
     "word_match",

@@ -14,6 +14,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Literal
 
+from workbench.errors import Diagnostic
+
+# The ``kind`` of a session file's ``Diagnostic``.
 DiagnosticKind = Literal[
     "malformed",  # a line that is not JSON (skipped, as the agent skips it)
     "two-objects",  # one line holding several JSON objects glued together (`}{`)
@@ -34,25 +37,6 @@ DiagnosticKind = Literal[
 
 
 # Kinds that describe the file rather than a fault in it (the agent loads such files normally).
-NOTICE_KINDS: frozenset[str] = frozenset({"unknown-type", "newer-version"})
-
-
-@dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """Something wrong in a session file, found while loading; the file itself is never changed."""
-
-    path: str
-    line: int
-    kind: DiagnosticKind
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.kind}: {self.message}"
-
-    @property
-    def is_notice(self) -> bool:
-        """True for ``unknown-type`` / ``newer-version``: worth saying, but nothing was skipped or changed."""
-        return self.kind in NOTICE_KINDS
 
 
 @dataclass(frozen=True, slots=True)

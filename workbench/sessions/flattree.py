@@ -23,6 +23,7 @@ from workbench.sessions.rowtext18 import (
     search_text18,
 )
 from workbench.sessions.tree import SessionTree, TreeNode
+
 # Re-exported: treelist and older callers import the layout helpers from here.
 from workbench.sessions.treelayout import (
     Layout,
@@ -37,7 +38,12 @@ from workbench.sessions.treelayout import (
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FlatTree", "Layout", "TreeRow", "VisibleForest", "layout_forest",
            "pi_visible_forest", "render_prefix", "render_rows", "truncate_to_width"]
-from workbench.sessions.wordfilter import norm_matches, normalize_many, query_matcher, word_query
+from workbench.sessions.wordfilter import (
+    norm_matches,
+    normalize_many,
+    query_matcher,
+    word_query,
+)
 
 Flavor = Literal["omp", "pi", "omp57", "omp18"]
 FilterMode = Literal["default", "no-tools", "user-only", "labeled-only", "all"]
@@ -185,7 +191,7 @@ class FlatTree:
             if isinstance(content, list):
                 for block in content:
                     if (type(block) is dict or isinstance(block, Mapping)) and block.get("type") == "toolCall":
-                        tool_calls[block.get("id")] = (block.get("name"), block.get("arguments"))
+                        tool_calls[block.get("id")] = (block.get("name"), block.get("arguments"))  # type: ignore[index]
         self.types = types
         self.roles = roles
         # What the filters treat as bookkeeping and as a user turn (omp 18.3 knows more types).
@@ -200,7 +206,7 @@ class FlatTree:
         cur = leaf
         while cur is not None and cur not in self.active_path:
             self.active_path.add(cur)
-            k = index_of.get(cur)
+            k = index_of.get(cur)  # type: ignore[assignment]
             if k is None:
                 break
             cur = entries[k].parent_id

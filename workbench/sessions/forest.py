@@ -33,7 +33,7 @@ def _sort_children(children: list[TreeNode]) -> None:
         return
     keys = [c.entry.timestamp_ms for c in children]
     if all(k is not None for k in keys):
-        children.sort(key=lambda c: c.entry.timestamp_ms)  # stable: ties keep file order
+        children.sort(key=lambda c: c.entry.timestamp_ms)  # type: ignore[arg-type, return-value]  # stable: ties keep file order
         return
 
     # Some Date.parse results are NaN: the JS comparator then answers 0 ("equal"), no total order.

@@ -14,9 +14,9 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from functools import lru_cache
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Literal, NamedTuple, TypeVar
 
 T = TypeVar("T")

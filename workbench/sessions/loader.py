@@ -14,8 +14,8 @@ diagnostics saying why.
 from __future__ import annotations
 
 import hashlib
-import math
 import json
+import math
 import os
 from dataclasses import dataclass
 from typing import Any
@@ -38,7 +38,7 @@ def _loads(text: str) -> Any:
 
 
 _STRICT = json.JSONDecoder(parse_constant=_reject_constant)
-_SCAN = _STRICT.scan_once
+_SCAN = _STRICT.scan_once  # type: ignore[attr-defined]
 _JSON_WS = " \t\n\r"
 
 
@@ -107,7 +107,7 @@ def _decode_lines(data: bytes, path: str, diags: list[Diagnostic]) -> list[tuple
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             text = raw.decode("utf-8", errors="replace")
-            diags.append(Diagnostic(path, number, "invalid-utf8", f"invalid UTF-8 at byte {exc.start} of the line"))
+            diags.append(Diagnostic(path=path, line=number, kind="invalid-utf8", message=f"invalid UTF-8 at byte {exc.start} of the line"))
         lines.append((number, text))
     return lines
 
@@ -150,7 +150,7 @@ def load_session(path: str | os.PathLike[str], *, strict: bool = True) -> Sessio
         raise SessionFileError("is a directory, not a session file", path=name) from None
     except FileNotFoundError:
         if not strict:
-            return empty_session(name, [Diagnostic(name, 0, "missing-file", "file not found: no entries")])
+            return empty_session(name, [Diagnostic(path=name, line=0, kind="missing-file", message="file not found: no entries")])
         raise SessionFileError("file not found", path=name) from None
     except OSError as exc:
         raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=name) from None
@@ -176,7 +176,7 @@ def _parse_lines(
                 continue
             if isinstance(slot, dict) and slot.get("type") == "title":
                 # An invalid slot: the reference would choke on it as a header; we skip and report it.
-                diags.append(Diagnostic(path, number, "title-slot", "invalid title slot on the first line ignored"))
+                diags.append(Diagnostic(path=path, line=number, kind="title-slot", message="invalid title slot on the first line ignored"))
                 continue
         try:
             value = _loads_line(text)
@@ -184,31 +184,30 @@ def _parse_lines(
             glued = _split_objects(text)
             if glued is not None:
                 diags.append(
-                    Diagnostic(path, number, "two-objects",
-                               f"{len(glued)} JSON objects on one line; the agent skips the whole line")
+                    Diagnostic(path=path, line=number, kind="two-objects", message=f"{len(glued)} JSON objects on one line; the agent skips the whole line")
                 )
                 not_loaded.extend(NotLoaded(number, v, "glued to another object on the same line") for v in glued)
             elif number == last_line and not ends_with_newline:
-                diags.append(Diagnostic(path, number, "truncated", f"last line is cut short: {exc}"))
+                diags.append(Diagnostic(path=path, line=number, kind="truncated", message=f"last line is cut short: {exc}"))
             else:
-                diags.append(Diagnostic(path, number, "malformed", f"not valid JSON, skipped: {exc}"))
+                diags.append(Diagnostic(path=path, line=number, kind="malformed", message=f"not valid JSON, skipped: {exc}"))
             continue
         parsed.append((number, value))
 
     if not parsed:
         if not strict:
             if nonblank or title_slot is not None:
-                diags.append(Diagnostic(path, last_line or 1, "no-header", "no JSON record loads: no entries"))
+                diags.append(Diagnostic(path=path, line=last_line or 1, kind="no-header", message="no JSON record loads: no entries"))
             else:
-                diags.append(Diagnostic(path, 0, "empty-file", "the file is empty: no entries"))
+                diags.append(Diagnostic(path=path, line=0, kind="empty-file", message="the file is empty: no entries"))
             return empty_session(path, diags)
         raise SessionFileError("not a session: no JSON records", path=path)
     first_line, first_value = parsed[0]
     if not (isinstance(first_value, dict) and first_value.get("type") == "session" and isinstance(first_value.get("id"), str)):
         if not strict:
             # The agent checks only the first record: without a header nothing after it loads either.
-            diags.append(Diagnostic(path, first_line, "no-header",
-                                    "the first record is not a session header (type \"session\" with a string "
+            diags.append(Diagnostic(path=path, line=first_line, kind="no-header",
+                                    message="the first record is not a session header (type \"session\" with a string "
                                     "id): the agent loads no entries"))
             return empty_session(path, diags)
         raise SessionFileError(
@@ -242,15 +241,15 @@ def _build(
     # passes neither ``< 2`` nor ``< 3``, so such a file is not migrated at all.
     version = js_number(1 if raw_version is None else raw_version)
     if version > CURRENT_VERSION:
-        diags.append(Diagnostic(path, header_rec[0], "newer-version",
-                                f"version {raw_version!r} is newer than {CURRENT_VERSION}, the newest this workbench "
+        diags.append(Diagnostic(path=path, line=header_rec[0], kind="newer-version",
+                                message=f"version {raw_version!r} is newer than {CURRENT_VERSION}, the newest this workbench "
                                 "follows (omp 18.3.4, pi 0.73): read as version 3"))
     objects: list[tuple[int, dict[str, Any]]] = []
     for rec_line, rec_value in records:
         if isinstance(rec_value, dict):
             objects.append((rec_line, rec_value))
         else:
-            diags.append(Diagnostic(path, rec_line, "not-object", f"a JSON {type(rec_value).__name__}, not an object"))
+            diags.append(Diagnostic(path=path, line=rec_line, kind="not-object", message=f"a JSON {type(rec_value).__name__}, not an object"))
 
     # The ids in use, for minting; built only when something is minted (v1 files, entries without id).
     used: set[str] | None = None
@@ -294,7 +293,7 @@ def _build(
             entry_id = _mint_id(f"{header.get('id')}:{line}:missing", used)
             data = {**view, "id": entry_id}
             view = data
-            diags.append(Diagnostic(path, line, "missing-id", f"entry has no string id; shown as {entry_id}"))
+            diags.append(Diagnostic(path=path, line=line, kind="missing-id", message=f"entry has no string id; shown as {entry_id}"))
         parent = view.get("parentId")
         etype = view.get("type")
         entry = Entry(
@@ -308,8 +307,7 @@ def _build(
             data,
         )
         if entry_id in by_id:
-            diags.append(Diagnostic(path, line, "duplicate-id",
-                                    f"id {entry_id!r} already used on line {by_id[entry_id].line}; this one wins"))
+            diags.append(Diagnostic(path=path, line=line, kind="duplicate-id", message=f"id {entry_id!r} already used on line {by_id[entry_id].line}; this one wins"))
         by_id[entry_id] = entry
         append(entry)
 
@@ -317,7 +315,7 @@ def _build(
     diags.extend(unknown_types(path, entries))
     if version < 3:
         header = {**header, "version": 3}
-    diags.sort(key=lambda d: d.line)
+    diags.sort(key=lambda d: d.line)  # type: ignore[arg-type, return-value]
     declared = int(version) if math.isfinite(version) and version.is_integer() else CURRENT_VERSION
     return Session(
         path=path,

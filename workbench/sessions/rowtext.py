@@ -285,7 +285,7 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
                 return "assistant: " + cut16(norm(js_str(error)), 80)
             return "assistant: (no content)"
         if role == "toolResult":
-            call = tool_calls.get(msg.get("toolCallId")) if isinstance(msg.get("toolCallId"), str) else None
+            call = tool_calls.get(msg.get("toolCallId")) if isinstance(msg.get("toolCallId"), str) else None  # type: ignore[arg-type]
             if call is not None:
                 return format_tool_call(js_str(call[0]), call[1], home=home, flavor=flavor)
             name = msg.get("toolName")
@@ -299,7 +299,7 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
     if etype == "compaction":
         tokens = obj.get("tokensBefore")
         try:
-            k = js_str(math.floor(float(tokens) / 1000 + 0.5))
+            k = js_str(math.floor(float(tokens) / 1000 + 0.5))  # type: ignore[arg-type]
         except (TypeError, ValueError, OverflowError):
             k = "NaN"
         return f"[compaction: {k}k tokens]"

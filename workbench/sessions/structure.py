@@ -46,8 +46,8 @@ def unknown_types(path: str, entries: list[Entry]) -> list[Diagnostic]:
         seen.add(etype)
         count = sum(1 for e in entries if e.type == etype)
         shown = repr(etype) if etype else "missing"
-        out.append(Diagnostic(path, entry.line, "unknown-type",
-                              f"entry type {shown} is not one omp 18.3 or pi writes ({count} "
+        out.append(Diagnostic(path=path, line=entry.line, kind="unknown-type",
+                              message=f"entry type {shown} is not one omp 18.3 or pi writes ({count} "
                               f"entr{'y' if count == 1 else 'ies'}); kept and shown as [{etype.replace('_', ' ')}]"))
     return out
 
@@ -64,8 +64,8 @@ def structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, E
             parent = by_id.get(pid)
             if parent is None:
                 if pid != entry.id:
-                    out.append(Diagnostic(path, entry.line, "missing-parent",
-                                          f"parent {pid!r} not found; shown as a root"))
+                    out.append(Diagnostic(path=path, line=entry.line, kind="missing-parent",
+                                          message=f"parent {pid!r} not found; shown as a root"))
             elif parent.index >= entry.index and pid != entry.id:
                 acyclic = False
                 break
@@ -75,8 +75,8 @@ def structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, E
     state: dict[str, int] = {}  # 1 = on the current walk, 2 = resolved
     for entry in entries:
         if entry.parent_id is not None and entry.parent_id != entry.id and entry.parent_id not in by_id:
-            out.append(Diagnostic(path, entry.line, "missing-parent",
-                                  f"parent {entry.parent_id!r} not found; shown as a root"))
+            out.append(Diagnostic(path=path, line=entry.line, kind="missing-parent",
+                                  message=f"parent {entry.parent_id!r} not found; shown as a root"))
         walk: list[str] = []
         cur: Entry | None = entry
         while cur is not None and state.get(cur.id) is None:
@@ -85,8 +85,8 @@ def structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, E
             pid = cur.parent_id
             cur = by_id.get(pid) if pid is not None and pid != cur.id else None
         if cur is not None and state.get(cur.id) == 1:
-            out.append(Diagnostic(path, cur.line, "cycle",
-                                  f"parent chain of {cur.id!r} loops back to itself; broken there for display"))
+            out.append(Diagnostic(path=path, line=cur.line, kind="cycle",
+                                  message=f"parent chain of {cur.id!r} loops back to itself; broken there for display"))
         for eid in walk:
             state[eid] = 2
     return out

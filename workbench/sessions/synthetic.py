@@ -12,6 +12,10 @@ import time
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from workbench.sessions.loader import parse_session_text
+from workbench.sessions.tree import SessionTree
+from workbench.sessions.treelist import TreeList
+
 
 def generate_session_records(n: int, *, branch_every: int = 2000) -> list[dict[str, Any]]:
     """``n`` entries after a header: a main chain with short side branches and some labels."""
@@ -57,10 +61,6 @@ def generate_session_text(n: int, *, branch_every: int = 2000) -> str:
 
 def time_tree(n: int = 100_000, *, flavor: str = "omp") -> dict[str, float]:
     """Seconds for parse, tree build, TreeList flatten (default filter), a search and rendering all rows."""
-    from workbench.sessions.loader import parse_session_text
-    from workbench.sessions.tree import SessionTree
-    from workbench.sessions.treelist import TreeList
-
     text = generate_session_text(n)
     out: dict[str, float] = {"entries": float(n)}
     t0 = time.perf_counter()

@@ -199,7 +199,7 @@ def render_prefix(
             cells[0] = "…" + cells[0][1:]
     out = ("".join(cells), disp, has_conn)
     if memo is not None:
-        memo[key] = out
+        memo[key] = out  # type: ignore[index]
     return out
 
 
@@ -238,7 +238,7 @@ def pi_visible_forest(flat: FlatTree, visible: list[int], folded: frozenset[int]
     if folded:
         hidden: set[int] = set()
         for n in visible:
-            p = vparent.get(n)
+            p = vparent.get(n)  # type: ignore[assignment]
             if p is not None and (p in folded or p in hidden):
                 hidden.add(n)
         visible = [n for n in visible if n not in hidden]

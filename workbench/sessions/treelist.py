@@ -20,8 +20,8 @@ from workbench.sessions.flattree import (
     FILTER_MODES,
     FILTER_TAGS,
     FilterMode,
-    Flavor,
     FlatTree,
+    Flavor,
     TreeRow,
     pi_visible_forest,
     render_rows,
@@ -259,7 +259,7 @@ class TreeList:
         return self.set_filter("default" if self.filter_mode == mode else mode)
 
     def cycle_filter(self, backward: bool = False) -> TreeList:
-        i = FILTER_MODES.index(self.filter_mode)  # type: ignore[arg-type]
+        i = FILTER_MODES.index(self.filter_mode)
         return self.set_filter(FILTER_MODES[(i + (-1 if backward else 1)) % len(FILTER_MODES)])
 
     def set_search(self, query: str) -> TreeList:

@@ -20,11 +20,16 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
-from workbench.sessions.fuzzy import _adjacent_swaps, _normalize_cached, _u16, normalize_words
+from workbench.sessions.fuzzy import (
+    _adjacent_swaps,
+    _normalize_cached,
+    _u16,
+    normalize_words,
+)
 
 __all__ = ["norm_matches", "query_matcher", "normalize_many", "normalized_text", "word_matches", "word_query"]
 

@@ -5,10 +5,29 @@ judged rules of 18.3 (``question``: ``workbench.ttsr.judged``); the other names 
 blocks, public for the stepper and the rule tester.
 """
 
-from workbench.ttsr.ast import ast_match, extname, language_for
+from workbench.errors import Diagnostic
+from workbench.ttsr.ast import (
+    NATIVE_ALIASES,
+    ast_match,
+    ast_spans,
+    extname,
+    language_for,
+    native_pattern,
+    parse_language,
+)
+from workbench.ttsr.ast_why import explain_no_match, rule_patterns
 from workbench.ttsr.code_units import engine_text
-from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition, split_flags
-from workbench.ttsr.context import Diagnostic, InjectionGap, InjectionRecord, MatchContext, MatchSource
+from workbench.ttsr.conditions import (
+    CompiledCondition,
+    compile_rule_condition,
+    split_flags,
+)
+from workbench.ttsr.context import (
+    InjectionGap,
+    InjectionRecord,
+    MatchContext,
+    MatchSource,
+)
 from workbench.ttsr.globs import glob_match, matches_any_path, normalize_path
 from workbench.ttsr.judged import (
     JUDGED_CONTENT_MAX_TOKENS,
@@ -38,13 +57,27 @@ from workbench.ttsr.matchers import (
     parse_envelope,
     resolve_tool,
     split_sloppy_sections,
+    tool_file_paths,
 )
-from workbench.ttsr.partial_json import PartialJsonParser, parse_partial_json, repair_json
-from workbench.ttsr.paths import argument_paths, candidates_for, path_candidates, tool_file_paths
+from workbench.ttsr.partial_json import (
+    PartialJsonParser,
+    parse_partial_json,
+    repair_json,
+)
+from workbench.ttsr.paths import argument_paths, candidates_for, path_candidates
 from workbench.ttsr.pattern_shape import Shape
+from workbench.ttsr.playground import PlaygroundReport, explain_rule
 from workbench.ttsr.scope import DEFAULT_SCOPE, RuleScope, ToolScope, build_scope
+from workbench.ttsr.settings import (
+    CONTEXT_MODES,
+    INTERRUPT_MODES,
+    REPEAT_MODES,
+    ContextMode,
+    InterruptMode,
+    RepeatMode,
+    TtsrSettings,
+)
 from workbench.ttsr.settings import DEFAULTS as DEFAULT_SETTINGS
-from workbench.ttsr.settings import TtsrSettings
 from workbench.ttsr.templates import (
     DEFAULT_INTERRUPT_TEMPLATE,
     DEFAULT_TOOL_REMINDER_TEMPLATE,
@@ -59,7 +92,7 @@ from workbench.ttsr.templates import (
 )
 
 __all__ = [
-    "CompiledCondition",
+    "CONTEXT_MODES",
     "DEFAULT_EDIT_MODE",
     "DEFAULT_INTERRUPT_TEMPLATE",
     "DEFAULT_SCOPE",
@@ -69,6 +102,7 @@ __all__ = [
     "Diagnostic",
     "EDIT_MODES",
     "EDIT_MODE_STRATEGIES",
+    "INTERRUPT_MODES",
     "InjectionGap",
     "InjectionRecord",
     "JUDGED_CONTENT_MAX_TOKENS",
@@ -78,10 +112,20 @@ __all__ = [
     "MSG_INVALID_REGEX",
     "MSG_INVALID_SCOPE_TOKEN",
     "MSG_SCOPE_EXCLUDES_ALL",
+    "NATIVE_ALIASES",
+    "REPEAT_MODES",
+    "CompiledCondition",
+    "ContextMode",
+    "Diagnostic",
+    "InjectionGap",
+    "InjectionRecord",
+    "InterruptMode",
     "MatchContext",
     "MatchSource",
     "MatcherEntry",
     "PartialJsonParser",
+    "RepeatMode",
+    "PlaygroundReport",
     "RuleEntry",
     "RuleScope",
     "Shape",
@@ -91,6 +135,7 @@ __all__ = [
     "TtsrSettings",
     "argument_paths",
     "ast_match",
+    "ast_spans",
     "build_scope",
     "candidates_for",
     "check_template",
@@ -98,11 +143,16 @@ __all__ = [
     "count_tokens",
     "display_path",
     "engine_text",
+    "explain_no_match",
+    "explain_rule",
     "extname",
     "extract_added_lines",
     "format_prompt",
     "glob_match",
     "language_for",
+    "native_pattern",
+    "parse_language",
+    "rule_patterns",
     "load_template",
     "matcher_digest",
     "matcher_entries",

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ast_grep_py import SgRoot
+
 from workbench.ttsr import ast_languages
 from workbench.ttsr.globs import normalize_path
 
@@ -123,8 +125,6 @@ def ast_match(patterns: Sequence[str], source: str, lang: str) -> bool:
     if sg_lang is None:
         return False
     try:
-        from ast_grep_py import SgRoot
-
         root = SgRoot(source, sg_lang).root()
     except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
@@ -133,10 +133,37 @@ def ast_match(patterns: Sequence[str], source: str, lang: str) -> bool:
     for pattern in patterns:
         try:
             context = ast_languages.native_pattern(pattern, sg_lang)
-            if root.find(pattern={"context": context, "strictness": "smart"}) is not None:
+            if root.find(pattern={"context": context, "strictness": "smart"}) is not None:  # type: ignore[call-overload]
                 return True
         except BaseException as exc:  # noqa: BLE001 - an uncompilable pattern is skipped silently
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
             continue
     return False
+
+
+def ast_spans(patterns: Sequence[str], source: str, lang: str) -> list[tuple[int, int, int]]:
+    """``(start, end, line)`` of every node any pattern matches (0-based line), sorted; ``[]`` when
+    the language is unknown or nothing parses (``ast_match`` treats those as "no match" too). The
+    reference reports no position; firings and the scan locate their nodes with this."""
+    sg_lang = parse_language(lang)  # registers the dynamic grammars (toml, sql ...) on first use
+    if sg_lang is None:
+        return []
+    try:
+        root = SgRoot(source, sg_lang).root()
+    except BaseException as exc:  # noqa: BLE001 - ast-grep-py panics are BaseExceptions
+        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+            raise
+        return []
+    found: set[tuple[int, int, int]] = set()
+    for pattern in patterns:
+        try:
+            nodes = root.find_all(pattern={"context": native_pattern(pattern, sg_lang), "strictness": "smart"})  # type: ignore[call-overload]
+        except BaseException as exc:  # noqa: BLE001 - an uncompilable pattern is skipped, as in the engine
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
+            continue
+        for node in nodes:
+            r = node.range()
+            found.add((r.start.index, r.end.index, r.start.line))
+    return sorted(found)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 MatchSource = Literal["text", "thinking", "tool"]
@@ -31,14 +31,6 @@ class MatchContext:
 
 
 @dataclass(frozen=True, slots=True)
-class Diagnostic:
-    """One ``logger.warn`` call of the reference: its message text and context object."""
-
-    message: str
-    context: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True, slots=True)
 class InjectionGap:
     """Turns since a rule was last injected (clamped at 0) and whether its position is journaled."""
 
@@ -53,15 +45,3 @@ class InjectionRecord:
     last_injected_at: int | float
     journal_coords: bool
 
-
-# JavaScript's String.prototype.trim set: WhiteSpace (incl. U+FEFF and every Zs) and
-# LineTerminator. Python's str.strip differs (it strips U+001C-U+001F and U+0085, keeps U+FEFF).
-_JS_SPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-
-
-def js_trim(value: str) -> str:
-    """``String.prototype.trim`` exactly."""
-    return value.strip(_JS_SPACE)

@@ -18,7 +18,7 @@ Back-references under ``i`` still compare with ``regress``'s folding (README, kn
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 import regress
 
@@ -42,7 +42,7 @@ def canonicalize(ch: str) -> str:
     return upper
 
 
-@lru_cache(maxsize=None)
+@cache
 def _equivalents(ch: str) -> str:
     """Every BMP character with the same canonical form as ``ch`` (``ch`` included)."""
     target = canonicalize(ch)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
-from json.decoder import scanstring
 
 _HEX = frozenset("0123456789abcdefABCDEF")
 _BLANKS = re.compile(r"[ \t\n\r]*")

@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
+from workbench.errors import Diagnostic
+from workbench.rules.jsstring import js_trim
 from workbench.ttsr.ast import UnsupportedLanguage, ast_match, language_for
 from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition
-from workbench.ttsr.context import Diagnostic, InjectionGap, InjectionRecord, MatchContext, js_trim
+from workbench.ttsr.context import InjectionGap, InjectionRecord, MatchContext
 from workbench.ttsr.globs import matches_any_path
 from workbench.ttsr.judged import JudgedRules, SettingsSource, question_of
 from workbench.ttsr.scope import RuleScope, build_scope, normalized_tool_name

@@ -15,7 +15,16 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from workbench.ttsr.paths import JS_DOT, JS_LINE_END, JS_LINE_START, JS_NON_WS, JS_WS, js_trim
+from workbench.ttsr.paths import (
+    JS_DOT,
+    JS_LINE_END,
+    JS_LINE_START,
+    JS_NON_WS,
+    JS_WS,
+    argument_paths,
+    candidates_for,
+    js_trim,
+)
 
 EditMode = Literal["replace", "patch", "hashline", "apply_patch", "sloppy"]
 EDIT_MODES: tuple[str, ...] = ("replace", "patch", "hashline", "apply_patch", "sloppy")
@@ -400,3 +409,18 @@ def matcher_entries(tool_name: str | None, args: Any, *, edit_mode: str | None =
     """Per-file entries of ``args``; ``None`` unless at least one entry is recoverable."""
     tool = resolve_tool(tool_name, edit_mode)
     return (tool.entries(args) or None) if tool and tool.entries else None
+
+
+def tool_file_paths(tool_name: str | None, args: Any, cwd: str, edit_mode: str = "replace") -> list[str] | None:
+    """``filePaths`` of a tool-call match context: the tool's ``matcherPaths`` as candidates when it
+    yields any, else the argument scan's candidates; ``None`` when neither finds a path."""
+    tool_paths = matcher_paths(tool_name, args, edit_mode=edit_mode) if tool_name else None
+    if tool_paths:
+        normalized = candidates_for(list(tool_paths), cwd)
+        if normalized:
+            return normalized
+    raw = argument_paths(args)
+    if raw is None:
+        return None
+    normalized = candidates_for(raw, cwd)
+    return normalized or None

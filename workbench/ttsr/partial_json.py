@@ -20,8 +20,8 @@ import math
 import re
 from typing import Any
 
+from workbench.rules.jsstring import js_trim
 from workbench.ttsr.json_prefix import JsonPrefix
-from workbench.ttsr.paths import js_trim
 
 _JSON_BLANKS = " \n\r\t"
 _STRING_BODY = re.compile(r'[^"\\]*(?:\\[\s\S][^"\\]*)*')

@@ -11,14 +11,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from workbench.rules.jsstring import js_trim
+
 # --- ECMAScript text semantics ------------------------------------------------------------------
 
 # WhiteSpace + LineTerminator of ECMAScript: what `trim()` strips and the regex class `\s` matches.
 # Python's `str.strip()` differs: it also strips \x1c-\x1f and \x85 but not \ufeff.
-JS_WHITESPACE = (
-    "\t\n\x0b\x0c\r \xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
-    "\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
 _WS_CLASS_BODY = "\\t\\n\\x0b\\x0c\\r \\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff"
 #: Regex fragments equivalent to JavaScript's `\s`, `\S` and `.` (no `s` flag).
 JS_WS = f"[{_WS_CLASS_BODY}]"
@@ -27,21 +25,6 @@ JS_DOT = "[^\\n\\r\\u2028\\u2029]"
 #: JavaScript's multiline `^` and `$` (line ends include \r, \u2028 and \u2029, not only \n).
 JS_LINE_START = "(?:(?<=[\\n\\r\\u2028\\u2029])|(?<![\\s\\S]))"
 JS_LINE_END = "(?=[\\n\\r\\u2028\\u2029]|(?![\\s\\S]))"
-
-
-def js_trim(text: str) -> str:
-    """``String.prototype.trim``."""
-    return text.strip(JS_WHITESPACE)
-
-
-def js_trim_start(text: str) -> str:
-    """``String.prototype.trimStart``."""
-    return text.lstrip(JS_WHITESPACE)
-
-
-def js_trim_end(text: str) -> str:
-    """``String.prototype.trimEnd``."""
-    return text.rstrip(JS_WHITESPACE)
 
 
 # --- Node `path.posix` ----------------------------------------------------------------------------
@@ -187,20 +170,3 @@ def candidates_for(raw_paths: list[str], cwd: str) -> list[str]:
         for candidate in path_candidates(raw, cwd):
             seen[candidate] = None
     return list(seen)
-
-
-def tool_file_paths(tool_name: str | None, args: Any, cwd: str, edit_mode: str = "replace") -> list[str] | None:
-    """``filePaths`` of a tool-call match context: the tool's ``matcherPaths`` as candidates when it
-    yields any, else the argument scan's candidates; ``None`` when neither finds a path."""
-    from workbench.ttsr.matchers import matcher_paths  # matchers imports this module's helpers
-
-    tool_paths = matcher_paths(tool_name, args, edit_mode=edit_mode) if tool_name else None
-    if tool_paths:
-        normalized = candidates_for(list(tool_paths), cwd)
-        if normalized:
-            return normalized
-    raw = argument_paths(args)
-    if raw is None:
-        return None
-    normalized = candidates_for(raw, cwd)
-    return normalized or None

@@ -14,7 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from workbench.ttsr import js_case_fold
-from workbench.ttsr.code_units import _ESCAPE_CLASS, _class_union, engine_text, nonfree_class
+from workbench.ttsr.code_units import (
+    _ESCAPE_CLASS,
+    _class_union,
+    engine_text,
+    nonfree_class,
+)
 from workbench.ttsr.pattern_lexer import (
     CLASS_NEWLINE,
     QUANTIFIER,
@@ -23,7 +28,15 @@ from workbench.ttsr.pattern_lexer import (
     ScanAbort,
     count_groups,
 )
-from workbench.ttsr.pattern_shape import INF, UNKNOWN, Shape, ShapeInfo, char_info, join_classes, literal_info
+from workbench.ttsr.pattern_shape import (
+    INF,
+    UNKNOWN,
+    Shape,
+    ShapeInfo,
+    char_info,
+    join_classes,
+    literal_info,
+)
 
 __all__ = ["PatternSyntaxError", "ScannedPattern", "scan"]
 

@@ -11,7 +11,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from workbench.ttsr.context import MatchContext, js_trim
+from workbench.rules.jsstring import js_trim
+from workbench.ttsr.context import MatchContext
 from workbench.ttsr.globs import matches_any_path
 
 _TOKEN = re.compile(

@@ -9,7 +9,27 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
+
+from workbench.rules.model import INTERRUPT_MODES, InterruptMode
+
+__all__ = [
+    "CONTEXT_MODES",
+    "DEFAULTS",
+    "INTERRUPT_MODES",
+    "REPEAT_MODES",
+    "ContextMode",
+    "InterruptMode",
+    "RepeatMode",
+    "TtsrSettings",
+    "js_truthy",
+]
+
+# The one home of each settings enum (Literal + its choices): CLI choices and UI options come from here.
+ContextMode = Literal["keep", "discard"]
+CONTEXT_MODES: tuple[ContextMode, ...] = ("keep", "discard")
+RepeatMode = Literal["once", "after-gap"]
+REPEAT_MODES: tuple[RepeatMode, ...] = ("once", "after-gap")
 
 DEFAULTS: dict[str, Any] = {
     "enabled": True,
@@ -70,6 +90,12 @@ class TtsrSettings:
         out = {camel: getattr(self, snake) for camel, snake in _FIELD.items()}
         out.update(self.extra)
         return out
+
+    @classmethod
+    def of(cls, **given: Any) -> TtsrSettings:
+        """Settings from snake_case keywords, leaving out those given as ``None`` (not chosen: the
+        default applies). The CLI's flags and the UI's widgets build their settings with this."""
+        return cls.from_mapping({k: v for k, v in given.items() if v is not None})
 
     @property
     def is_enabled(self) -> bool:

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import InputError
-from workbench.ttsr.paths import JS_DOT, JS_WS, is_absolute, js_trim, js_trim_end, js_trim_start, relative, resolve
+from workbench.rules.jsstring import js_trim, js_trim_end, js_trim_start
+from workbench.ttsr.paths import JS_DOT, JS_WS, is_absolute, relative, resolve
 
 DEFAULT_INTERRUPT_TEMPLATE = """\
 <system-interrupt reason="rule_violation" rule="{{name}}" path="{{path}}">

@@ -3,7 +3,7 @@
 Public API:
 
 - ``create_app(paths, db=None)`` — a factory for ``pn.serve``: one ``AppState`` and one template per
-  browser session (``workbench serve`` uses it).
+  browser session (``workbench serve`` uses it); ``default_paths()`` — what it serves given no path.
 - ``AppState`` — the shareable state of one browser session (session, leaf, filter, q, stream, step …).
 - ``TreeView`` — the ``/tree`` list, branch graph and entry view; ``TreeView.from_path(file)`` in a notebook.
 - ``StepperView`` — step a stream through rules; ``StepperView.from_paths(stream_or_session, rules_dir)``.
@@ -22,6 +22,7 @@ from typing import Any
 
 _EXPORTS = {
     "create_app": "app",
+    "default_paths": "app",
     "AppState": "state",
     "TreeView": "tree_view",
     "StepperView": "stepper_view",

@@ -13,7 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import panel as pn
+from panel.io import PeriodicCallback
+from panel.theme.fast import Fast
 
+import workbench
 from workbench.ui.catalog import Catalog
 from workbench.ui.entry_html import STYLESHEET
 from workbench.ui.notify import reporting
@@ -32,10 +35,9 @@ def _offline_fast() -> type:
 
     ``font_url=""`` is not enough: the Fast design class lists Google's Open Sans as a resource of
     its own and Panel links it on every page. The subclass keeps the name ``Fast`` on purpose: Panel
-    derives the bundled paths of the design's own scripts from the class name.
+    derives the bundled paths of the design's own scripts from the class name. ``_resources`` is the
+    class attribute through which a Design subclass declares its resources (there is no other hook).
     """
-    from panel.theme.fast import Fast
-
     return type("Fast", (Fast,), {"_resources": {**Fast._resources, "font": {}},
                                   "__module__": __name__, "__doc__": "Fast design, system fonts only."})
 
@@ -45,8 +47,6 @@ OfflineFast = _offline_fast()
 
 def default_paths() -> list[Path]:
     """``sample_sessions/`` of the current directory if present, else the one shipped beside the package."""
-    import workbench
-
     here = Path.cwd() / "sample_sessions"
     bundled = Path(workbench.__file__).resolve().parent.parent / "sample_sessions"
     return [p for p in (here, bundled) if p.is_dir()][:1]
@@ -89,33 +89,39 @@ def build_view(name: str, server: Server, state: AppState, views: dict[str, Any]
     return views[name]
 
 
+# Lazy tabs: each view's module (and what it pulls in: the replay, the backtest, Tabulator) loads
+# when its tab is first shown, which keeps the first page load short.
+
+
 def _sessions(state: AppState, server: Server, views: dict[str, Any]) -> Any:
-    from workbench.ui.sessions_view import SessionsView
+    from workbench.ui.sessions_view import SessionsView  # lazy tab (see above)
 
     return SessionsView(state=state, catalog=server.catalog, uploads=server.upload_dir)
 
 
 def _tree(state: AppState, server: Server, views: dict[str, Any]) -> Any:
-    from workbench.ui.tree_view import TreeView
+    from workbench.ui.tree_view import TreeView  # lazy tab (see above)
 
     return TreeView(state=state, catalog=server.catalog)
 
 
 def _stepper(state: AppState, server: Server, views: dict[str, Any]) -> Any:
-    from workbench.ui.stepper_view import StepperView
+    from workbench.ui.stepper_view import StepperView  # lazy tab (see above)
 
     return StepperView(state=state)
 
 
 def _rules(state: AppState, server: Server, views: dict[str, Any]) -> Any:
-    from workbench.ui.rules_view import RulesView
+    from workbench.ui.rules_view import RulesView  # lazy tab (see above)
 
-    # the Rules tab re-runs the stepper's stream: it needs the stepper view even if that tab was never shown
-    return RulesView(state=state, stepper=build_view("stepper", server, state, views))
+    # The Rules tab re-runs the stepper's stream: the Stepper view, which builds that replay into the
+    # shared state, must exist even if its tab was never shown.
+    build_view("stepper", server, state, views)
+    return RulesView(state=state)
 
 
 def _backtest(state: AppState, server: Server, views: dict[str, Any]) -> Any:
-    from workbench.ui.backtest_view import BacktestView
+    from workbench.ui.backtest_view import BacktestView  # lazy tab (see above)
 
     return BacktestView(state=state, catalog=server.catalog)
 
@@ -207,16 +213,14 @@ def _follow(state: AppState, views: dict[str, Any]) -> None:
         with reporting("Live update"):
             if hasattr(tree, "poll"):
                 tree.poll()
-            ruleset = state._ruleset
+            ruleset = state.current_rule_set()
             if ruleset is not None and ruleset.changed_on_disk():
                 state.rules_revision += 1
 
-    cb = pn.state.add_periodic_callback(poll, period=500, start=False)
-    # A poll that finds nothing is not work the user waits for: without this the header's busy spinner
-    # turned every half second (the page looked forever loading) and the server logged each run.
-    cb.log = False
-    if hasattr(cb, "_background"):
-        cb._background = True
+    # A poll that finds nothing is not work the user waits for: as a background callback it does not
+    # turn the header's busy spinner every half second (the page looked forever loading), and with
+    # log=False the server does not log each run. Session-scoped, it ends with the browser session.
+    cb = PeriodicCallback(callback=poll, period=500, background=True, log=False)
     cb.start()
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pandas as pd
 import panel as pn
 import param
 from bokeh.models import ColumnDataSource
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
+from workbench.backtest import BacktestOptions, run_backtest
 from workbench.ui.entry_html import STYLESHEET, esc
 from workbench.ui.notify import notify, reporting
 from workbench.ui.state import AppState
@@ -57,8 +59,6 @@ class BacktestView(Viewer):
             [str(p) for p in self.state.roots.session_files()]
 
     def run(self) -> None:
-        from workbench.backtest import BacktestOptions, run_backtest
-
         with reporting("Backtest"):
             rules = self.state.rule_set().rules()
             files = self._files()
@@ -69,7 +69,7 @@ class BacktestView(Viewer):
             doc = pn.state.curdoc
             served = doc is not None and getattr(doc, "session_context", None) is not None
 
-            def progress(done: int, total: int) -> None:
+            def progress(done: int, total: int, _path: str) -> None:
                 value = int(100 * done / max(total, 1))
                 if served:
                     doc.add_next_tick_callback(lambda: setattr(self.progress, "value", value))
@@ -95,7 +95,6 @@ class BacktestView(Viewer):
             if error is not None:
                 raise error
             self.result = result
-            import pandas as pd
 
             rows = [{"rule": r.rule, "sessions": r.sessions, "turns": r.turns, "interrupting": r.interrupting_turns,
                      "disabled": r.disabled or ""} for r in result.rules]
@@ -125,8 +124,6 @@ class BacktestView(Viewer):
 
     # -- browsing ------------------------------------------------------------------------------------
     def show_rule(self, rule: str | None) -> None:
-        import pandas as pd
-
         hits = [h for h in (self.result.hits if self.result else ()) if h.rule == rule]
         rows = [{"session": self.state.roots.display(self.state.roots.resolve(h.session)), "turn": h.turn,
                  "step": h.step, "source": h.source, "interrupts": h.interrupts, "snippet": h.snippet[:120]}

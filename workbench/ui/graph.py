@@ -144,7 +144,8 @@ def build_figure(
     x0, y0, x1, y1, ecol, ew = [], [], [], [], [], []
 
     def seg(a: float, b: float, c: float, d: float, colour: str, width: float) -> None:
-        x0.append(a); y0.append(b); x1.append(c); y1.append(d); ecol.append(colour); ew.append(width)
+        for column, value in ((x0, a), (y0, b), (x1, c), (y1, d), (ecol, colour), (ew, width)):
+            column.append(value)
 
     for idx, p in enumerate(lay.parents):
         if p < 0:

@@ -8,9 +8,11 @@ on the server. In a notebook (no notification area) the message goes to a fallba
 from __future__ import annotations
 
 import logging
+import weakref
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Literal
+from typing import Any, Literal
 
 import panel as pn
 
@@ -20,14 +22,26 @@ log = logging.getLogger("workbench.ui")
 
 Level = Literal["info", "success", "warning", "error"]
 
-# Tests and notebooks can read what was announced without a browser.
-_history: list[tuple[Level, str]] = []
+_KEPT = 200
+# What was announced, per browser session (its Bokeh document), so tests and notebooks can read it
+# without a browser. One session never sees another's messages; a document's history goes with it.
+_by_document: weakref.WeakKeyDictionary[Any, deque[tuple[Level, str]]] = weakref.WeakKeyDictionary()
+# Outside a served page (a notebook, a test) there is no document: one history for the process.
+_unserved: deque[tuple[Level, str]] = deque(maxlen=_KEPT)
+
+
+def _history_here() -> deque[tuple[Level, str]]:
+    doc = pn.state.curdoc
+    if doc is None:
+        return _unserved
+    if doc not in _by_document:
+        _by_document[doc] = deque(maxlen=_KEPT)
+    return _by_document[doc]
 
 
 def notify(message: str, level: Level = "info", duration: int = 4000) -> None:
     """Show a toast in the current browser session (or log it when there is none)."""
-    _history.append((level, message))
-    del _history[:-200]
+    _history_here().append((level, message))
     area = getattr(pn.state, "notifications", None)
     if area is None:
         log.log(logging.ERROR if level == "error" else logging.INFO, message)
@@ -39,7 +53,8 @@ def notify(message: str, level: Level = "info", duration: int = 4000) -> None:
 
 
 def history() -> list[tuple[Level, str]]:
-    return list(_history)
+    """What was announced in the current browser session (outside one: in this process), oldest first."""
+    return list(_history_here())
 
 
 def describe(exc: BaseException) -> str:

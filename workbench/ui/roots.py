@@ -13,9 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from workbench.errors import AccessError, NotFoundError
-
-SESSION_SUFFIX = ".jsonl"
-STREAM_SUFFIX = ".stream.jsonl"
+from workbench.sessions import STREAM_SUFFIX, is_session_name, session_files
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +71,13 @@ class ServedRoots:
         return str(path)
 
     def session_files(self, under: Path | None = None) -> Iterator[Path]:
-        """Session files (``*.jsonl`` that are not stream files) under the roots, sorted, hidden dirs skipped."""
-        yield from self._files(under, lambda n: n.endswith(SESSION_SUFFIX) and not n.endswith(STREAM_SUFFIX))
+        """Session files under the roots (``workbench.sessions.session_files``' rule); a root that is a
+        single file counts only when it is named like a session."""
+        for base in [under] if under is not None else list(self.roots):
+            if base.is_dir():
+                yield from session_files([base])
+            elif is_session_name(base.name):
+                yield base
 
     def stream_files(self) -> Iterator[Path]:
         yield from self._files(None, lambda n: n.endswith(STREAM_SUFFIX))

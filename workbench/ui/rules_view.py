@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import threading
+from pathlib import Path
 from typing import Any
 
 import panel as pn
@@ -15,9 +16,20 @@ import param
 from panel.viewable import Viewer
 
 from workbench.errors import WorkbenchError
+from workbench.replay import Stepper
+from workbench.rulecheck import run_rule_examples
+from workbench.rules import (
+    bucket_rules,
+    has_examples,
+    render_system_prompt,
+    resolve_rule_url,
+)
+from workbench.ttsr import TtsrManager
 from workbench.ui.entry_html import STYLESHEET, esc, pre, table_html
 from workbench.ui.notify import reporting
+from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
+from workbench.ui.stepper_view import StepperView
 
 _BUCKETS = (("ttsr", "TTSR (stream-triggered)"), ("always_apply", "Always apply"), ("rulebook", "Rulebook"),
             ("dropped", "Dropped"))
@@ -28,7 +40,6 @@ class RulesView(Viewer):
     """Rule discovery results and an editor that shows where an edited rule fires in the current stream."""
 
     state = param.ClassSelector(class_=AppState)
-    stepper = param.Parameter(default=None, doc="The page's StepperView (its stream is re-run on each edit).")
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -54,8 +65,8 @@ class RulesView(Viewer):
         self._first_fire: int | None = None
         self._fires_generation = 0
         self._dirty = True
-        if self.stepper is not None:
-            self.stepper.param.watch(lambda e: self._show_fires(), "built")
+        # The page's replay (built by the Stepper view, shared through the state) is re-run on each edit.
+        self.state.param.watch(lambda e: e.new is not None and self._show_fires(), "replay")
         self.state.param.watch(lambda e: self._mark_dirty(), ["rules_dir", "rules_revision", "tab"])
         self.state.param.watch(lambda e: self._show_fires(), ["stream", "session", "chunking"])
         self._mark_dirty()
@@ -70,16 +81,13 @@ class RulesView(Viewer):
     @classmethod
     def from_folder(cls, folder: str | os.PathLike[str], stream: str | os.PathLike[str] | None = None) -> RulesView:
         """Rules of a project folder for a notebook cell; with ``stream``, the editor shows where rules fire."""
-        from pathlib import Path
-
-        from workbench.ui.roots import ServedRoots
-        from workbench.ui.stepper_view import StepperView
-
         root = Path(folder).expanduser().resolve()
         if stream is not None:
-            stepper = StepperView.from_paths(stream, root)
-            stepper.state.tab = "rules"
-            return cls(state=stepper.state, stepper=stepper)
+            # The Stepper view builds the replay into the shared state (it stays alive through the
+            # state's watchers); the Rules view reads it from there.
+            state = StepperView.from_paths(stream, root).state
+            state.tab = "rules"
+            return cls(state=state)
         state = AppState(ServedRoots.of([root]), rules_dir=str(root), tab="rules")
         return cls(state=state)
 
@@ -89,13 +97,10 @@ class RulesView(Viewer):
             self._refresh()
 
     def _refresh(self) -> None:
-        from workbench.rules import bucket_rules
-        from workbench.ttsr import TtsrManager
-
         ruleset = self.state.rule_set()
         loaded = ruleset.loaded()
         rules = ruleset.rules()
-        manager = TtsrManager(self.state.settings_mapping())
+        manager = TtsrManager(self.state.settings())
         buckets = bucket_rules(rules, manager)
         items = {i.rule.name: i for i in loaded.items if i.active}
         bundled = loaded.bundled.describe() if loaded.bundled else "off"
@@ -106,7 +111,6 @@ class RulesView(Viewer):
             group = getattr(buckets, key)
             rows = []
             for b in group:
-                item = items.get(b.rule.name)
                 src = b.rule.source
                 edited = " (edited)" if b.rule.name in ruleset.overrides else ""
                 edited = (" (judged)" if b.rule.question is not None else "") + edited
@@ -149,8 +153,6 @@ class RulesView(Viewer):
         return path
 
     def _preview(self, buckets: Any, rules: list[Any]) -> None:
-        from workbench.rules import render_system_prompt, resolve_rule_url
-
         prompt = render_system_prompt(buckets.always_apply_rules, buckets.rulebook_rules)
         name = self.rule_select.value
         url = ""
@@ -213,12 +215,6 @@ class RulesView(Viewer):
         if rule is None:
             self.examples.object = ""
             return
-        try:
-            from workbench.checks import run_rule_examples
-            from workbench.rules.examples import has_examples
-        except ImportError:
-            self.examples.object = ""
-            return
         if not has_examples(rule.frontmatter):
             self.examples.object = '<div class="wb-muted">This rule has no <code>examples</code> in its frontmatter.</div>'
             return
@@ -237,9 +233,8 @@ class RulesView(Viewer):
         name = self.rule_select.value
         if self.state.tab != "rules":
             return  # computed when the tab is shown (replaying a long stream is not free)
-        if self.stepper is not None:
-            self.stepper.ensure()
-        stepper = getattr(self.stepper, "stepper", None) if self.stepper is not None else None
+        self.state.param.trigger("replay_wanted")  # the Stepper view brings the replay up to date
+        stepper = self.state.replay
         self._first_fire = None
         self.open_first.disabled = True
         if not name:
@@ -259,11 +254,9 @@ class RulesView(Viewer):
             self._install_fires(generation, name, *self._find_fires(stepper, name))
             return
         self.fires.object = f'<div class="wb-muted">Replaying {len(stepper):,} events to find where {esc(name)} fires…</div>'
-        settings, home = self.state.settings_mapping(), str(self.state.rule_set().home)
+        settings, home = self.state.settings(), str(self.state.rule_set().home)
 
         def work() -> None:
-            from workbench.replay import Stepper
-
             # rules the page's stepper disabled for running past their time bound stay out here too
             rules = [r for r in stepper.rules if r.name not in stepper.disabled]
             copy = Stepper(stepper.stream, rules, settings, cwd=stepper.cwd, home=home, time_bound=None)

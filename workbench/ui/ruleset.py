@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from workbench.errors import NotFoundError
 from workbench.rules import RuleLoadResult, build_rule_from_markdown, load_rules
 
 # Process-wide defaults of the served app, set once by ``workbench serve --no-builtin / --omp-package``.
@@ -117,8 +118,6 @@ class RuleSet:
         """Keep ``text`` as the rule's new Markdown; returns the rebuilt rule (raises on bad input)."""
         rule = self.loaded().get(name)
         if rule is None:
-            from workbench.errors import NotFoundError
-
             raise NotFoundError(f"rule {name!r} is not in the current rule set")
         built = self._edited(rule, text)
         self.overrides[name] = text

@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import panel as pn
 import param
 from panel.viewable import Viewer
@@ -53,8 +54,6 @@ class SessionsView(Viewer):
         self._hits.on_click(self._on_hit_click)
         roots = ", ".join(str(r) for r in self.catalog.roots.roots if r != self.uploads)
         note = f"Serving: {roots}"
-        if self.catalog.store_error:
-            note += f" — {self.catalog.store_error}"
         self._note = pn.pane.Str(note, styles={"color": "#6e7781", "font-size": "12px"})
         self.state.param.watch(lambda e: self.reload(), "catalog_revision")
 
@@ -120,7 +119,6 @@ class SessionsView(Viewer):
     def _on_search(self, event: Any) -> None:
         with reporting("Search"):
             hits = self.catalog.search(event.new)
-            import pandas as pd
 
             self._hits.value = pd.DataFrame(hits, columns=["session", "id", "type", "text"])
             self._hits.visible = bool(event.new.strip())

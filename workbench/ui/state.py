@@ -11,16 +11,16 @@ import os
 from pathlib import Path
 from typing import Any
 
+import panel as pn
 import param
 
+from workbench.replay import CHUNK_POLICIES
+from workbench.sessions import FILTER_MODES
+from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 from workbench.ui.roots import ServedRoots
+from workbench.ui.ruleset import RuleSet
 
-FILTER_MODES = ("default", "no-tools", "user-only", "labeled-only", "all")
 FLAVOURS = ("omp", "pi")
-CHUNKINGS = ("words", "fixed", "tokens")
-CONTEXT_MODES = ("keep", "discard")
-INTERRUPT_MODES = ("always", "prose-only", "tool-only", "never")
-REPEAT_MODES = ("once", "after-gap")
 TABS = ("sessions", "tree", "stepper", "rules", "backtest")
 
 # URL query key -> parameter name (UI.md: ?session=…&leaf=…&filter=…&q=…&stream=…&step=…)
@@ -37,6 +37,11 @@ URL_KEYS = {
 }
 
 
+def _within(value: int, bounds: tuple[int | None, int | None] | None) -> bool:
+    low, high = bounds or (None, None)
+    return (low is None or value >= low) and (high is None or value <= high)
+
+
 class AppState(param.Parameterized):
     """The shared state of one browser session; views watch it and write to it."""
 
@@ -46,7 +51,7 @@ class AppState(param.Parameterized):
     q = param.String(default="", doc="Tree search query.")
     flavour = param.Selector(default="omp", objects=list(FLAVOURS), doc="Which agent's /tree behaviour to follow.")
     stream = param.String(default="", doc="Stream file for the stepper; empty = derived from the open session.")
-    chunking = param.Selector(default="words", objects=list(CHUNKINGS), doc="How a derived stream is chunked.")
+    chunking = param.Selector(default="words", objects=list(CHUNK_POLICIES), doc="How a derived stream is chunked.")
     rules_dir = param.String(default="", doc="Folder whose rules the stepper and rules tab use.")
     context_mode = param.Selector(default="discard", objects=list(CONTEXT_MODES))
     interrupt_mode = param.Selector(default="always", objects=list(INTERRUPT_MODES))
@@ -58,6 +63,10 @@ class AppState(param.Parameterized):
     revision = param.Integer(default=0, doc="Bumped when the open session file changed on disk.")
     rules_revision = param.Integer(default=0, doc="Bumped when a rule file changed on disk or in the editor.")
     catalog_revision = param.Integer(default=0, doc="Bumped when sessions were added to the store.")
+    # The replay the Stepper view builds, shared with the views that use it (the Rules tab re-runs its
+    # stream): views meet here, never through each other.
+    replay = param.Parameter(default=None, doc="The page's replay (a workbench.replay.Stepper) once built.")
+    replay_wanted = param.Event(doc="Asks for the replay to be brought up to date now (the Stepper view does).")
 
     def __init__(self, roots: ServedRoots, *, store: Any = None, **params: Any) -> None:
         super().__init__(**params)
@@ -93,10 +102,12 @@ class AppState(param.Parameterized):
         found = self.rule_dirs()
         return found[0] if found else None
 
+    def current_rule_set(self) -> Any:
+        """The ``RuleSet`` in use, if one was made (``None`` before any view asked for one)."""
+        return self._ruleset
+
     def rule_set(self) -> Any:
         """The shared ``RuleSet`` of the chosen rules folder (created when the folder changes)."""
-        from workbench.ui.ruleset import RuleSet
-
         folder = self.rules_path()
         if self._ruleset is None or self._ruleset.folder != folder:
             # discovery must not walk above the served root that holds the folder (e.g. .clinerules)
@@ -104,10 +115,10 @@ class AppState(param.Parameterized):
             self._ruleset = RuleSet(folder, boundary=boundary, builtin=getattr(self._ruleset, "builtin", None))
         return self._ruleset
 
-    def settings_mapping(self) -> dict[str, Any]:
-        """The TTSR settings chosen in the UI, as the reference's camelCase mapping."""
-        return {"contextMode": self.context_mode, "interruptMode": self.interrupt_mode,
-                "repeatMode": self.repeat_mode, "repeatGap": self.repeat_gap}
+    def settings(self) -> TtsrSettings:
+        """The TTSR settings chosen in the UI."""
+        return TtsrSettings.of(context_mode=self.context_mode, interrupt_mode=self.interrupt_mode,
+                               repeat_mode=self.repeat_mode, repeat_gap=self.repeat_gap)
 
     def open_session(self, path: str | os.PathLike[str], *, leaf: str = "") -> None:
         """Open a session (checked against the roots) and switch to the tree."""
@@ -132,7 +143,8 @@ class AppState(param.Parameterized):
                 value: Any = int(text) if isinstance(p, param.Integer) else text
                 if isinstance(p, param.Selector) and value not in p.objects:
                     continue
-                p._validate(value)
+                if isinstance(p, param.Integer) and not _within(value, p.bounds):
+                    continue
             except (ValueError, TypeError):
                 continue
             updates[name] = value
@@ -141,8 +153,6 @@ class AppState(param.Parameterized):
 
     def sync_url(self) -> None:
         """Bind the shareable parameters to the page URL (no-op outside a served page)."""
-        import panel as pn
-
         location = getattr(pn.state, "location", None)
         if location is None:
             return

@@ -17,9 +17,13 @@ import param
 from panel.viewable import Viewer
 
 from workbench.errors import UsageError
+from workbench.replay import Stepper, derive_stream, read_stream
+from workbench.sessions import load_session
 from workbench.ui.entry_html import STYLESHEET, conversation_html, esc, pre
 from workbench.ui.judge_view import JudgeView, judged_names, seek_or_pause, seek_until
+from workbench.ui.keys import KeyCatcher
 from workbench.ui.notify import notify, reporting
+from workbench.ui.roots import STREAM_SUFFIX, ServedRoots
 from workbench.ui.state import AppState
 from workbench.ui.step_html import buffers_html, rules_html
 
@@ -40,7 +44,7 @@ class StepperView(Viewer):
     """Stream + rules + settings → a step-by-step replay with time travel."""
 
     state = param.ClassSelector(class_=AppState)
-    built = param.Integer(default=0, doc="Bumped each time a new stepper is installed (the Rules tab listens).")
+    built = param.Integer(default=0, doc="Bumped each time a new stepper is installed.")
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
@@ -74,7 +78,6 @@ class StepperView(Viewer):
         self.slider = pn.widgets.IntSlider(label="", start=0, end=1, value=0, sizing_mode="stretch_width",
                                            min_width=200, margin=(12, 10))
         self.slider.param.watch(lambda e: self.go(e.new), "value_throttled")
-        from workbench.ui.keys import KeyCatcher
 
         self.keys = KeyCatcher(["arrowleft", "arrowright", "space", "n", "shift+n", "home"], self._on_key)
         self.position = _html(min_height=20, css_classes=["wb-step-position"], margin=(8, 10))
@@ -95,6 +98,7 @@ class StepperView(Viewer):
         s.param.watch(lambda e: self._on_step(), "step")
         s.param.watch(lambda e: self._refresh_options(), ["catalog_revision"])
         s.param.watch(lambda e: self.ensure(), "tab")
+        s.param.watch(lambda e: self.ensure(), "replay_wanted")
         self._dirty = True
         self._keep_step = True
         self.ensure()
@@ -107,8 +111,6 @@ class StepperView(Viewer):
         The served roots are the folders of ``source`` and ``rules_dir``; ``settings`` are AppState
         parameters (``context_mode="keep"``, ``chunking="fixed"``, ``step=…``).
         """
-        from workbench.ui.roots import STREAM_SUFFIX, ServedRoots
-
         src = Path(source).expanduser().resolve()
         folders = [src.parent] + ([Path(rules_dir).expanduser().resolve()] if rules_dir else [])
         state = AppState(ServedRoots.of(folders), tab="stepper", **settings)
@@ -162,15 +164,12 @@ class StepperView(Viewer):
             self.rebuild(keep_step=keep)
 
     def _load_stream(self) -> Any:
-        from workbench.replay import derive_stream, read_stream
-
         path = self.state.stream_path()
         if path is not None:
             return read_stream(path), self.state.roots.display(path)
         session_path = self.state.session_path()
         if session_path is None:
             raise UsageError("open a session (Sessions tab) or choose a stream file")
-        from workbench.sessions import load_session
 
         stream = derive_stream(load_session(session_path), policy=self.state.chunking)
         return stream, f"{self.state.roots.display(session_path)} re-chunked by {self.state.chunking}"
@@ -184,6 +183,7 @@ class StepperView(Viewer):
         """
         self._stop_play()
         self.stepper = None
+        self.state.replay = None
         self._events_at = {}
         self._generation += 1
         generation = self._generation
@@ -226,8 +226,6 @@ class StepperView(Viewer):
         pre-check (one bounded replay of the whole stream inside ``Stepper()``) 20–60 %, counted, then
         the events replayed up to ``target`` (the step to show) 60–100 %, counted.
         """
-        from workbench.replay import Stepper
-
         try:
             report(0, "Loading the stream")
             stream, label = self._load_stream()
@@ -246,7 +244,7 @@ class StepperView(Viewer):
                     shown[0] = pct
                     report(pct, f"Checking rule time bounds: {done:,} of {total:,} events")
 
-            stepper = Stepper(stream, rules, self.state.settings_mapping(), cwd=cwd, home=str(ruleset.home),
+            stepper = Stepper(stream, rules, self.state.settings(), cwd=cwd, home=str(ruleset.home),
                               progress=checked, judge=self.judge.make_judge())
             goal = min(max(target, 0), max(len(stepper) - 1, 0))
             chunk = 250
@@ -280,6 +278,7 @@ class StepperView(Viewer):
             if step != self.state.step:
                 self.state.step = step
         self._on_step()
+        self.state.replay = stepper
         self.built += 1
 
     # -- moving --------------------------------------------------------------------------------------

@@ -15,8 +15,15 @@ import param
 from panel.viewable import Viewer
 
 from workbench.errors import NotFoundError, WorkbenchError
+from workbench.sessions import append_label
 from workbench.ui import graph as graph_mod
-from workbench.ui.entry_html import STYLESHEET, conversation_html, entry_html, esc, raw_json_html
+from workbench.ui.entry_html import (
+    STYLESHEET,
+    conversation_html,
+    entry_html,
+    esc,
+    raw_json_html,
+)
 from workbench.ui.notify import notify, reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.session_doc import SessionDoc, row_view
@@ -227,12 +234,10 @@ class TreeView(Viewer):
     # -- labels --------------------------------------------------------------------------------------
     def write_label(self, entry_id: str, value: str) -> None:
         """Append a label entry to the session file (trimmed; empty clears), then reload."""
-        from workbench.sessions import labels as labels_mod  # type: ignore[attr-defined]
-
         if self.doc is None or not entry_id:
             return
         text = value.strip()
-        labels_mod.append_label(self.doc.path, entry_id, text or None)
+        append_label(self.doc.path, entry_id, text or None)
         notify(f"Label {'set to [' + text + ']' if text else 'cleared'} on {entry_id}", "success")
         self.doc.refresh()
         keep = self.state.leaf

@@ -1,8 +1,8 @@
 """The Python side of ingest: which files to read, what an ingest reports, and the rows of parsed sessions.
 
-``workbench.store`` owns DuckDB and every line of SQL; this module holds what needs neither:
+``workbench.store.db`` owns DuckDB and every line of SQL; this module holds what needs neither:
 
-* finding session files (``iter_session_files``) and telling a changed file from an unchanged one
+* telling a changed file from an unchanged one
   (``FileStat.of``: size, mtime and a fingerprint of both ends);
 * picking the files DuckDB may read itself (``has_v3_header``) and grouping them into reads of a
   bounded size (``size_batches``);
@@ -13,16 +13,17 @@
 
 from __future__ import annotations
 
+import builtins  # RowBatch has a field named `bytes`, which shadows the type in its body
 import hashlib
 import json
-import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from workbench.errors import NotFoundError, SessionFileError
-from workbench.search_text import json_str, search_text
+from workbench.errors import SessionFileError
+from workbench.sessions import parse_session_bytes
+from workbench.store.search_text import json_str, search_text
 
 if TYPE_CHECKING:
     from workbench.sessions.entries import Session
@@ -32,16 +33,12 @@ __all__ = [
     "IngestError",
     "IngestMode",
     "IngestSummary",
-    "Progress",
     "RowBatch",
     "has_v3_header",
-    "iter_session_files",
     "size_batches",
     "to_columns",
 ]
 
-Progress = Callable[[int, int, str], None]
-"""``progress(done, total, path)``: called after each file of an ingest."""
 
 IngestMode = Literal["fast", "python", "failed"]
 """How a file was read: by DuckDB, by the session parser, or not at all (not a session)."""
@@ -121,27 +118,6 @@ def _fingerprint(path: Path, size: int, mtime_ns: int) -> str:
     return h.hexdigest()
 
 
-STREAM_SUFFIX = ".stream.jsonl"
-
-
-def iter_session_files(paths: Iterable[str | os.PathLike[str]]) -> Iterator[Path]:
-    """Files named directly, and every ``*.jsonl`` under named folders (sorted, recursive).
-
-    Recorded stream files (``*.stream.jsonl``) found in folders are not sessions and are passed over;
-    one named directly is still read, so the user hears that it is not a session.
-    """
-    for p in paths:
-        path = Path(p).expanduser()
-        if path.is_dir():
-            yield from sorted(
-                q for q in path.rglob("*.jsonl") if q.is_file() and not q.name.endswith(STREAM_SUFFIX)
-            )
-        elif path.exists():
-            yield path
-        else:
-            raise NotFoundError(f"{path}: no such file or folder")
-
-
 def has_v3_header(path: str) -> bool:
     """True when the first line is a v3+ session header: the only shape the DuckDB road takes."""
     try:
@@ -199,8 +175,6 @@ class RowBatch:
         For files that need the parser (migrations, broken lines, odd structure). A file that is
         not a session, or cannot be read, leaves only error rows and a ``failed`` files row.
         """
-        from workbench.sessions.loader import parse_session_bytes  # loads the parser only when needed
-
         summary.fallback_files += 1
         errors: list[IngestError] = []
         session = None
@@ -215,7 +189,7 @@ class RowBatch:
             except SessionFileError as exc:
                 errors.append(IngestError(stat.path, exc.line, "not-a-session", exc.message))
         if session is not None:
-            errors.extend(IngestError(stat.path, d.line, d.kind, d.message) for d in session.diagnostics
+            errors.extend(IngestError(stat.path, d.line, d.kind or "", d.message) for d in session.diagnostics
                           if not d.is_notice)  # notices (unknown type, newer version) are not load errors
             self._add_session(session, data, len(errors))
             summary.sessions += 1
@@ -227,7 +201,7 @@ class RowBatch:
         self.bytes += stat.size
         summary.errors.extend(errors)
 
-    def _add_session(self, session: Session, data: bytes, error_count: int) -> None:
+    def _add_session(self, session: Session, data: builtins.bytes, error_count: int) -> None:
         """The entries and session rows of one parsed session (the Python twin of the DuckDB road's SQL)."""
         if data.startswith(b"\xef\xbb\xbf"):
             data = data[3:]  # the parser drops a BOM before numbering lines; so do we

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.search_text import CUT, json_str, search_text
+from workbench.store.search_text import CUT, json_str, search_text
 
 
 @pytest.mark.parametrize(("entry", "expected"), [

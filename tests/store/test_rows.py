@@ -6,7 +6,13 @@ import json
 import os
 from pathlib import Path
 
-from workbench.ingest_rows import FileStat, IngestSummary, RowBatch, has_v3_header, size_batches
+from workbench.store.rows import (
+    FileStat,
+    IngestSummary,
+    RowBatch,
+    has_v3_header,
+    size_batches,
+)
 
 HEADER = {"type": "session", "version": 3, "id": "s1", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/w"}
 ENTRY = {"type": "message", "id": "e1", "parentId": None, "timestamp": "2026-01-01T00:00:01Z",

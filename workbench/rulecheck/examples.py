@@ -16,27 +16,43 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from workbench.errors import InputError, RuleFileError
-from workbench.firings import Firing, record_firings, snippet
-from workbench.rules import Rule, RuleSource, build_rule_from_markdown
-from workbench.replay import chunk_text, event, make_stream
-from workbench.replay.judged_examples import example_judge, judged_outcome
-from workbench.rules.examples import RuleExample, parse_examples
-from workbench.scan import named_files
-from workbench.ttsr import MatchContext, glob_match, matches_any_path
-from workbench.ttsr.ast import NATIVE_ALIASES, language_for
-from workbench.ttsr.paths import path_candidates
-from workbench.ttsr.scope import build_scope
+from workbench.errors import InputError
+from workbench.replay import (
+    Firing,
+    chunk_text,
+    event,
+    example_judge,
+    judged_outcome,
+    make_stream,
+    record_firings,
+    snippet,
+)
+from workbench.rules import (
+    Rule,
+    RuleExample,
+    RuleSource,
+    build_rule_from_markdown,
+    example_line,
+    parse_examples,
+)
+from workbench.ttsr import (
+    NATIVE_ALIASES,
+    MatchContext,
+    build_scope,
+    glob_match,
+    language_for,
+    matches_any_path,
+    path_candidates,
+)
 
 #: The project folder examples pretend to run in (path candidates are resolved against it).
 EXAMPLE_CWD = "/project"
 EXAMPLE_CALL_ID = "example_call"
-RULE_SUFFIXES = (".md", ".mdc")
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +154,7 @@ def _path_for(rule: Rule, scope_glob: str | None, given: str | None) -> str | No
     guesses = [sample_path(g) for g in ([scope_glob] if scope_glob else []) + rule_globs]
     guesses = [g for g in guesses if g]
     for guess in guesses:
-        if _admits(rule_globs, scope_glob, guess):
+        if _admits(rule_globs, scope_glob, guess):  # type: ignore[arg-type]
             return guess
     if guesses:
         return guesses[0]
@@ -293,100 +309,3 @@ def check_rule_text(content: str, *, path: str = "rule.md", name: str | None = N
     rule = build_rule_from_markdown(file_name, content, path, RuleSource("workbench", "Rule editor", path),
                                     rule_name=name)
     return run_rule_examples(rule)
-
-
-# --- loading rule files ---------------------------------------------------------------------------
-
-
-def rule_files(paths: Iterable[str]) -> list[Path]:
-    """Rule files named directly, and the ``.md`` / ``.mdc`` files under named folders (sorted)."""
-    return named_files(paths, RULE_SUFFIXES)
-
-
-def load_rule_file(path: str | Path, warnings: list[str] | None = None) -> Rule:
-    p = Path(path)
-    try:
-        content = p.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise RuleFileError(f"not UTF-8 text ({exc.reason})", path=str(p)) from None
-    except OSError as exc:
-        raise RuleFileError(f"cannot read: {exc.strerror}", path=str(p)) from None
-    source = RuleSource("file", "Rule file", str(p), "project")
-    return build_rule_from_markdown(p.name, content, str(p), source, warnings=warnings)
-
-
-def load_rule_paths(paths: Iterable[str], warnings: list[str] | None = None) -> list[Rule]:
-    """Rules from files and folders of rule files, in path order; first rule of a name wins."""
-    rules: dict[str, Rule] = {}
-    for f in rule_files(paths):
-        rule = load_rule_file(f, warnings)
-        if rule.name in rules:
-            if warnings is not None:
-                warnings.append(f"{f}: rule {rule.name} already loaded from {rules[rule.name].path}; skipped")
-            continue
-        rules[rule.name] = rule
-    return list(rules.values())
-
-
-def resolve_rules(paths: Iterable[str], *, home: str | None = None, warnings: list[str] | None = None,
-                  omp_package: str | None = None) -> list[Rule]:
-    """Rules for ``--rules`` arguments: a rule file; a folder holding rule files at its top level
-    (all ``.md`` / ``.mdc`` under it); otherwise a project folder, discovered like the agent does
-    (``load_rules(cwd=folder, home=home)``: every provider, user rules and the bundled ones).
-    First rule of a name wins, in argument order."""
-    from workbench.rules import load_rules
-
-    rules: dict[str, Rule] = {}
-    for raw in paths:
-        p = Path(raw)
-        if p.is_dir() and not any(f.is_file() and f.suffix in RULE_SUFFIXES for f in p.iterdir()):
-            loaded = load_rules(cwd=str(p.resolve()), home=home, omp_package=omp_package)
-            if warnings is not None:
-                warnings.extend(loaded.warnings)
-            found = list(loaded.rules)
-        else:
-            found = load_rule_paths([raw], warnings)
-        for rule in found:
-            rules.setdefault(rule.name, rule)
-    return list(rules.values())
-
-
-_EXAMPLES_LINE = re.compile(r"^(\s*)examples\s*:")
-_ITEM = re.compile(r"^(\s*)-(\s|$)")
-
-
-def example_line(path: str | Path, index: int | None = None) -> int | None:
-    """1-based line of ``examples:`` in a rule file (``index`` given: of that list item), if found.
-    A best-effort locator for messages; the YAML parser is the authority on the content."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return None
-    if not lines or lines[0].strip() != "---":
-        return None
-    for i, line in enumerate(lines[1:], start=1):
-        if line.strip() == "---":
-            return None
-        m = _EXAMPLES_LINE.match(line)
-        if not m:
-            continue
-        if index is None:
-            return i + 1
-        key_indent, item_indent, seen = len(m.group(1)), None, -1
-        for j in range(i + 1, len(lines)):
-            text = lines[j]
-            if text.strip() == "---":
-                break
-            if not text.strip() or text.lstrip().startswith("#"):
-                continue
-            indent = len(text) - len(text.lstrip())
-            item = _ITEM.match(text)
-            if item and (item_indent is None or indent == item_indent) and indent >= key_indent:
-                item_indent = indent
-                seen += 1
-                if seen == index:
-                    return j + 1
-            elif indent <= key_indent and not item:
-                break
-        return i + 1
-    return None

@@ -1,8 +1,8 @@
 """The DuckDB store: session files loaded into tables, queried for the CLI and the app.
 
 This is the only module that imports ``duckdb`` or holds SQL; the Python side of ingest (finding
-files, fingerprints, the parser road's rows, the summary) is in ``workbench.ingest_rows`` and the
-search-text rule in ``workbench.search_text``. Tables:
+files, fingerprints, the parser road's rows, the summary) is in ``workbench.store.rows`` and the
+search-text rule in ``workbench.store.search_text``. Tables:
 
 * ``files``          one row per ingested file: size, mtime, fingerprint, when, how (``fast``/``python``/``failed``)
 * ``sessions``       one row per session file: header fields, title and counts
@@ -41,29 +41,19 @@ from typing import Any
 import duckdb
 
 from workbench.errors import NotFoundError, StoreError
-from workbench.ingest_rows import (
+from workbench.sessions import Progress, session_files
+from workbench.store.rows import (
     FileStat,
-    IngestError,
     IngestMode,
     IngestSummary,
-    Progress,
     RowBatch,
     has_v3_header,
-    iter_session_files,
     size_batches,
     to_columns,
 )
-from workbench.search_text import CUT
+from workbench.store.search_text import CUT
 
-# IngestError, IngestSummary, Progress and iter_session_files live in workbench.ingest_rows and are
-# re-exported here: callers have always imported them from the store.
-__all__ = [
-    "IngestError",
-    "IngestSummary",
-    "Progress",
-    "Store",
-    "iter_session_files",
-]
+__all__ = ["Store"]
 
 _BATCH_BYTES = 256 << 20  # per DuckDB read; bounds memory on a large archive
 _MAX_OBJECT = 1 << 30  # one JSON line may hold a huge tool output
@@ -103,7 +93,7 @@ def _raw(path: str) -> str:
     return f"json_extract_string(s.raw, '{path}')"
 
 
-# The search text rule of workbench.search_text (spec §8.9) in SQL, for the fast road; a test holds
+# The search text rule of workbench.store.search_text (spec §8.9) in SQL, for the fast road; a test holds
 # the two together.
 _FIRST_BLOCKS = ", ".join(f"left({_f(b)}, {CUT})" for b in ("b0", "b1", "b2", "b3"))
 _TEXT_SQL = f"""CASE {_f('type')}
@@ -221,7 +211,7 @@ class Store:
         """
         t0 = time.perf_counter()
         summary = IngestSummary()
-        files = list(dict.fromkeys(p.resolve() for p in iter_session_files(paths)))
+        files = list(dict.fromkeys(p.resolve() for p in session_files(paths)))
         summary.files = len(files)
         done = 0
 
@@ -385,7 +375,7 @@ class Store:
         ok = [s for s in batch if s.path in good]
         self._insert_files([(s, good[s.path], "fast") for s in ok])
         summary.sessions += len(ok)
-        summary.entries += int(con.execute("SELECT coalesce(sum(n - 1), 0) FROM _files").fetchone()[0])
+        summary.entries += int(con.execute("SELECT coalesce(sum(n - 1), 0) FROM _files").fetchone()[0])  # type: ignore[index]
         con.execute("DROP TABLE IF EXISTS _files")
         return [s for s in batch if s.path not in good]
 
@@ -524,7 +514,7 @@ class Store:
                       (SELECT count(*) FROM entries), (SELECT count(*) FROM ingest_errors),
                       (SELECT coalesce(sum(size), 0) FROM files)"""
         ).fetchone()
-        return dict(zip(("files", "sessions", "entries", "errors", "bytes"), (int(x) for x in row)))
+        return dict(zip(("files", "sessions", "entries", "errors", "bytes"), (int(x) for x in row)))  # type: ignore[union-attr]
 
     # -- generic tables for other features (backtest results, ...) ----------------------------------
     @_locked
@@ -551,7 +541,7 @@ class Store:
     def read_table(self, table: str) -> list[dict[str, Any]]:
         """All rows of a table as dicts (``NotFoundError`` if it does not exist)."""
         name = _check_name(table)
-        exists = self._con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]).fetchone()[0]
+        exists = self._con.execute("SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]).fetchone()[0]  # type: ignore[index]
         if not exists:
             raise NotFoundError(f"table {name!r} is not in the store {self.db}")
         return self._dicts(f"SELECT * FROM {name}")

@@ -1,4 +1,4 @@
-"""``workbench.scan``: existing files presented as writes; hits at file:line:column."""
+"""``workbench.rulecheck.scan``: existing files presented as writes; hits at file:line:column."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from workbench.errors import NotFoundError
+from workbench.rulecheck import scan_paths
 from workbench.rules import Rule
-from workbench.scan import scan_paths
 
 UNWRAP = Rule("no-unwrap", "r/no-unwrap.md", "b", condition=["\\.unwrap\\(\\)"], scope=["tool:edit(*.rs)", "tool:write(*.rs)"])
 EDIT_ONLY = Rule("edit-only", "r/edit-only.md", "b", condition=["TODO"], scope=["tool:edit(src/**)"])

@@ -19,12 +19,17 @@ from pathlib import Path
 from typing import Any, Literal
 
 from workbench.errors import NotFoundError
-from workbench.firings import ast_patterns, ast_spans, not_registered
+from workbench.replay import ast_patterns, not_registered
 from workbench.rules import Rule
-from workbench.ttsr import MatchContext, TtsrManager
-from workbench.ttsr.ast import language_for
-from workbench.ttsr.paths import tool_file_paths
-from workbench.ttsr.scope import build_scope
+from workbench.ttsr import (
+    MatchContext,
+    TtsrManager,
+    TtsrSettings,
+    ast_spans,
+    build_scope,
+    language_for,
+    tool_file_paths,
+)
 
 SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", "target", "dist", "build"})
 MAX_FILE_BYTES = 2_000_000
@@ -68,21 +73,6 @@ class ScanReport:
         return {"hits": [h.to_json() for h in self.hits], "files": self.files, "rules": list(self.rules),
                 "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
                 "notApplicable": [{"rule": n, "reason": r} for n, r in self.not_applicable]}
-
-
-def named_files(paths: Iterable[str | os.PathLike[str]], suffixes: tuple[str, ...]) -> list[Path]:
-    """Files named directly, and the files with one of ``suffixes`` anywhere under named folders
-    (sorted per folder, each once). The rule and session loaders' view of their arguments."""
-    out: list[Path] = []
-    for raw in paths:
-        p = Path(raw)
-        if p.is_file():
-            out.append(p)
-        elif p.is_dir():
-            out += sorted(f for f in p.rglob("*") if f.is_file() and f.suffix in suffixes)
-        else:
-            raise NotFoundError(f"{raw}: no such file or directory")
-    return list(dict.fromkeys(out))
 
 
 def iter_files(paths: Iterable[str]) -> Iterator[Path]:
@@ -155,7 +145,7 @@ def scan_paths(
 ) -> ScanReport:
     """Scan files and folders with ``rules``; hits sorted by path, line, column, rule."""
     base = Path(cwd or os.getcwd()).resolve()
-    manager = TtsrManager({"repeatMode": "after-gap", "repeatGap": 0})
+    manager = TtsrManager(TtsrSettings.of(repeat_mode="after-gap", repeat_gap=0))
     by_name: dict[str, Rule] = {}
     not_applicable: list[tuple[str, str]] = []
     for rule in rules:

@@ -8,8 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from workbench.backtest import BacktestOptions, backtest_session, run_backtest, write_results
+from workbench.backtest import (
+    BacktestOptions,
+    backtest_session,
+    run_backtest,
+    write_results,
+)
 from workbench.errors import NotFoundError, UsageError
+from workbench.ttsr import TtsrSettings
 
 RULES = {
     "no-unwrap.md": "---\ncondition: '\\.unwrap\\(\\)'\nscope: text, tool:edit(*.rs)\n---\nUse ?.\n",
@@ -112,7 +118,7 @@ def test_per_rule_sessions_turns_first_trigger_and_samples(rules_dir, corpus):
 def test_local_processes_give_the_same_result(rules_dir, corpus):
     seen = []
     one = run_backtest(rules_dir, [corpus], workers=1)
-    many = run_backtest(rules_dir, [corpus], workers=2, progress=lambda done, total: seen.append((done, total)))
+    many = run_backtest(rules_dir, [corpus], workers=2, progress=lambda done, total, _path: seen.append((done, total)))
     assert many == one
     assert seen[-1] == (4, 4) and [d for d, _ in seen] == sorted(d for d, _ in seen)
 
@@ -137,7 +143,7 @@ def test_agent_mode_interrupts_and_the_repeat_policy_silence_later_turns(rules_d
     assert statuses == {"a.jsonl": "completed", "b.jsonl": "completed",
                         "c.jsonl": "interrupted, no recorded continuation", "notes.jsonl": None}
     again = by_rule(run_backtest(rules_dir, [corpus], workers=1, options=BacktestOptions(
-        mode="agent", settings={"repeatMode": "after-gap", "repeatGap": 0})))
+        mode="agent", settings=TtsrSettings.of(repeat_mode="after-gap", repeat_gap=0))))
     assert again["no-unwrap"].turns == 3  # gap 0: the retry (recorded turn 2) fires again
 
 
@@ -184,7 +190,7 @@ def test_dask_cluster_gives_identical_results(rules_dir, corpus):
                                   dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
         seen = []
         remote = run_backtest(rules_dir, [corpus], scheduler=cluster.scheduler_address,
-                              progress=lambda done, total: seen.append((done, total)))
+                              progress=lambda done, total, _path: seen.append((done, total)))
     assert remote == local
     assert remote.scheduler is not None and remote.scheduler.startswith("tcp://127.0.0.1:")
     assert seen[-1] == (4, 4)
@@ -235,7 +241,7 @@ def test_a_catastrophic_rule_is_disabled_and_reported(rules_dir, slow_corpus, tm
     assert disabled[0] == "slow" and Path(disabled[1]).name == "2-slow.jsonl" and "1s time bound" in disabled[2]
     slow = by_rule(result)["slow"]
     assert slow.turns == 0 and "at session" in slow.disabled and "slow" not in result.never_fired
-    assert all(s.disabled == ("slow",) for s in result.sessions)
+    assert result.sessions and all(s.disabled == ("slow",) for s in result.sessions)
     assert [Path(s.session).name for s in result.sessions if s.slow] == ["2-slow.jsonl"]
     # Every other rule sees every session, as in a backtest without the slow rule at all (in probe
     # mode this checks that dropping a rule's hits equals replaying without it).

@@ -70,7 +70,7 @@ def search_text(obj: Mapping[str, Any]) -> str | None:
     if kind == "ttsr_injection":
         rules = obj.get("injectedRules")
         names = [json_str(r) for r in rules if r is not None] if isinstance(rules, list) else []
-        return _join("ttsr injection", " ".join(names) if names else None)
+        return _join("ttsr injection", " ".join(names) if names else None)  # type: ignore[arg-type]
     if kind == "model_change":
         model = json_str(obj.get("model"))
         return _join("model", model if model is not None else json_str(obj.get("modelId")))

@@ -1,21 +1,16 @@
-"""Running rule examples through the engine (``workbench.checks``)."""
+"""Running rule examples through the engine (``workbench.rulecheck.examples``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from workbench.checks import (
+from workbench.rulecheck.examples import (
     check_rule_text,
-    example_line,
-    load_rule_paths,
     presentations,
-    resolve_rules,
     run_rule_examples,
     sample_path,
 )
-from workbench.rules import Rule
+from workbench.rules import Rule, load_rule_paths
 from workbench.rules.examples import RuleExample
 from workbench.ttsr import glob_match
 
@@ -121,13 +116,6 @@ def test_bad_examples_become_an_error_with_file_line_and_field(tmp_path):
     assert report.error == f"{path}:7: field 'examples[1].triggers': must be true or false, got a string 'maybe'"
 
 
-def test_example_line_finds_items(tmp_path):
-    path = tmp_path / "r.md"
-    path.write_text("---\ncondition: x\nexamples:\n  - text: a\n    triggers: true\n\n  - text: b\n    triggers: false\n---\nb")
-    assert example_line(path) == 3
-    assert [example_line(path, i) for i in (0, 1)] == [4, 7]
-
-
 @pytest.mark.parametrize("glob", ["src/**/*.ts", "*.{ts,{js,jsx}}", "**/*.rs", "[abc]/x?.py", "lib/*.rs", "a\\*b.md"])
 def test_sample_path_matches_its_glob(glob):
     path = sample_path(glob)
@@ -138,16 +126,3 @@ def test_default_scope_text_example_is_tried_as_prose_and_as_a_write():
     rule = Rule("r", "r.md", "b", condition=["x"])
     example = RuleExample(0, "text", True, text="x")
     assert [p.label for p in presentations(rule, example)] == ["as prose", "as write call"]
-
-
-def test_resolve_rules_reads_rule_folders_and_discovers_projects(tmp_path):
-    folder = tmp_path / "rules"
-    folder.mkdir()
-    (folder / "a.md").write_text("---\ncondition: a\n---\nA")
-    (folder / "b.mdc").write_text("---\ncondition: b\n---\nB")
-    project = tmp_path / "proj"
-    (project / ".omp/rules").mkdir(parents=True)
-    (project / ".omp/rules/c.md").write_text("---\ncondition: c\n---\nC")
-    names = [r.name for r in resolve_rules([str(folder), str(project)], home=str(tmp_path / "nohome"))]
-    assert names[:3] == ["a", "b", "c"]
-    assert Path(resolve_rules([str(folder / "a.md")])[0].path).name == "a.md"

@@ -25,14 +25,16 @@ the result is made as if it had been disabled for every session, whichever worke
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from workbench.backtest_results import (
+from workbench.backtest.results import (
     DEFAULT_SAMPLES,
     TABLES,
     BacktestResult,
@@ -43,24 +45,33 @@ from workbench.backtest_results import (
     write_results,
 )
 from workbench.errors import NotFoundError, UsageError, WorkbenchError
-from workbench.firings import FiringRecorder, record_firings
-from workbench.replay.derive import chunk_text, open_stream
-from workbench.replay.judge_tally import tally_session
-from workbench.replay.prefilter import probe_firings, probe_stream
-from workbench.replay.timebound import Bounded, culprits, may_hang, wait_all
-from workbench.replay.triggers import interrupts
-from workbench.rules import Rule
-from workbench.scan import named_files
+from workbench.replay import (
+    Bounded,
+    ChunkPolicy,
+    FiringRecorder,
+    chunk_text,
+    culprits,
+    interrupts,
+    may_hang,
+    open_stream,
+    probe_firings,
+    probe_stream,
+    record_firings,
+    tally_session,
+    wait_all,
+)
+from workbench.rules import InterruptMode, Rule, resolve_rules
+from workbench.sessions import Progress, session_files
+from workbench.ttsr import TtsrSettings
 
 __all__ = [
     "DEFAULT_SAMPLES", "TABLES", "BacktestOptions", "BacktestResult", "Hit", "RuleSummary", "SessionOutcome",
     "aggregate", "backtest_batch", "backtest_session", "load_rule_set", "load_stream", "run_backtest",
-    "session_files", "write_results",
+    "write_results",
 ]
 
-Progress = Callable[[int, int], None]
-PROBE_SETTINGS = {"interruptMode": "never", "repeatMode": "after-gap", "repeatGap": 0}
-SESSION_SUFFIXES = (".jsonl",)
+# The probe: nothing aborts (the rest of a turn is still seen) and no injection silences a rule.
+PROBE_SETTINGS = TtsrSettings.of(interrupt_mode="never", repeat_mode="after-gap", repeat_gap=0)
 # Eight words per delta: a turn fires (or not) the same way as with one word per delta except for
 # streaming-only partial states, and replay work drops several-fold (partial JSON is re-parsed at
 # every tool-call delta). ``--chunk-size 1`` gives the stepper's default granularity.
@@ -78,28 +89,29 @@ class BacktestOptions:
     ``mode="probe"`` (default) reports every turn that would trigger (nothing aborts, nothing is
     silenced by an earlier injection); ``interrupt_mode`` is the global default each hit's
     ``interrupts`` is judged against. ``mode="agent"`` replays as the agent would with
-    ``settings`` (the ``ttsr.*`` mapping: ``interruptMode``, ``repeatMode``, ``repeatGap``...): an
+    ``settings`` (``TtsrSettings``: ``repeat_mode``, ``repeat_gap``...; the global interrupt mode is
+    ``interrupt_mode``): an
     interrupt skips the rest of its turn and the retry consumes the next recorded turn, and a rule
     injected once is gated by the repeat policy, so the counts are "how often it would have fired".
     ``time_bound``: seconds a session may go without progress before the rule responsible is
     disabled (``None``: no bound).
     """
 
-    policy: str = "words"
+    policy: ChunkPolicy = "words"
     size: int | None = DEFAULT_CHUNK_WORDS
-    interrupt_mode: str = "always"
+    interrupt_mode: InterruptMode = "always"
     mode: BacktestMode = "probe"
-    settings: Mapping[str, Any] | None = field(default=None, hash=False)
+    settings: TtsrSettings = field(default_factory=TtsrSettings, hash=False)
     time_bound: float | None = DEFAULT_TIME_BOUND
     judge: Any = field(default=None, hash=False)  # answers judged rules (workbench.replay.judges); None: never asked
 
-    def replay_settings(self) -> dict[str, Any]:
+    def replay_settings(self) -> TtsrSettings:
         if self.mode == "probe":
-            return dict(PROBE_SETTINGS)
-        return {"interruptMode": self.interrupt_mode, **dict(self.settings or {})}
+            return PROBE_SETTINGS
+        return replace(self.settings, interrupt_mode=self.interrupt_mode)
 
     def interrupt_default(self) -> str:
-        value = self.replay_settings().get("interruptMode") if self.mode == "agent" else self.interrupt_mode
+        value = self.replay_settings().interrupt_mode if self.mode == "agent" else self.interrupt_mode
         return value if isinstance(value, str) else "always"
 
 
@@ -176,14 +188,15 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
         active = [r for r in rules if r.name not in disabled]
         rest = paths[len(out):]
         # Progress is counted per event, so a long session on a loaded machine is not taken for a hang.
-        run = Bounded(lambda report: [report(backtest_session(p, active, options, report)) for p in rest])
+        # The closures below run within this iteration (Bounded and culprits call them before it ends).
+        run = Bounded(lambda report: [report(backtest_session(p, active, options, report)) for p in rest])  # type: ignore[func-returns-value]  # noqa: B023
         seen = 0
 
         def collect() -> None:
             nonlocal seen
-            for outcome in run.results[seen:]:
+            for outcome in run.results[seen:]:  # noqa: B023
                 arrived(replace(outcome, slow=found.get(outcome.session, ()), disabled=tuple(sorted(disabled))))
-            seen = len(run.results)
+            seen = len(run.results)  # noqa: B023
 
         wait_all([run], bound, tick=collect)
         collect()
@@ -196,7 +209,7 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
             arrived(SessionOutcome(path, 0, (), f"{path}: the replay process died"))
             continue
         slow, control = culprits([r.name for r in active if may_hang(r)], {}, lambda plan: Bounded(
-            lambda report: report(backtest_session(path, [r for r in active if r.name not in plan], options, report))),
+            lambda report: report(backtest_session(path, [r for r in active if r.name not in plan], options, report))),  # noqa: B023
             bound)
         if slow is None:  # it did not hang again (a loaded machine): the control run's outcome stands
             if control.error is not None:
@@ -235,16 +248,9 @@ def _without_slow_rules(files: list[str], rules: list[Rule], opts: BacktestOptio
 # --- inputs -----------------------------------------------------------------------------------------
 
 
-def session_files(paths: Iterable[str | os.PathLike[str]]) -> list[str]:
-    """Session files named directly and every ``*.jsonl`` under named folders, sorted per folder."""
-    return [str(f) for f in named_files(paths, SESSION_SUFFIXES)]
-
-
 def load_rule_set(rules: str | os.PathLike[str] | Sequence[Rule], *, home: str | None = None) -> list[Rule]:
     """A rules folder (rule files, or a project discovered like the agent does) or ready rules."""
     if isinstance(rules, (str, os.PathLike)):
-        from workbench.checks import resolve_rules
-
         if not Path(rules).exists():
             raise NotFoundError(f"--rules {rules}: no such file or directory")
         return resolve_rules([str(rules)], home=home)
@@ -276,7 +282,7 @@ def run_backtest(
 
     ``workers``: local processes (``None`` = all cores; ``1`` = in this process). ``scheduler``:
     a Dask scheduler address (``tcp://HOST:PORT``) instead of local processes. ``progress(done,
-    total)`` is called as sessions finish.
+    total, path)`` is called as sessions finish.
     """
     if workers is not None and workers < 1:
         raise UsageError("--workers must be at least 1")
@@ -285,7 +291,7 @@ def run_backtest(
         raise UsageError("the time bound must be a positive number of seconds")
     chunk_text("", opts.policy, opts.size)  # bad chunking options fail before any work starts
     rules = load_rule_set(rules_dir, home=home)
-    files = session_files(paths)
+    files = [str(f) for f in session_files(paths)]
     if not files:
         raise NotFoundError("no session files (*.jsonl) found in " + ", ".join(str(p) for p in paths))
     started = time.perf_counter()
@@ -310,24 +316,22 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
     if workers == 1 or total == 1:
         done = 0
 
-        def one_more(_outcome: SessionOutcome) -> None:
+        def one_more(outcome: SessionOutcome) -> None:
             nonlocal done
             done += 1
             if progress is not None:
-                progress(done, total)
+                progress(done, total, outcome.session)
 
         return backtest_batch(files, rules, opts, on_outcome=one_more)
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
     batches = _batches(files, workers)
     results: list[list[SessionOutcome] | None] = [None] * len(batches)
     done = 0
     # Never plain fork: the host may run threads (the web app, a Dask client). A forkserver imports
     # the workbench once and forks workers from that clean process; spawn where there is none.
+    ctx: multiprocessing.context.BaseContext
     if "forkserver" in multiprocessing.get_all_start_methods():
         ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["workbench.backtest", "workbench.replay.session", "workbench.sessions"])
+        ctx.set_forkserver_preload(["workbench.backtest.run", "workbench.replay.session", "workbench.sessions"])
     else:
         ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=ctx,
@@ -337,7 +341,7 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
             results[futures[future]] = future.result()
             done += len(batches[futures[future]])
             if progress is not None:
-                progress(done, total)
+                progress(done, total, batches[futures[future]][-1])
     return [o for batch in results for o in (batch or [])]
 
 
@@ -357,6 +361,7 @@ def _worker_batch(paths: list[str]) -> list[SessionOutcome]:
 def _run_dask(address: str, files: list[str], rules: list[Rule], opts: BacktestOptions,
               progress: Progress | None) -> tuple[list[SessionOutcome], int]:
     try:
+        # Optional dependency (the `cluster` extra), only needed with a scheduler address.
         from distributed import Client, as_completed
     except ImportError:
         raise UsageError("--scheduler needs the 'distributed' package (pip install ttsr-workbench[cluster])") from None
@@ -376,7 +381,7 @@ def _run_dask(address: str, files: list[str], rules: list[Rule], opts: BacktestO
             results[i] = future.result()
             done += len(batches[i])
             if progress is not None:
-                progress(done, len(files))
+                progress(done, len(files), batches[i][-1])
         return [o for batch in results for o in (batch or [])], workers
     finally:
         client.close()

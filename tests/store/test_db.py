@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from workbench.errors import NotFoundError, StoreError
-from workbench.store import Store, iter_session_files
+from workbench.sessions import session_files
+from workbench.store import Store
 
 
 def jl(*records: dict) -> str:
@@ -102,10 +103,10 @@ def by_kind(errors: list[dict]) -> dict[str, list[dict]]:
 
 
 def test_folders_are_walked_for_jsonl_files_recursively(archive: Path):
-    names = sorted(p.name for p in iter_session_files([archive]))
+    names = sorted(p.name for p in session_files([archive]))
     assert names == ["branched.jsonl", "broken.jsonl", "notes.jsonl", "v1.jsonl"]
     with pytest.raises(NotFoundError):
-        list(iter_session_files([archive / "missing"]))
+        session_files([archive / "missing"])
 
 
 def test_bulk_ingest_of_a_mixed_folder_reports_every_problem_with_file_and_line(archive: Path):
@@ -408,7 +409,7 @@ def test_a_file_with_bad_bytes_goes_the_parser_road_alone(tmp_path: Path):
 
 
 def test_a_batch_duckdb_cannot_read_is_split_until_the_bad_file_is_alone(tmp_path: Path, monkeypatch):
-    import workbench.store as store_module
+    import workbench.store.db as store_module
 
     for i in range(4):
         (tmp_path / f"s{i}.jsonl").write_text(BRANCHED_V3.replace("sess-branched", f"sess-{i}"))

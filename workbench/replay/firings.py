@@ -1,11 +1,11 @@
 """Where a rule fired: one ``Firing`` per rule and turn, recorded while a simulated session runs.
 
-Rule examples (``workbench.checks``) and the backtest (``workbench.backtest``) both play a stream
+Rule examples (``workbench.rulecheck``) and the backtest (``workbench.backtest``) both play a stream
 through a ``workbench.replay.SimulatedSession`` with ``record_firings`` — so it reaches the engine
 exactly as the stepper presents it — and listen on its ``on_check`` hook. ``FiringRecorder`` turns
 those checks into firings with the offset of the first match in the buffer that fired and a short
-snippet around it. ``not_registered`` and ``ast_patterns`` are shared with ``workbench.scan``.
-The AST matcher reports no position, so AST firings locate their node with ast-grep here (the
+snippet around it. ``not_registered`` and ``ast_patterns`` are shared with ``workbench.rulecheck.scan``.
+The AST matcher reports no position, so AST firings locate their node with ``ast_spans`` (the
 snapshot it ran on is the buffer the regex check just wrote under the same key, spec §8.2).
 """
 
@@ -15,10 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from workbench.replay import SimulatedSession, Stream
+from workbench.replay.engine import MatchContext, TtsrManager, ast_spans, language_for
+from workbench.replay.session import SimulatedSession
+from workbench.replay.stream import Stream
 from workbench.rules import Rule
-from workbench.ttsr import MatchContext, TtsrManager
-from workbench.ttsr.ast import language_for, native_pattern, parse_language
 
 Via = Literal["regex", "ast", "judge"]  # judge: a judged rule delivered (rule examples)
 SNIPPET_CONTEXT = 40
@@ -73,34 +73,6 @@ def snippet(text: str, start: int | None, end: int | None, *, context: int = SNI
     if len(flat) > SNIPPET_LIMIT:
         flat, cut_right = flat[:SNIPPET_LIMIT], True
     return ("…" if cut_left else "") + flat + ("…" if cut_right else "")
-
-
-def ast_spans(patterns: Sequence[str], source: str, lang: str) -> list[tuple[int, int, int]]:
-    """``(start, end, line)`` of every node any pattern matches (0-based line), sorted; ``[]`` when
-    the language is unknown or nothing parses (the engine treats those as "no match" too)."""
-    sg_lang = parse_language(lang)  # registers the dynamic grammars (toml, sql ...) on first use
-    if sg_lang is None:
-        return []
-    try:
-        from ast_grep_py import SgRoot
-
-        root = SgRoot(source, sg_lang).root()
-    except BaseException as exc:  # noqa: BLE001 - ast-grep-py panics are BaseExceptions
-        if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-            raise
-        return []
-    found: set[tuple[int, int, int]] = set()
-    for pattern in patterns:
-        try:
-            nodes = root.find_all(pattern={"context": native_pattern(pattern, sg_lang), "strictness": "smart"})
-        except BaseException as exc:  # noqa: BLE001 - an uncompilable pattern is skipped, as in the engine
-            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
-                raise
-            continue
-        for node in nodes:
-            r = node.range()
-            found.add((r.start.index, r.end.index, r.start.line))
-    return sorted(found)
 
 
 def ast_patterns(rule: Rule) -> tuple[str, ...]:

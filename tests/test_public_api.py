@@ -1,0 +1,161 @@
+"""The public surface: what each package exports (``__all__``), and that nothing reaches past it.
+
+Each package's ``__all__`` holds what other packages and users need; the rest of a package is private
+by convention. ``PUBLIC`` below is the exported names as they stand: adding or removing a public name is
+a decision, taken by editing this list in the same change. Code in one package imports another package's
+names only if they are public, and the notebooks (the users' first code) do the same.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.test_import_graph import MODULES, _package
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
+
+PUBLIC = {
+    "workbench": {
+        "WorkbenchError", "__version__",
+    },
+    "workbench.errors": {
+        "AccessError", "Diagnostic", "InputError", "NotFoundError", "RuleFileError", "SessionFileError",
+        "StoreError", "StreamFileError", "TimeBoundError", "UsageError", "WorkbenchError",
+    },
+    "workbench.rules": {
+        "BucketedRule", "ConditionAndScope", "DiscoveredRule", "INTERRUPT_MODES", "InterruptMode",
+        "JS_WHITESPACE", "PROVIDERS", "ParsedFrontmatter", "RULE_SUFFIXES", "Rule", "RuleBuckets",
+        "RuleExample", "RuleLoadResult", "RuleResource", "RuleSource", "bucket_rules",
+        "build_rule_from_markdown", "example_line", "has_examples", "is_likely_file_glob", "js_trim", "js_trim_end",
+        "js_trim_start", "load_rule_file", "load_rule_paths", "load_rules", "normalize_rule_field",
+        "parse_examples", "parse_frontmatter", "parse_rule_condition_and_scope", "render_system_prompt",
+        "resolve_rule_url", "resolve_rules", "rule_files", "split_scope_tokens",
+    },
+    "workbench.ttsr": {
+        "CONTEXT_MODES", "CompiledCondition", "ContextMode", "DEFAULT_EDIT_MODE",
+        "DEFAULT_INTERRUPT_TEMPLATE", "DEFAULT_SCOPE", "DEFAULT_SETTINGS", "DEFAULT_TOOL_REMINDER_TEMPLATE",
+        "Diagnostic", "EDIT_MODES", "EDIT_MODE_STRATEGIES", "INTERRUPT_MODES", "InjectionGap",
+        "InjectionRecord", "InterruptMode", "MSG_AST_FAILED", "MSG_INVALID_REGEX",
+        "MSG_INVALID_SCOPE_TOKEN", "MSG_SCOPE_EXCLUDES_ALL", "MatchContext", "MatchSource", "MatcherEntry",
+        "NATIVE_ALIASES", "PartialJsonParser", "REPEAT_MODES", "RepeatMode", "RuleEntry", "RuleScope",
+        "Shape", "ToolMatchers", "ToolScope", "TtsrManager", "TtsrSettings", "argument_paths", "ast_match",
+        "ast_spans", "build_scope", "candidates_for", "check_template", "compile_rule_condition",
+        "display_path", "engine_text", "extname", "extract_added_lines", "format_prompt", "glob_match",
+        "language_for", "load_template", "matcher_digest", "matcher_entries", "matcher_paths",
+        "matches_any_path", "normalize_path", "parse_envelope", "parse_partial_json", "path_candidates",
+        "render_rules", "render_template", "repair_json", "resolve_tool", "split_flags",
+        "split_sloppy_sections", "substitute", "tool_file_paths",
+    },
+    "workbench.sessions": {
+        "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FuzzyMatch", "NavigationResult", "NotLoaded", "Progress",
+        "STREAM_SUFFIX", "Session", "SessionContext", "SessionInfo", "SessionTree", "TreeList", "TreeNode",
+        "TreeRow", "append_label", "branch_path", "build_session_context", "classic_match", "fuzzy_filter",
+        "generate_session_records", "generate_session_text", "is_session_name", "load_session",
+        "normalize_many", "normalized_text", "parse_session_bytes", "parse_session_text",
+        "parse_timestamp_ms", "query_matcher", "resolve_labels", "session_files", "session_info",
+        "time_tree", "word_match", "word_matches",
+    },
+    "workbench.replay": {
+        "Bounded", "BufferView", "CHUNK_POLICIES", "ChunkPolicy", "Conversation", "Firing",
+        "FiringRecorder", "Message", "NO_CONTINUATION", "ReplayEvent", "ReplayResult", "RuleState",
+        "SessionCopy", "SimulatedSession", "Snapshot", "StepStatus", "Stepper", "Stream", "StreamEvent",
+        "StreamHeader", "TimeBound", "ast_patterns", "chunk_text", "culprits", "derive_stream", "event",
+        "find_slow_rules", "guard", "has_condition", "interrupts", "make_stream", "not_registered",
+        "open_stream", "parse_event", "parse_stream", "read_stream", "record_firings", "run_session",
+        "text_of", "wait_all", "write_stream",
+    },
+    "workbench.store": {
+        "IngestError", "IngestSummary", "Store",
+    },
+    "workbench.backtest": {
+        "BacktestOptions", "BacktestResult", "Hit", "RuleSummary", "SessionOutcome", "aggregate",
+        "backtest_batch", "backtest_session", "load_rule_set", "run_backtest", "write_results",
+    },
+    "workbench.rulecheck": {
+        "ExampleResult", "RuleExamples", "ScanHit", "ScanReport", "check_rule_text",
+        "run_example", "run_rule_examples", "scan_paths",
+    },
+    "workbench.ui": {
+        "AppState", "BacktestView", "RulesView", "ServedRoots", "SessionsView", "StepperView", "TreeView",
+        "create_app", "default_paths",
+    },
+    "workbench.cli": {
+        "build_parser", "main",
+    },
+}
+
+# shared/CONTRACT.md §1: the names conformance suites beyond the project call.
+CONTRACT = {
+    "workbench.ttsr": {"TtsrManager", "TtsrSettings", "MatchContext", "Diagnostic"},
+    "workbench.rules": {"Rule", "RuleSource"},
+}
+
+
+@pytest.mark.parametrize("package", sorted(PUBLIC))
+def test_exported_names_are_the_recorded_ones(package):
+    module = importlib.import_module(package)
+    assert set(module.__all__) == PUBLIC[package]
+    assert len(module.__all__) == len(set(module.__all__)), "a name is listed twice"
+
+
+@pytest.mark.parametrize("package", sorted(PUBLIC))
+def test_every_exported_name_exists(package):
+    module = importlib.import_module(package)
+    missing = [name for name in module.__all__ if not hasattr(module, name)]
+    assert missing == []
+
+
+def test_the_contract_names_are_public():
+    for package, names in CONTRACT.items():
+        assert names <= PUBLIC[package], package
+
+
+def test_every_package_has_a_recorded_surface():
+    packages = {f"workbench.{_package(m)}" for m in MODULES if _package(m) not in ("workbench", "__main__")}
+    assert packages - {"workbench.errors"} <= set(PUBLIC)
+
+
+def _imported(tree: ast.AST) -> list[tuple[str, str, int]]:
+    """(package, name, line) of every ``from workbench.<package>[.module] import name``."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("workbench"):
+            package = ".".join(node.module.split(".")[:2])
+            out.extend((package, alias.name, node.lineno) for alias in node.names)
+    return out
+
+
+def test_packages_use_only_each_others_public_names():
+    reached = []
+    for module, path in MODULES.items():
+        own = f"workbench.{_package(module)}"
+        for package, name, line in _imported(ast.parse(path.read_text(encoding="utf-8"))):
+            if package != own and package in PUBLIC and name not in PUBLIC[package]:
+                reached.append(f"{module}:{line} imports {package}…{name}")
+    assert reached == []
+
+
+def _notebook_code(path: Path) -> str:
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+
+
+def test_there_are_notebooks_to_check():
+    assert len(NOTEBOOKS) >= 3
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
+def test_notebooks_use_only_public_names_from_the_packages_themselves(notebook):
+    tree = ast.parse(_notebook_code(notebook))
+    imports = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and (n.module or "").startswith("workbench")]
+    assert imports, "the notebook imports nothing from workbench: the check would pass vacuously"
+    for node in imports:
+        assert node.module in PUBLIC, f"{notebook.name}: imports from a private module {node.module}"
+        private = [a.name for a in node.names if a.name not in PUBLIC[node.module]]
+        assert private == [], f"{notebook.name}: {node.module} does not export {private}"

@@ -1,0 +1,20 @@
+"""The DuckDB store: session files loaded into tables, queried by the CLI, the app and the backtest.
+
+The only package that imports ``duckdb`` or holds SQL (``db``). ``rows`` is the Python side of ingest
+(fingerprints, the parser road's rows, the summary) and ``search_text`` the rule of the ``entries.text``
+column, which the SQL of the fast road reproduces.
+
+Public API:
+
+- ``Store(db=":memory:", *, read_only=False)`` — ``ingest(paths, ...) -> IngestSummary``, ``sessions()``,
+  ``session(id_or_path)``, ``entries(session)``, ``search(query)``, ``injections()``, ``labels()``,
+  ``ingest_errors()``, ``stats()``, ``write_rows`` / ``read_table`` / ``tables``, Parquet export.
+- ``IngestSummary`` / ``IngestError`` — what an ingest reports (progress: ``workbench.sessions.Progress``).
+"""
+
+from __future__ import annotations
+
+from workbench.store.db import Store
+from workbench.store.rows import IngestError, IngestSummary
+
+__all__ = ["IngestError", "IngestSummary", "Store"]
