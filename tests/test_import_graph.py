@@ -3,7 +3,7 @@
 Layers (DESIGN "one direction of imports"), lowest first; a module may import its own layer's
 packages (without a package-level cycle) and any layer below, never one above:
 
-    errors  <  rules, ttsr, sessions  <  replay  <  store, backtest, rulecheck  <  ui, cli  <  __main__
+    errors  <  rules, ttsr, sessions  <  replay  <  store, backtest, rulecheck, export  <  ui, cli  <  __main__
 
 A function-level import hides an edge from a reader and usually keeps a cycle alive, so one is allowed
 only with a comment on the line above it or on the same line saying why (an optional dependency or a
@@ -32,6 +32,7 @@ LAYERS: dict[str, int] = {
     "store": 3,
     "backtest": 3,
     "rulecheck": 3,
+    "export": 3,
     "ui": 4,
     "cli": 4,
     "__main__": 5,

@@ -21,72 +21,84 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 PUBLIC = {
+    "workbench.export": {
+        "embed_json", "export_html", "render_page", "session_payload", "stepper_payload", "triggers",
+    },
     "workbench": {
-        "WorkbenchError", "__version__",
+        "WorkbenchError", "__version__"
     },
     "workbench.errors": {
-        "AccessError", "Diagnostic", "InputError", "NotFoundError", "RuleFileError", "SessionFileError",
-        "StoreError", "StreamFileError", "TimeBoundError", "UsageError", "WorkbenchError",
+        "AccessError", "Diagnostic", "InputError", "JudgeError", "JudgeFileError", "JudgePending",
+        "NotFoundError", "RuleFileError", "SessionFileError", "StoreError", "StreamFileError",
+        "TimeBoundError", "UsageError", "WorkbenchError"
     },
     "workbench.rules": {
-        "BucketedRule", "ConditionAndScope", "DiscoveredRule", "INTERRUPT_MODES", "InterruptMode",
-        "JS_WHITESPACE", "PROVIDERS", "ParsedFrontmatter", "RULE_SUFFIXES", "Rule", "RuleBuckets",
-        "RuleExample", "RuleLoadResult", "RuleResource", "RuleSource", "bucket_rules",
-        "build_rule_from_markdown", "example_line", "has_examples", "is_likely_file_glob", "js_trim", "js_trim_end",
-        "js_trim_start", "load_rule_file", "load_rule_paths", "load_rules", "normalize_rule_field",
-        "parse_examples", "parse_frontmatter", "parse_rule_condition_and_scope", "render_system_prompt",
-        "resolve_rule_url", "resolve_rules", "rule_files", "split_scope_tokens",
+        "BucketedRule", "BundledSource", "ConditionAndScope", "DiscoveredRule", "INTERRUPT_MODES",
+        "InterruptMode", "JS_WHITESPACE", "OMP_PACKAGE_ENV", "PROVIDERS", "ParsedFrontmatter", "RULE_SUFFIXES",
+        "Rule", "RuleBuckets", "RuleExample", "RuleLoadResult", "RuleResource", "RuleSource", "bucket_rules",
+        "build_rule_from_markdown", "example_line", "find_bundled_source", "has_examples",
+        "is_likely_file_glob", "js_trim", "js_trim_end", "js_trim_start", "load_rule_file", "load_rule_paths",
+        "load_rules", "normalize_rule_field", "parse_examples", "parse_frontmatter",
+        "parse_rule_condition_and_scope", "render_system_prompt", "resolve_rule_url", "resolve_rules",
+        "rule_files", "split_scope_tokens"
     },
     "workbench.ttsr": {
-        "CONTEXT_MODES", "CompiledCondition", "ContextMode", "DEFAULT_EDIT_MODE",
-        "DEFAULT_INTERRUPT_TEMPLATE", "DEFAULT_SCOPE", "DEFAULT_SETTINGS", "DEFAULT_TOOL_REMINDER_TEMPLATE",
+        "CONTEXT_MODES", "CompiledCondition", "ContextMode", "DEFAULT_EDIT_MODE", "DEFAULT_INTERRUPT_TEMPLATE",
+        "DEFAULT_SCOPE", "DEFAULT_SETTINGS", "DEFAULT_TOOL_REMINDER_TEMPLATE", "DEFAULT_WARNING_TEMPLATE",
         "Diagnostic", "EDIT_MODES", "EDIT_MODE_STRATEGIES", "INTERRUPT_MODES", "InjectionGap",
-        "InjectionRecord", "InterruptMode", "MSG_AST_FAILED", "MSG_INVALID_REGEX",
-        "MSG_INVALID_SCOPE_TOKEN", "MSG_SCOPE_EXCLUDES_ALL", "MatchContext", "MatchSource", "MatcherEntry",
-        "NATIVE_ALIASES", "PartialJsonParser", "REPEAT_MODES", "RepeatMode", "RuleEntry", "RuleScope",
-        "Shape", "ToolMatchers", "ToolScope", "TtsrManager", "TtsrSettings", "argument_paths", "ast_match",
-        "ast_spans", "build_scope", "candidates_for", "check_template", "compile_rule_condition",
-        "display_path", "engine_text", "extname", "extract_added_lines", "format_prompt", "glob_match",
-        "language_for", "load_template", "matcher_digest", "matcher_entries", "matcher_paths",
-        "matches_any_path", "normalize_path", "parse_envelope", "parse_partial_json", "path_candidates",
-        "render_rules", "render_template", "repair_json", "resolve_tool", "split_flags",
-        "split_sloppy_sections", "substitute", "tool_file_paths",
+        "InjectionRecord", "InterruptMode", "JUDGED_CONTENT_MAX_TOKENS",
+        "JUDGED_RULE_THRESHOLD", "JudgedCandidate", "LiteralIndex", "LiteralKey", "MSG_AST_FAILED",
+        "MSG_INVALID_REGEX", "MSG_INVALID_SCOPE_TOKEN", "MSG_SCOPE_EXCLUDES_ALL", "MatchContext", "MatchSource",
+        "MatcherEntry", "NATIVE_ALIASES", "PartialJsonParser", "PlaygroundReport", "REPEAT_MODES", "RepeatMode",
+        "RuleEntry", "RuleScope", "Shape", "ToolMatchers", "ToolScope", "TtsrManager", "TtsrSettings",
+        "argument_paths", "ast_match", "ast_spans", "build_scope", "candidates_for", "check_template",
+        "compile_rule_condition", "count_tokens", "display_path", "engine_text", "explain_no_match",
+        "explain_rule", "extname", "extract_added_lines", "format_prompt", "glob_match", "language_for",
+        "literal_index", "load_template", "matcher_digest", "matcher_entries", "matcher_paths",
+        "matches_any_path", "native_pattern", "normalize_path", "parse_envelope", "parse_language",
+        "parse_partial_json", "path_candidates", "provably_linear", "render_rules", "render_template",
+        "repair_json", "required_literals", "resolve_tool", "rule_patterns", "split_flags",
+        "split_sloppy_sections", "substitute", "token_prefix", "tool_file_paths"
     },
     "workbench.sessions": {
-        "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FuzzyMatch", "NavigationResult", "NotLoaded", "Progress",
-        "STREAM_SUFFIX", "Session", "SessionContext", "SessionInfo", "SessionTree", "TreeList", "TreeNode",
-        "TreeRow", "append_label", "branch_path", "build_session_context", "classic_match", "fuzzy_filter",
+        "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FLAVOR_CHOICES", "FlavorGuess", "FuzzyMatch",
+        "ModelUsage", "NavigationResult", "NotLoaded", "Progress", "STREAM_SUFFIX", "Session", "SessionContext",
+        "SessionInfo", "SessionTree", "TreeList", "TreeNode", "TreeRow", "UsageTotals", "append_label",
+        "branch_path", "build_session_context", "classic_match", "detect_flavor", "fuzzy_filter",
         "generate_session_records", "generate_session_text", "is_session_name", "load_session",
-        "normalize_many", "normalized_text", "parse_session_bytes", "parse_session_text",
-        "parse_timestamp_ms", "query_matcher", "resolve_labels", "session_files", "session_info",
-        "time_tree", "word_match", "word_matches",
+        "normalize_many", "normalized_text", "parse_session_bytes", "parse_session_text", "parse_timestamp_ms",
+        "query_matcher", "resolve_flavor", "resolve_labels", "session_files", "session_info", "time_tree",
+        "usage_totals", "word_match", "word_match18", "word_matches"
     },
     "workbench.replay": {
-        "Bounded", "BufferView", "CHUNK_POLICIES", "ChunkPolicy", "Conversation", "Firing",
-        "FiringRecorder", "Message", "NO_CONTINUATION", "ReplayEvent", "ReplayResult", "RuleState",
-        "SessionCopy", "SimulatedSession", "Snapshot", "StepStatus", "Stepper", "Stream", "StreamEvent",
-        "StreamHeader", "TimeBound", "ast_patterns", "chunk_text", "culprits", "derive_stream", "event",
-        "find_slow_rules", "guard", "has_condition", "interrupts", "make_stream", "not_registered",
-        "open_stream", "parse_event", "parse_stream", "read_stream", "record_firings", "run_session",
-        "text_of", "wait_all", "write_stream",
+        "API_KEY_ENV", "AskJudge", "Bounded", "BufferView", "CHUNK_POLICIES", "ChunkPolicy", "Conversation",
+        "Firing", "FiringRecorder", "FixedJudge", "HttpJudge", "Judge", "JudgeQuestion", "JudgeRequest",
+        "JudgedBacktest", "Lane", "Marker", "Message", "NO_CONTINUATION", "PreCheck", "ReplayEvent",
+        "ReplayResult", "RuleState", "ScriptJudge", "SessionCopy", "SessionJudging", "SimulatedSession",
+        "Snapshot", "StepStatus", "Stepper", "Stream", "StreamEvent", "StreamHeader", "TimeBound", "Timeline",
+        "ast_patterns", "build_timeline", "chunk_text", "culprits", "derive_stream", "event", "example_judge",
+        "find_slow_rules", "guard", "has_condition", "interrupts", "judge_from_option", "judge_line",
+        "judged_outcome", "make_stream", "may_hang", "not_registered", "open_stream", "parse_event",
+        "parse_stream", "probe_firings", "probe_stream", "read_stream", "record_firings", "run_session",
+        "snippet", "summarize", "tally_session", "text_of", "thaw", "wait_all", "write_stream"
     },
     "workbench.store": {
-        "IngestError", "IngestSummary", "Store",
+        "IngestError", "IngestSummary", "Store"
     },
     "workbench.backtest": {
         "BacktestOptions", "BacktestResult", "Hit", "RuleSummary", "SessionOutcome", "aggregate",
-        "backtest_batch", "backtest_session", "load_rule_set", "run_backtest", "write_results",
+        "backtest_batch", "backtest_session", "load_rule_set", "run_backtest", "write_results"
     },
     "workbench.rulecheck": {
-        "ExampleResult", "RuleExamples", "ScanHit", "ScanReport", "check_rule_text",
-        "run_example", "run_rule_examples", "scan_paths",
+        "ExampleResult", "RuleExamples", "ScanHit", "ScanReport", "check_rule_text", "run_example",
+        "run_rule_examples", "scan_paths"
     },
     "workbench.ui": {
         "AppState", "BacktestView", "RulesView", "ServedRoots", "SessionsView", "StepperView", "TreeView",
-        "create_app", "default_paths",
+        "configure", "create_app", "default_paths"
     },
     "workbench.cli": {
-        "build_parser", "main",
+        "build_parser", "main"
     },
 }
 

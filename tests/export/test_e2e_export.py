@@ -43,8 +43,9 @@ def test_session_export_shows_text_and_runs_nothing(tmp_path, offline_page) -> N
     rows.first.click()
     expect(page.locator(".entry")).to_contain_text("onerror")
     page.get_by_role("searchbox").fill("BOLD?")  # search ignores case
-    expect(page.locator(".counter")).to_have_text("1/%d shown" % page.evaluate(
-        "JSON.parse(document.getElementById('workbench-data').textContent).session.rows['default'].length"))
+    total = page.evaluate(
+        "JSON.parse(document.getElementById('workbench-data').textContent).session.rows['default'].length")
+    expect(page.locator(".counter")).to_have_text(f"1/{total} shown")
     page.get_by_role("searchbox").press("Escape")
     expect(page.get_by_role("searchbox")).to_have_value("")
     assert page.requests == [out.as_uri()]  # type: ignore[attr-defined]

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from tests.conformance._data import load
-from workbench.checks import run_rule_examples
 from workbench.errors import NotFoundError
+from workbench.rulecheck import run_rule_examples
 from workbench.rules import OMP_PACKAGE_ENV, load_rules
 from workbench.rules.bundled import AGENT_PACKAGE, RULES_SUBDIR, workbench_source
 

@@ -11,7 +11,7 @@ from workbench.sessions import is_session_name, session_files
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
 SAMPLE_SESSIONS = ["big-refactor.jsonl", "broken-line.jsonl", "fix-auth.jsonl", "legacy-v1.jsonl",
-                   "omp-title-slot.jsonl", "ttsr-fired.jsonl"]
+                   "omp-title-slot.jsonl", "omp18-billing.jsonl", "omp18-subagent.jsonl", "ttsr-fired.jsonl"]
 
 
 def test_names():
@@ -41,7 +41,7 @@ def test_a_missing_path_is_named(tmp_path):
         session_files([tmp_path / "nope"])
 
 
-def test_sample_sessions_are_the_six_sessions():
+def test_sample_sessions_are_the_eight_sessions():
     assert [p.name for p in session_files([SAMPLES])] == SAMPLE_SESSIONS
 
 

@@ -370,8 +370,9 @@ def test_user_row_with_empty_block_list_searches_as_the_reference():
 
 def test_reused_tool_call_id_resolves_as_omp18_walks_its_roots():
     # #indexSession pops roots from the end: the first root's call is met last and wins.
-    call = lambda path: _assistant([{"type": "toolCall", "id": "c", "name": "read", "arguments": {"path": path}}],
-                                   stopReason="toolUse")
+    def call(path):
+        return _assistant([{"type": "toolCall", "id": "c", "name": "read", "arguments": {"path": path}}],
+                                       stopReason="toolUse")
     result = {"type": "message", "message": {"role": "toolResult", "toolCallId": "c", "toolName": "read",
                                              "content": [], "timestamp": 3}}
     records = []

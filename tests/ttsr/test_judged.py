@@ -63,7 +63,8 @@ def test_candidates_follow_scope_globs_and_prefilter():
     m.add_rule(rule("thinks", question="Thinking bad?", scope=["thinking"]))
     m.add_rule(rule("py", question="Python bad?", globs=["*.py"]))
     m.add_rule(rule("todo", question="Todo bad?", condition=["TODO"]))
-    names = lambda content, ctx: [c.rule.name for c in m.judged_candidates(content, ctx)]
+    def names(content, ctx):
+        return [c.rule.name for c in m.judged_candidates(content, ctx)]
     assert names("hello", TEXT) == ["reply"]
     assert names("a TODO", TEXT) == ["reply", "todo"]
     assert names("hello", THINKING) == ["thinks"]

@@ -179,7 +179,7 @@ def test_manager_with_prefilter_equals_naive_manager_without(monkeypatch: pytest
 
         def build() -> TtsrManager:
             mgr = TtsrManager({"repeatMode": "after-gap", "repeatGap": 1})
-            for i, (p, sc) in enumerate(zip(patterns, scopes)):
+            for i, (p, sc) in enumerate(zip(patterns, scopes)):  # noqa: B023 - build() runs inside this iteration
                 mgr.add_rule(Rule(name=f"r{i}", path=f"r{i}.md", content="", condition=(p,), scope=sc))
             return mgr
 

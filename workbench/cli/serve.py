@@ -37,8 +37,7 @@ def run(args: argparse.Namespace) -> int:
     # not need them, tests/test_layering.py).
     import panel as pn
 
-    from workbench.ui import create_app, default_paths
-    from workbench.ui.ruleset import configure
+    from workbench.ui import configure, create_app, default_paths
 
     if args.omp_package is not None:  # a folder that is no agent package fails here, not in the browser
         find_bundled_source(omp_package=args.omp_package, env=os.environ, home=Path.home())

@@ -53,8 +53,23 @@ from workbench.replay.firings import (
     ast_patterns,
     not_registered,
     record_firings,
+    snippet,
+)
+from workbench.replay.judge_tally import JudgedBacktest, SessionJudging, judge_line, summarize, tally_session
+from workbench.replay.judged_examples import example_judge, judged_outcome
+from workbench.replay.judges import (
+    API_KEY_ENV,
+    AskJudge,
+    FixedJudge,
+    HttpJudge,
+    Judge,
+    JudgeQuestion,
+    JudgeRequest,
+    ScriptJudge,
+    judge_from_option,
 )
 from workbench.replay.persistence import SessionCopy
+from workbench.replay.prefilter import probe_firings, probe_stream
 from workbench.replay.run import run_session
 from workbench.replay.session import SimulatedSession
 from workbench.replay.snapshot import BufferView, RuleState, Snapshot
@@ -68,6 +83,7 @@ from workbench.replay.stream import (
     parse_event,
     parse_stream,
     read_stream,
+    thaw,
     write_stream,
 )
 from workbench.replay.timebound import (
@@ -81,22 +97,36 @@ from workbench.replay.timebound import (
     may_hang,
     wait_all,
 )
+from workbench.replay.timeline import Lane, Marker, Timeline, build_timeline
 from workbench.replay.triggers import interrupts
 
 __all__ = [
+    "API_KEY_ENV",
     "CHUNK_POLICIES",
     "NO_CONTINUATION",
+    "AskJudge",
     "Bounded",
     "BufferView",
     "ChunkPolicy",
     "Conversation",
     "Firing",
     "FiringRecorder",
+    "FixedJudge",
+    "HttpJudge",
+    "Judge",
+    "JudgeQuestion",
+    "JudgeRequest",
+    "JudgedBacktest",
+    "Lane",
+    "Marker",
     "Message",
+    "PreCheck",
     "ReplayEvent",
     "ReplayResult",
     "RuleState",
+    "ScriptJudge",
     "SessionCopy",
+    "SessionJudging",
     "SimulatedSession",
     "Snapshot",
     "StepStatus",
@@ -104,26 +134,38 @@ __all__ = [
     "Stream",
     "StreamEvent",
     "StreamHeader",
-    "PreCheck",
     "TimeBound",
+    "Timeline",
     "ast_patterns",
+    "build_timeline",
     "chunk_text",
     "culprits",
     "derive_stream",
     "event",
+    "example_judge",
     "find_slow_rules",
     "guard",
     "has_condition",
     "interrupts",
+    "judge_from_option",
+    "judge_line",
+    "judged_outcome",
     "make_stream",
+    "may_hang",
     "not_registered",
     "open_stream",
     "parse_event",
     "parse_stream",
+    "probe_firings",
+    "probe_stream",
     "read_stream",
     "record_firings",
     "run_session",
+    "snippet",
+    "summarize",
+    "tally_session",
     "text_of",
+    "thaw",
     "wait_all",
     "write_stream",
 ]

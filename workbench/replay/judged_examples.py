@@ -1,6 +1,6 @@
 """Rule examples for judged rules (``workbench rules test``): a scripted answer per example.
 
-A judged rule's example plays like any other (``workbench.checks``), with a ``ScriptJudge`` that gives
+A judged rule's example plays like any other (``workbench.rulecheck``), with a ``ScriptJudge`` that gives
 the example's ``judge`` answer (default yes) to the rule's question. The example *fires* when the
 warning is delivered; when it is not, the reason says which gate kept the question from being asked
 (scope, globs, pre-filter) or what the judge answered.
@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.replay.engine import JUDGED_RULE_THRESHOLD
 from workbench.replay.judges import ScriptJudge
 from workbench.replay.judging import JudgeItem, completed_outputs
-from workbench.ttsr import JUDGED_RULE_THRESHOLD
 
 
 def example_judge(rule_name: str, answer: float | None) -> ScriptJudge:

@@ -82,7 +82,8 @@ class JudgeRequest:
 class Judge(Protocol):
     """Anything that answers requests; ``label`` is shown in the output (``fixed:no``, ``script:a.yaml``)."""
 
-    label: str
+    @property
+    def label(self) -> str: ...
 
     def answer(self, request: JudgeRequest) -> Sequence[float] | None:
         """One yes-probability in [0, 1] per question, in order; ``None`` = no answer yet."""

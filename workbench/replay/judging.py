@@ -24,19 +24,19 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+import workbench.replay.engine as engine
 from workbench.errors import JudgeError, JudgePending
-from workbench.replay import engine
-from workbench.replay.judges import AskJudge, Judge, JudgeQuestion, JudgeRequest
-from workbench.ttsr import (
+from workbench.replay.engine import (
     DEFAULT_WARNING_TEMPLATE,
     JUDGED_CONTENT_MAX_TOKENS,
     JUDGED_RULE_THRESHOLD,
     JudgedCandidate,
     MatchContext,
     count_tokens,
+    render_rules,
     token_prefix,
 )
-from workbench.ttsr.templates import render_rules
+from workbench.replay.judges import AskJudge, Judge, JudgeQuestion, JudgeRequest
 
 ItemStatus = Literal["no candidates", "no judge", "waiting", "answered", "error"]
 

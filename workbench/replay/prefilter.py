@@ -32,13 +32,15 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+from workbench.replay.derive import _branch, _is_injection, chunk_text, derive_stream, open_stream
+from workbench.replay.engine import Key, compile_rule_condition, engine_text, literal_index
+from workbench.replay.session import SimulatedSession
 from workbench.replay.stream import Stream, thaw
 from workbench.rules import Rule
-from workbench.ttsr.code_units import engine_text
-from workbench.ttsr.conditions import compile_rule_condition
-from workbench.ttsr.literals import Key, literal_index
+from workbench.sessions import load_session
 
 __all__ = ["TurnFilter", "muted_events", "play", "probe_firings", "turn_filter"]
 
@@ -234,8 +236,6 @@ def probe_firings(stream: Stream, rules: Sequence[Rule], settings: Any, *, cwd: 
     played with the engine muted; when no turn can, there is nothing to play: no firing, and the
     session completes (only an interrupt can end it early, and nothing fires).
     """
-    from workbench.replay.session import SimulatedSession
-
     mute = muted_events(stream, turn_filter(rules)) if _SKIP else None
     if mute is not None and all(m or ev.type not in _DELTAS for m, ev in zip(mute, stream.events)):
         return "completed", []
@@ -264,8 +264,6 @@ def quiet_session(session: Any, filt: TurnFilter) -> int | None:
     the ``json.dumps`` of each call's arguments. A session ``derive_stream`` would reject (a bad
     timestamp, a malformed content block) is left to it (None), so its error is reported as before.
     """
-    from workbench.replay.derive import _branch, _is_injection
-
     anywhere = literal_index(filt.regex_keys | filt.ast_keys)
     prose = literal_index(filt.regex_keys) if filt.regex_keys else None
     turns = 0
@@ -315,11 +313,6 @@ def quiet_session(session: Any, filt: TurnFilter) -> int | None:
 def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | None) -> tuple[Stream | None, int]:
     """``(stream, 0)`` as ``open_stream`` gives it, or ``(None, turns)`` for a session file none of
     whose turns can fire in probe mode (its stream is not even derived)."""
-    from pathlib import Path
-
-    from workbench.replay.derive import chunk_text, derive_stream, open_stream
-    from workbench.sessions import load_session
-
     filt = turn_filter(rules) if _SKIP else None
     source = Path(path)
     if filt is None or not source.is_file():

@@ -84,7 +84,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         self._remaining_turns: list[int] = []
         self._turn = -1
         # ``ttsr.judge: off`` (18.3) keeps judged rules inactive whatever judge was given.
-        self._init_judging(None if self.settings.get("judge") == "off" else judge, engine.warning_template(templates))
+        self._init_judging(None if self.settings.extra.get("judge") == "off" else judge, engine.warning_template(templates))
         if stream is not None:
             self.expect(stream)
         self._step = -1

@@ -36,10 +36,10 @@ from types import MappingProxyType
 from typing import Any, Literal, NoReturn
 
 from workbench.errors import TimeBoundError
+from workbench.replay.engine import provably_linear
 from workbench.replay.events import ReplayEvent
 from workbench.replay.session import SimulatedSession
 from workbench.rules import Rule
-from workbench.ttsr.linearity import provably_linear
 
 _POLL = 0.01
 _MAX_PARALLEL = 8

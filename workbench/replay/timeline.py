@@ -99,21 +99,21 @@ def build_timeline(stream: Stream, events: Iterable[ReplayEvent] = ()) -> Timeli
                               tuple(sorted(current["tools"])), tuple(sorted(current["models"])), current["error"]))
         current = None
 
-    for step, ev in enumerate(stream.events):
-        if ev.type == "turn_start" or current is None:
+    for step, item in enumerate(stream.events):
+        if item.type == "turn_start" or current is None:
             close(step - 1)
             current = {"start": step, "deltas": [], "tools": set(), "models": set(), "error": False}
-        kind = _DELTA_KINDS.get(ev.type)
+        kind = _DELTA_KINDS.get(item.type)
         if kind is not None:
-            current["deltas"].append((step, kind, len(ev.delta or "")))
-        if ev.type == "toolcall_start" and ev.name:
-            current["tools"].add(ev.name)
-        model = ev.extra.get("model") if ev.type == "message_start" else None
+            current["deltas"].append((step, kind, len(item.delta or "")))
+        if item.type == "toolcall_start" and item.name:
+            current["tools"].add(item.name)
+        model = item.extra.get("model") if item.type == "message_start" else None
         if isinstance(model, str):
             current["models"].add(model)
-        if (ev.type == "message_end" and ev.stop_reason == "error") or (ev.type == "tool_result" and ev.is_error):
+        if (item.type == "message_end" and item.stop_reason == "error") or (item.type == "tool_result" and item.is_error):
             current["error"] = True
-        if ev.type == "turn_end":
+        if item.type == "turn_end":
             close(step)
     close(len(stream.events) - 1)
     return Timeline(tuple(lanes), len(stream.events))

@@ -50,7 +50,6 @@ class TriggerHandling:
     edit_mode: str | None
     _step: int
     _remaining_turns: list[int]
-    streaming: Any
     # Methods of the session this mixin calls.
     _emit: Callable[..., None]
     _ms: Callable[[StreamEvent | None], int | float]

@@ -243,7 +243,7 @@ def present(rule: Rule, p: Presentation, *, cwd: str = EXAMPLE_CWD,
             return None, outcome.reason
         return Firing(rule.name, 0, item.request.step if item.request else 0, item.source,
                       item.request.tool_name if item.request else None, item.stream_key or item.source,
-                      item.request.file_paths if item.request else None, "judge", None, None,  # type: ignore[arg-type]
+                      item.request.file_paths if item.request else None, "judge", None, None,
                       len(outcome.content), snippet(outcome.content, None, None)), outcome.reason
     mine = [f for f in recorder.firings if f.rule == rule.name]
     if mine:

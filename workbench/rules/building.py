@@ -41,7 +41,7 @@ def rule_from_frontmatter(
         ast_condition=trigger.ast_condition,
         scope=trigger.scope,
         question=trigger.question,
-        interrupt_mode=mode if isinstance(mode, str) and mode in INTERRUPT_MODES else None,  # type: ignore[arg-type]
+        interrupt_mode=mode if isinstance(mode, str) and mode in INTERRUPT_MODES else None,
         source=source,
         frontmatter=dict(frontmatter),
     )

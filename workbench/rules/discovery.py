@@ -218,7 +218,7 @@ def load_rules(
         if provider.id != BUILTIN_PROVIDER and (rule.frontmatter or {}).get("enabled") is False:
             # oh-my-pi 18.3 drops a discovered file whose frontmatter says `enabled: false` before
             # de-duplication (so it shadows nothing); the bundled provider builds its files regardless.
-            items.append(DiscoveredRule(**base, disabled="enabled: false in its frontmatter"))
+            items.append(DiscoveredRule(**base, disabled="enabled: false in its frontmatter"))  # type: ignore[arg-type]
             continue
         if winner is not None:
             items.append(DiscoveredRule(**base, shadowed_by=winner.path,  # type: ignore[arg-type]

@@ -21,6 +21,7 @@ Public API (other packages code against these names):
   omp17's word-local one, and pi-tui 18.2.9's).
 * ``word_matches(query, norm)`` / ``query_matcher(query)`` / ``normalized_text`` / ``normalize_many``:
   the word scorer's yes/no answer on pre-normalized text, fast enough for every row of a big tree.
+* ``usage_totals(entries) -> UsageTotals``: tokens and cost by model, tool calls by tool, errors.
 * ``append_label(path, target_id, label)``: append a label entry to a session file (locked, append-only).
 * ``generate_session_text(n)`` / ``time_tree(n)``: the tree-speed figure for ``benchmarks/``.
 """
@@ -65,6 +66,7 @@ from workbench.sessions.tree import (
     resolve_labels,
 )
 from workbench.sessions.treelist import FILTER_MODES, FILTER_TAGS, TreeList, TreeRow
+from workbench.sessions.usage import ModelUsage, UsageTotals, usage_totals
 from workbench.sessions.wordfilter import (
     normalize_many,
     normalized_text,
@@ -73,14 +75,15 @@ from workbench.sessions.wordfilter import (
 )
 
 __all__ = [
-    "FLAVOR_CHOICES",
     "FILTER_MODES",
     "FILTER_TAGS",
+    "FLAVOR_CHOICES",
     "STREAM_SUFFIX",
     "Diagnostic",
     "Entry",
     "FlavorGuess",
     "FuzzyMatch",
+    "ModelUsage",
     "NavigationResult",
     "NotLoaded",
     "Progress",
@@ -91,6 +94,7 @@ __all__ = [
     "TreeList",
     "TreeNode",
     "TreeRow",
+    "UsageTotals",
     "append_label",
     "branch_path",
     "build_session_context",
@@ -112,6 +116,7 @@ __all__ = [
     "session_files",
     "session_info",
     "time_tree",
+    "usage_totals",
     "word_match",
     "word_match18",
     "word_matches",

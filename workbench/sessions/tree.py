@@ -16,6 +16,7 @@ from typing import Any, Literal
 from workbench.errors import NotFoundError
 from workbench.sessions.entries import Entry, Session, paused_gc
 from workbench.sessions.forest import TreeNode, build_forest  # TreeNode re-exported
+from workbench.sessions.rowtext18 import is_user_request18
 
 Flavor = Literal["omp", "pi", "omp57", "omp18"]
 _UNSET: Any = object()
@@ -320,8 +321,6 @@ class SessionTree:
             raise NotFoundError(f"Entry {target_id} not found")
         is_user = target.type == "message" and target.role == "user"
         if self.flavor == "omp18":
-            from workbench.sessions.rowtext18 import is_user_request18
-
             is_user = is_user_request18(target.obj)
         # omp 18: navigateTree never treats a user prompt as "already here", it rewinds past it; its
         # `/tree` selector, though, stops at the real leaf first ("Already at this point"), unless

@@ -145,7 +145,7 @@ def render_prefix18(lay: Layout, *, scroll: int, memo: dict[tuple[Any, ...], tup
     if offset > 0 and cells:
         cells[0] = "…" + cells[0][1:]
     out = ("".join(cells), lay.indent, lay.show_connector)
-    if memo is not None:
+    if memo is not None and key is not None:
         memo[key] = out
     return out
 

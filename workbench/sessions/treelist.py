@@ -71,7 +71,7 @@ class TreeList:
         ``selected`` is the initial selection (default: the leaf or its nearest visible ancestor);
         ``home`` shortens tool paths to ``~`` (default ``$HOME``); ``width`` truncates rendered lines.
         """
-        flavor = resolve_flavor(flavor, session)  # type: ignore[assignment]
+        flavor = resolve_flavor(flavor, session)
         if filter_mode not in FILTER_MODES:
             raise UsageError(f"unknown filter mode {filter_mode!r} (use one of {', '.join(FILTER_MODES)})")
         tree = _as_tree(session, flavor)

@@ -67,7 +67,7 @@ def usage_totals(entries: Iterable[Entry]) -> UsageTotals:
                 tools[block["name"]] = tools.get(block["name"], 0) + 1
         usage = msg.get("usage")
         usage = usage if isinstance(usage, Mapping) else {}
-        model = msg.get("model") if isinstance(msg.get("model"), str) else "(unknown)"
+        model: str = msg["model"] if isinstance(msg.get("model"), str) else "(unknown)"
         per = models.setdefault(model, {"messages": 0, "tokens": dict.fromkeys(TOKEN_FIELDS, 0.0), "cost": 0.0})
         per["messages"] += 1
         for key in TOKEN_FIELDS:

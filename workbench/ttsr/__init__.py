@@ -36,6 +36,9 @@ from workbench.ttsr.judged import (
     count_tokens,
     token_prefix,
 )
+from workbench.ttsr.linearity import provably_linear
+from workbench.ttsr.literals import Key as LiteralKey
+from workbench.ttsr.literals import LiteralIndex, literal_index, required_literals
 from workbench.ttsr.manager import (
     MSG_AST_FAILED,
     MSG_INVALID_REGEX,
@@ -104,6 +107,8 @@ __all__ = [
     "EDIT_MODE_STRATEGIES",
     "INTERRUPT_MODES",
     "InjectionGap",
+    "LiteralIndex",
+    "LiteralKey",
     "InjectionRecord",
     "JUDGED_CONTENT_MAX_TOKENS",
     "JUDGED_RULE_THRESHOLD",
@@ -116,9 +121,6 @@ __all__ = [
     "REPEAT_MODES",
     "CompiledCondition",
     "ContextMode",
-    "Diagnostic",
-    "InjectionGap",
-    "InjectionRecord",
     "InterruptMode",
     "MatchContext",
     "MatchSource",
@@ -150,6 +152,7 @@ __all__ = [
     "format_prompt",
     "glob_match",
     "language_for",
+    "literal_index",
     "native_pattern",
     "parse_language",
     "rule_patterns",
@@ -162,9 +165,11 @@ __all__ = [
     "parse_envelope",
     "parse_partial_json",
     "path_candidates",
+    "provably_linear",
     "render_rules",
     "render_template",
     "repair_json",
+    "required_literals",
     "resolve_tool",
     "split_flags",
     "split_sloppy_sections",

@@ -25,6 +25,8 @@ import tempfile
 import threading
 from pathlib import Path
 
+from ast_grep_py import register_dynamic_language
+
 # ast-grep-py language name -> (grammar source, expando character or None). A source is the
 # binding name in tree-sitter-language-pack, or "module:<name>" for a grammar wheel of its own.
 DYNAMIC: dict[str, tuple[str, str | None]] = {
@@ -52,6 +54,7 @@ _problem: str | None = None
 def _capsule(source: str) -> object:
     if source.startswith("module:"):
         return importlib.import_module(source[len("module:"):]).language()
+    # Imported on first use: the grammar pack is big, and only files in its languages need it.
     from tree_sitter_language_pack import get_binding
 
     return get_binding(source)  # type: ignore[arg-type]
@@ -122,7 +125,6 @@ def _register() -> frozenset[str]:
         lib.workbench_set_language.argtypes = [ctypes.c_int, ctypes.c_void_p]
         for i, name in enumerate(names):
             lib.workbench_set_language(i, pointers[name])
-        from ast_grep_py import register_dynamic_language
 
         config: dict[str, dict[str, object]] = {}
         for name in names:

@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from ast_grep_py import SgRoot
+
 from workbench.ttsr import ast_languages
 from workbench.ttsr.ast import NATIVE_ALIASES
 
@@ -48,8 +50,6 @@ def _explain(patterns: tuple[str, ...], source: str, lang: str | None) -> str:
         problem = ast_languages.problem()
         return why + (f" ({problem})" if problem else "")
     try:
-        from ast_grep_py import SgRoot
-
         root = SgRoot(source, resolved).root()
         # ERROR nodes, or zero-width ones: tree-sitter's MISSING tokens (`def f(:` lacks its `)`).
         broken = root.find(kind="ERROR") is not None or (
@@ -61,7 +61,7 @@ def _explain(patterns: tuple[str, ...], source: str, lang: str | None) -> str:
     uncompiled = []
     for pattern in patterns:
         try:
-            root.find(pattern={"context": ast_languages.native_pattern(pattern, resolved), "strictness": "smart"})
+            root.find(pattern={"context": ast_languages.native_pattern(pattern, resolved), "strictness": "smart"})  # type: ignore[call-overload]
         except BaseException as exc:  # noqa: BLE001
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise

@@ -22,8 +22,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from workbench.rules.jsstring import js_trim
 from workbench.ttsr.ast import UnsupportedLanguage, ast_match, language_for
-from workbench.ttsr.context import MatchContext, js_trim
+from workbench.ttsr.context import MatchContext
+from workbench.ttsr.messages import MSG_AST_FAILED
 from workbench.ttsr.settings import TtsrSettings
 
 if TYPE_CHECKING:  # pragma: no cover - typing only; manager imports this module
@@ -183,8 +185,6 @@ class JudgedRules:
         try:
             return ast_match(entry.prefilter_ast, content, lang)
         except UnsupportedLanguage as exc:
-            # Imported here: the manager imports this module.
-            from workbench.ttsr.manager import MSG_AST_FAILED
 
             self._warn(MSG_AST_FAILED, {"patterns": list(entry.prefilter_ast), "lang": lang, "error": str(exc)})
             return False
@@ -202,7 +202,8 @@ class JudgedRules:
         manager is disabled (nothing registers then, and the records wait for it to be enabled).
         Buffers are reset. Warnings from registering the new rules join ``diagnostics``.
         """
-        replacement = type(self)(self._settings_source)
+        # The mixin only ever lives inside a TtsrManager, whose constructor takes the settings source.
+        replacement: Any = type(self)(self._settings_source)  # type: ignore[call-arg]
         replacement._next_condition_id = self._next_condition_id
         for rule in rules or ():
             replacement.add_rule(rule)

@@ -326,7 +326,8 @@ class LiteralIndex:
                 out.extend((k, base + m.start()) for k in self._prefixes[(m.group(1), False)])
         if self._icase is not None:
             for m in self._icase.finditer(text):
-                lit = self._icase_list[int(m.lastgroup[1:])]
+                group = m.lastgroup or ""  # every alternative is a named group: never empty
+                lit = self._icase_list[int(group[1:])]
                 out.extend((k, base + m.start()) for k in self._prefixes[(lit, True)])
         return out
 

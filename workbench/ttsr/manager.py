@@ -24,14 +24,10 @@ from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition
 from workbench.ttsr.context import InjectionGap, InjectionRecord, MatchContext
 from workbench.ttsr.globs import matches_any_path
 from workbench.ttsr.judged import JudgedRules, SettingsSource, question_of
+from workbench.ttsr.messages import MSG_AST_FAILED, MSG_INVALID_REGEX, MSG_INVALID_SCOPE_TOKEN, MSG_SCOPE_EXCLUDES_ALL
 from workbench.ttsr.scope import RuleScope, build_scope, normalized_tool_name
 from workbench.ttsr.settings import TtsrSettings
 from workbench.ttsr.window import StreamBuffer, condition_matches, memo_answer
-
-MSG_INVALID_REGEX = "TTSR condition has invalid regex pattern, skipping condition"
-MSG_INVALID_SCOPE_TOKEN = "TTSR scope token is invalid, skipping token"
-MSG_SCOPE_EXCLUDES_ALL = "TTSR scope excludes all streams, skipping rule"
-MSG_AST_FAILED = "TTSR ast match failed, treating as no match"
 
 
 @dataclass(frozen=True, slots=True)

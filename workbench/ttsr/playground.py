@@ -261,7 +261,7 @@ def ast_reports(patterns: Sequence[str], text: str, path: str | None) -> tuple[t
     for pattern in patterns:
         names = sorted({(bool(m.group(1)), m.group(2)) for m in _METAVAR.finditer(pattern)})
         try:
-            found = root.find_all(pattern={"context": pattern, "strictness": "smart"})
+            found = root.find_all(pattern={"context": pattern, "strictness": "smart"})  # type: ignore[call-overload]
         except BaseException as exc:  # noqa: BLE001 - the engine skips an uncompilable pattern silently
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise

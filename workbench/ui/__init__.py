@@ -30,6 +30,7 @@ _EXPORTS = {
     "SessionsView": "sessions_view",
     "BacktestView": "backtest_view",
     "ServedRoots": "roots",
+    "configure": "ruleset",
 }
 
 __all__ = sorted(_EXPORTS)

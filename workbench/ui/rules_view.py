@@ -102,7 +102,6 @@ class RulesView(Viewer):
         rules = ruleset.rules()
         manager = TtsrManager(self.state.settings())
         buckets = bucket_rules(rules, manager)
-        items = {i.rule.name: i for i in loaded.items if i.active}
         bundled = loaded.bundled.describe() if loaded.bundled else "off"
         parts = [f'<div class="wb-kv">Rules folder: <b>{esc(ruleset.folder or "(none)")}</b> · '
                  f"{len(rules)} active rule(s)</div>",

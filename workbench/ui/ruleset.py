@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import NotFoundError
-from workbench.rules import RuleLoadResult, build_rule_from_markdown, load_rules
+from workbench.rules import RuleLoadResult, build_rule_from_markdown, find_bundled_source, load_rules
 
 # Process-wide defaults of the served app, set once by ``workbench serve --no-builtin / --omp-package``.
 DEFAULTS: dict[str, Any] = {"builtin": True, "omp_package": None}
@@ -138,8 +138,6 @@ class RuleSet:
 def _omp_package() -> str | None:
     """The agent package the real environment points at (``WORKBENCH_OMP_PACKAGE`` or a global
     install), or ``"none"``: the app's discovery itself gets no environment."""
-    from workbench.rules import find_bundled_source
-
     source = find_bundled_source(omp_package=DEFAULTS["omp_package"], env=os.environ, home=Path.home())
     return source.package if source.from_omp else "none"
 

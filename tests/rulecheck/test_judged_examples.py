@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from workbench.checks import check_rule_text
 from workbench.cli import main
+from workbench.rulecheck import check_rule_text
 
 JUDGED = """---
 question: Does the reply say the work is finished without naming a check?
