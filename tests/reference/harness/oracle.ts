@@ -1,0 +1,133 @@
+// The reference oracle: runs a batch of JSON cases through the reference's own modules under Bun.
+//
+//   bun --preload ./preload.ts ./oracle.ts < batch.json > results.json
+//
+// REFERENCE_AGENT_DIR names the unpacked @oh-my-pi/pi-coding-agent package (the cache directory of
+// scripts/reference-oracle). Input: {"cases": [case, ...]}; output: {"results": [result, ...]} in
+// the same order, one process per batch. A case that throws yields {"error": text} and the batch
+// goes on. Case kinds:
+//   engine  {settings, ops: [{op, ...}]}  -> {out: [value per op], warnings: [{message, context}]}
+//   stream  {rules, text, steps, contexts, payloads, snapshotSteps, snapshotContext}
+//           -> {digest, matches, firstFire, deltaMs, snapshotMs}  (benchmarks/engine.py)
+import { createHash } from "node:crypto";
+import { warnings } from "./shims/pi-utils.ts";
+
+type Json = any;
+
+const agentDir = process.env.REFERENCE_AGENT_DIR;
+if (!agentDir) {
+	process.stderr.write("REFERENCE_AGENT_DIR is not set\n");
+	process.exit(2);
+}
+const { TtsrManager } = await import(`${agentDir}/src/export/ttsr.ts`);
+
+function names(rules: Json[]): string[] {
+	return rules.map(rule => rule.name);
+}
+
+function byNames(manager: Json, wanted: string[]): Json[] {
+	const registered = new Map(manager.getRules().map((rule: Json) => [rule.name, rule]));
+	// A name that is not registered still reaches the manager, as a bare rule object would.
+	return wanted.map(name => registered.get(name) ?? { name, path: `${name}.md`, content: "" });
+}
+
+async function runOp(manager: Json, op: Json): Promise<Json> {
+	switch (op.op) {
+		case "addRule":
+			return manager.addRule(op.rule);
+		case "checkDelta":
+			return names(manager.checkDelta(op.delta, op.ctx));
+		case "checkSnapshot":
+			return names(manager.checkSnapshot(op.snapshot, op.ctx));
+		case "judgedCandidates":
+			return (await manager.judgedCandidates(op.content, op.ctx)).map((c: Json) => [c.rule.name, c.question]);
+		case "claim":
+			return names(manager.claim(byNames(manager, op.names)));
+		case "markInjected":
+			manager.markInjected(byNames(manager, op.names));
+			return null;
+		case "markInjectedByNames":
+			manager.markInjectedByNames(op.names);
+			return null;
+		case "restoreInjected":
+			manager.restoreInjected(op.names);
+			return null;
+		case "replaceRules":
+			return [...manager.replaceRules(op.rules)].sort();
+		case "incrementMessageCount":
+			manager.incrementMessageCount();
+			return null;
+		case "resetBuffer":
+			manager.resetBuffer();
+			return null;
+		case "getInjectedRuleNames":
+			return manager.getInjectedRuleNames();
+		case "getMessageCount":
+			return manager.getMessageCount();
+		case "getRules":
+			return names(manager.getRules());
+		case "hasRules":
+			return manager.hasRules();
+		case "hasJudgedRules":
+			return manager.hasJudgedRules();
+		default:
+			throw new Error(`unknown op ${JSON.stringify(op.op)}`);
+	}
+}
+
+async function runEngine(c: Json): Promise<Json> {
+	warnings.length = 0;
+	const manager = new TtsrManager(c.settings ?? undefined);
+	const out: Json[] = [];
+	for (const op of c.ops) out.push(await runOp(manager, op));
+	return { out, warnings: warnings.map(w => ({ message: w.message, context: w.context })) };
+}
+
+// A long stream cut into deltas: steps are [length, context index]. Each delta's answer (the
+// matched names, comma-joined, one line per delta) feeds a sha256, so two engines agree on every
+// delta when their digests agree; firstFire and matches help to locate a difference.
+function runStream(c: Json): Json {
+	const manager = new TtsrManager(c.settings ?? undefined);
+	for (const rule of c.rules) manager.addRule(rule);
+	const hash = createHash("sha256");
+	const firstFire: Record<string, number> = {};
+	let matches = 0;
+	let pos = 0;
+	const t0 = performance.now();
+	for (let i = 0; i < c.steps.length; i++) {
+		const [length, ctxIndex] = c.steps[i];
+		const found = manager.checkDelta(c.text.slice(pos, pos + length), c.contexts[ctxIndex]);
+		pos += length;
+		const line = found.map((rule: Json) => rule.name).join(",");
+		hash.update(`${line}\n`);
+		matches += found.length;
+		for (const rule of found) if (!(rule.name in firstFire)) firstFire[rule.name] = i;
+	}
+	const deltaMs = performance.now() - t0;
+	const t1 = performance.now();
+	for (let p = 0; p < (c.payloads ?? []).length; p++) {
+		manager.resetBuffer();
+		let end = 0;
+		for (const step of c.snapshotSteps[p]) {
+			end += step;
+			const found = manager.checkSnapshot(c.payloads[p].slice(0, end), c.snapshotContext);
+			hash.update(`s:${found.map((rule: Json) => rule.name).join(",")}\n`);
+			matches += found.length;
+		}
+	}
+	const snapshotMs = performance.now() - t1;
+	return { digest: hash.digest("hex"), matches, firstFire, deltaMs, snapshotMs };
+}
+
+const input = JSON.parse(await Bun.stdin.text());
+const results: Json[] = [];
+for (const c of input.cases) {
+	try {
+		if (c.kind === "engine") results.push(await runEngine(c));
+		else if (c.kind === "stream") results.push(runStream(c));
+		else throw new Error(`unknown case kind ${JSON.stringify(c.kind)}`);
+	} catch (error) {
+		results.push({ error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+	}
+}
+process.stdout.write(JSON.stringify({ results }));
