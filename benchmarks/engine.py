@@ -175,6 +175,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="256 KB / 512 KB / 1 MB instead of 1 / 2 / 4 MB")
     ap.add_argument("--no-naive", action="store_true", help="skip the naive full re-test baseline")
+    ap.add_argument("--no-reference", action="store_true",
+                    help="skip the side-by-side run of the reference TtsrManager under Bun (engine_reference.py)")
     args = ap.parse_args()
     mb = 1 << 20
     sizes = [mb // 4, mb // 2, mb] if args.quick else [mb, 2 * mb, 4 * mb]
@@ -218,6 +220,13 @@ def main() -> None:
               f"extrapolated to the 1 MB stream: ~{t2 * (mb / s2) ** exponent:,.0f} s")
         n, t, _, _ = run(32 * kb, naive=False, edits=False, skip=("rm-rf-root",))
         print(f"optimised, 29 rules     32 KB: {n:6d} deltas in {t:7.2f} s = {n / t:9.1f} deltas/s")
+    if not args.no_reference:
+        # The reference itself, when scripts/reference-oracle has installed it: same rules, same
+        # 1 MB and 4 MB streams, ratio of medians, answers compared delta by delta.
+        from benchmarks import engine_reference
+
+        if engine_reference.main(["--sizes", *(str(s / mb) for s in (sizes[0], sizes[-1]))]) != 0:
+            sys.exit("engine and reference answers differ")
 
 if __name__ == "__main__":
     main()

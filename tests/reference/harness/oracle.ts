@@ -7,8 +7,9 @@
 // the same order, one process per batch. A case that throws yields {"error": text} and the batch
 // goes on. Case kinds:
 //   engine  {settings, ops: [{op, ...}]}  -> {out: [value per op], warnings: [{message, context}]}
-//   stream  {rules, text, steps, contexts, payloads, snapshotSteps, snapshotContext}
-//           -> {digest, matches, firstFire, deltaMs, snapshotMs}  (benchmarks/engine.py)
+//   stream  {rules, text, steps, contexts, payloads, snapshotSteps, snapshotContext, maxMs?}
+//           -> {digest, matches, firstFire, deltaMs, snapshotMs, deltasDone, snapshotsDone}
+//           (benchmarks/engine_reference.py)
 import { createHash } from "node:crypto";
 import { warnings } from "./shims/pi-utils.ts";
 
@@ -85,16 +86,21 @@ async function runEngine(c: Json): Promise<Json> {
 
 // A long stream cut into deltas: steps are [length, context index]. Each delta's answer (the
 // matched names, comma-joined, one line per delta) feeds a sha256, so two engines agree on every
-// delta when their digests agree; firstFire and matches help to locate a difference.
+// delta when their digests agree; firstFire and matches help to locate a difference. `maxMs`
+// (optional) bounds each phase: the loop stops at the first check past it and reports how far
+// it got (deltasDone, snapshotsDone), so a caller can compare the same prefix.
 function runStream(c: Json): Json {
 	const manager = new TtsrManager(c.settings ?? undefined);
 	for (const rule of c.rules) manager.addRule(rule);
+	const budget = c.maxMs ?? Number.POSITIVE_INFINITY;
 	const hash = createHash("sha256");
 	const firstFire: Record<string, number> = {};
 	let matches = 0;
 	let pos = 0;
+	let deltasDone = 0;
 	const t0 = performance.now();
 	for (let i = 0; i < c.steps.length; i++) {
+		if ((i & 63) === 0 && performance.now() - t0 > budget) break;
 		const [length, ctxIndex] = c.steps[i];
 		const found = manager.checkDelta(c.text.slice(pos, pos + length), c.contexts[ctxIndex]);
 		pos += length;
@@ -102,21 +108,25 @@ function runStream(c: Json): Json {
 		hash.update(`${line}\n`);
 		matches += found.length;
 		for (const rule of found) if (!(rule.name in firstFire)) firstFire[rule.name] = i;
+		deltasDone = i + 1;
 	}
 	const deltaMs = performance.now() - t0;
 	const t1 = performance.now();
-	for (let p = 0; p < (c.payloads ?? []).length; p++) {
+	let snapshotsDone = 0;
+	outer: for (let p = 0; p < (c.payloads ?? []).length; p++) {
 		manager.resetBuffer();
 		let end = 0;
 		for (const step of c.snapshotSteps[p]) {
+			if ((snapshotsDone & 63) === 0 && performance.now() - t1 > budget) break outer;
 			end += step;
 			const found = manager.checkSnapshot(c.payloads[p].slice(0, end), c.snapshotContext);
 			hash.update(`s:${found.map((rule: Json) => rule.name).join(",")}\n`);
 			matches += found.length;
+			snapshotsDone++;
 		}
 	}
 	const snapshotMs = performance.now() - t1;
-	return { digest: hash.digest("hex"), matches, firstFire, deltaMs, snapshotMs };
+	return { digest: hash.digest("hex"), matches, firstFire, deltaMs, snapshotMs, deltasDone, snapshotsDone };
 }
 
 const input = JSON.parse(await Bun.stdin.text());
