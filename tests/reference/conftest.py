@@ -12,8 +12,9 @@ import pytest
 
 from tests.reference.oracle import Oracle, OracleUnavailable
 
-# Filled by the differential suites: suite name -> (cases, agreeing, excused by a deviation).
-AGREEMENT: dict[str, tuple[int, int, int]] = {}
+# Filled by the differential suites: suite name -> (cases, agreeing, excused by a deviation,
+# not runnable because the workbench on this branch lacks the feature).
+AGREEMENT: dict[str, tuple[int, int, int, int]] = {}
 
 
 @pytest.fixture(scope="session")
@@ -30,8 +31,12 @@ def pytest_terminal_summary(terminalreporter) -> None:
     if not AGREEMENT:
         return
     terminalreporter.section("agreement with the reference (oh-my-pi under Bun)")
-    for suite, (total, agree, excused) in sorted(AGREEMENT.items()):
+    for suite, (total, agree, excused, missing) in sorted(AGREEMENT.items()):
+        if missing == total:
+            terminalreporter.write_line(f"{suite}: {total} cases not run: the workbench on this branch lacks the feature")
+            continue
         terminalreporter.write_line(
             f"{suite}: {agree}/{total} cases identical ({100 * agree / total:.1f}%), "
-            f"{excused} differ by a listed deviation, {total - agree - excused} differ unexplained"
+            f"{excused} differ by a listed deviation, {total - agree - excused - missing} differ unexplained"
+            + (f", {missing} not run (feature missing)" if missing else "")
         )

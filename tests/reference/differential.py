@@ -24,6 +24,7 @@ class Verdict:
     same: bool
     detail: str
     deviation: Deviation | None
+    missing: bool = False  # the workbench on this branch lacks the feature (the test is marked xfail)
 
 
 def _short(value: Any, limit: int = 400) -> str:
@@ -50,6 +51,9 @@ class Suite:
                     continue
                 try:
                     ours = self.ours(case)
+                except (NotImplementedError, AttributeError) as exc:
+                    verdicts.append(Verdict(False, f"the workbench lacks the feature: {exc}", None, missing=True))
+                    continue
                 except Exception as exc:  # noqa: BLE001 - reported as this case's failure
                     verdicts.append(Verdict(False, f"the workbench raised {exc!r}", None))
                     continue
@@ -59,7 +63,8 @@ class Suite:
             self.verdicts = verdicts
             agree = sum(v.same for v in verdicts)
             excused = sum(1 for v in verdicts if not v.same and v.deviation is not None)
-            conftest.AGREEMENT[self.name] = (len(verdicts), agree, excused)
+            missing = sum(v.missing for v in verdicts)
+            conftest.AGREEMENT[self.name] = (len(verdicts), agree, excused, missing)
         return self.verdicts
 
     def check(self, oracle: Oracle, index: int) -> None:

@@ -10,6 +10,7 @@
 //   stream  {rules, text, steps, contexts, payloads, snapshotSteps, snapshotContext, maxMs?}
 //           -> {digest, matches, firstFire, deltaMs, snapshotMs, deltasDone, snapshotsDone}
 //           (benchmarks/engine_reference.py)
+//   tree    {entries, leaf, queries: [{filter, search}]} -> {out: [{rows: [[id, depth]], selected}]}
 import { createHash } from "node:crypto";
 import { warnings } from "./shims/pi-utils.ts";
 
@@ -129,12 +130,76 @@ function runStream(c: Json): Json {
 	return { digest: hash.digest("hex"), matches, firstFire, deltaMs, snapshotMs, deltasDone, snapshotsDone };
 }
 
+// The `/tree` selector of pi-tui, loaded on the first tree case (engine batches never load it).
+let treeModules: { TreeSelectorComponent: Json; lastView: () => Json } | undefined;
+
+async function loadTree() {
+	if (treeModules) return treeModules;
+	const tui = process.env.REFERENCE_TUI_DIR;
+	const selector = await import(`${tui}/src/overlays/tree-selector.ts`);
+	const view = await import(`${tui}/src/components/tree-view.ts`);
+	// The selector keeps its TreeView private; every instance selects its start row through
+	// setSelectedKey or setSelectionIndex while being built, so remember the one that did.
+	let last: Json;
+	for (const method of ["setSelectedKey", "setSelectionIndex"]) {
+		const original = view.TreeView.prototype[method];
+		view.TreeView.prototype[method] = function (this: Json, ...args: Json[]) {
+			last = this;
+			return original.apply(this, args);
+		};
+	}
+	treeModules = { TreeSelectorComponent: selector.TreeSelectorComponent, lastView: () => last };
+	return treeModules;
+}
+
+// The session's tree as the agent's session index builds it for the selector: a node per entry,
+// labels from label entries in file order (an empty label clears), an entry whose parent is
+// null, itself or missing is a root, children ordered by timestamp (stable).
+function sessionTree(entries: Json[]): Json[] {
+	const labels = new Map<string, string>();
+	for (const entry of entries) {
+		if (entry.type !== "label") continue;
+		if (entry.label) labels.set(entry.targetId, entry.label);
+		else labels.delete(entry.targetId);
+	}
+	const nodes = new Map<string, Json>();
+	for (const entry of entries) nodes.set(entry.id, { entry, children: [], label: labels.get(entry.id) });
+	const roots: Json[] = [];
+	for (const entry of entries) {
+		const node = nodes.get(entry.id);
+		const parent = entry.parentId === null || entry.parentId === entry.id ? undefined : nodes.get(entry.parentId);
+		if (parent) parent.children.push(node);
+		else roots.push(node);
+	}
+	const time = (node: Json) => new Date(node.entry.timestamp).getTime();
+	for (const node of nodes.values()) node.children.sort((a: Json, b: Json) => time(a) - time(b));
+	return roots;
+}
+
+// tree {entries, leaf, queries: [{filter, search}]} -> {out: [{rows: [[id, depth]], selected}]}:
+// per query a fresh selector opened on that filter mode, the search typed one key at a time.
+async function runTree(c: Json): Promise<Json> {
+	const { TreeSelectorComponent, lastView } = await loadTree();
+	const out: Json[] = [];
+	for (const query of c.queries) {
+		const selector = new TreeSelectorComponent(sessionTree(c.entries), c.leaf, 100_000, () => {}, () => {}, undefined, query.filter);
+		const view = lastView();
+		for (const ch of query.search) selector.handleInput(ch);
+		out.push({
+			rows: view.rows.map((row: Json) => [row.key, row.depth]),
+			selected: view.selectedItem?.entry.id ?? null,
+		});
+	}
+	return { out };
+}
+
 const input = JSON.parse(await Bun.stdin.text());
 const results: Json[] = [];
 for (const c of input.cases) {
 	try {
 		if (c.kind === "engine") results.push(await runEngine(c));
 		else if (c.kind === "stream") results.push(runStream(c));
+		else if (c.kind === "tree") results.push(await runTree(c));
 		else throw new Error(`unknown case kind ${JSON.stringify(c.kind)}`);
 	} catch (error) {
 		results.push({ error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });

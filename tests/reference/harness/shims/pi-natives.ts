@@ -12,3 +12,13 @@ export async function astMatch(): Promise<{ totalMatches: number }> {
 export function countTokens(): number {
 	throw new Error("reference oracle: no native tokenizer (judge requests are not run)");
 }
+
+// pi-tui's text-width helpers (utils.ts) import these at module load; the tree cases never draw.
+export {
+	Ellipsis,
+	extractSegments,
+	setHangulCompatJamoWidthOverride,
+	sliceWithWidth,
+	truncateToWidth,
+	wrapTextWithAnsi,
+} from "./tui-deps.ts";
