@@ -30,9 +30,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.engine import CONTEXTS, EDIT, RULES, build_manager, make_text  # noqa: E402
-from tests.reference.oracle import Oracle, OracleUnavailable  # noqa: E402
-from workbench.ttsr import MatchContext  # noqa: E402
+from benchmarks.engine import CONTEXTS, EDIT, RULES, build_manager, make_text
+from tests.reference.oracle import Oracle, OracleUnavailable
+from workbench.ttsr import MatchContext
 
 MB = 1 << 20
 
