@@ -5,7 +5,7 @@ The same JSON goes to the reference (``harness/oracle.ts``) and to the workbench
 regex syntax Python's ``re`` reads differently (Annex B braces, ``\\u{..}`` without the u flag,
 ``[^]``, ``\\Z``, named back-references, lookbehind), the leading-flag translation, invalid
 patterns, scope tokens of every shape, Bun globs, Windows paths, repeat modes, gaps, stream keys.
-AST conditions are left out: the oracle has no native ast-grep binding (``shims/pi-natives.ts``).
+AST conditions run in their own cases (``ast_case``) on the languages the oracle's ast-grep binding has built in.
 """
 
 from __future__ import annotations
@@ -154,4 +154,58 @@ def judged_case(seed: int) -> dict[str, Any]:
         else:
             ops.append({"op": rng.choice(["getInjectedRuleNames", "hasJudgedRules", "hasRules"])})
     ops.append({"op": "getInjectedRuleNames"})
+    return {"kind": "engine", "settings": _settings(rng), "ops": ops}
+
+
+AST_PATTERNS = [
+    "console.log($A)", "$X as any", "debugger", "eval($$$)", "var $A = $B", "let $A = $B", "(((", "",
+    "  ", "$A.unwrap()", "<div>$$$</div>", "color: red", "function $F($$$) { $$$ }", "$A == null",
+]
+AST_SNIPPETS = [
+    "console.log(x);", "const y = z as any;", "debugger;", "eval(code)", "var a = 1;", "let b = 2;",
+    "if (v == null) {}", "function f(a, b) { return a; }", "<div>hi</div>", ".a { color: red; }",
+    "\n", " ", "console.log(", "as", "x.unwrap()", "/* c */",
+]
+AST_PATHS = ["src/a.ts", "src/b.tsx", "lib/c.js", "d.mjs", "e.css", "f.html", "g.foo", "notes.txt", "Makefile", ""]
+
+
+def ast_case(seed: int, *, judged: bool = False) -> dict[str, Any]:
+    """AST conditions on edit/write snapshots: language from the path, throttle, gates; with
+    ``judged``, judged rules whose AST condition pre-filters the candidates as well."""
+    rng = random.Random(seed)
+    names = [f"a{i}" for i in range(rng.randint(1, 4))]
+    ops: list[dict[str, Any]] = []
+    for name in names:
+        rule = {"name": name, "path": f"/rules/{name}.md", "content": "",
+                "astCondition": [rng.choice(AST_PATTERNS) for _ in range(rng.randint(1, 2))]}
+        if rng.random() < 0.3:
+            rule["condition"] = [rng.choice(PATTERNS)]
+        if judged and rng.random() < 0.5:
+            rule["question"] = "Is this edit wrong?"
+        if rng.random() < 0.5:
+            rule["scope"] = [rng.choice(["tool:edit(*.ts)", "tool:write", "tool", "edit(*.{js,tsx})", "text"])]
+        if rng.random() < 0.2:
+            rule["globs"] = [rng.choice(["src/**", "*.css", "**/*.ts"])]
+        ops.append({"op": "addRule", "rule": rule})
+    ops.append({"op": "hasAstRules"})
+    snapshot = ""
+    for _ in range(rng.randint(3, 25)):
+        ctx = {"source": rng.choices(["tool", "text"], weights=(9, 1))[0], "toolName": rng.choice(["edit", "write", "bash"]),
+               "filePaths": rng.sample(AST_PATHS, rng.randint(0, 2))}
+        roll = rng.random()
+        if roll < 0.55:
+            if rng.random() < 0.7:  # the snapshot grows, or stays the same (the throttle's case)
+                snapshot += "".join(rng.choice(AST_SNIPPETS) for _ in range(rng.randint(0, 2)))
+            ops.append({"op": "checkAstSnapshot", "snapshot": snapshot, "ctx": ctx})
+        elif roll < 0.7:
+            if judged:
+                ops.append({"op": "judgedCandidates", "content": snapshot, "ctx": ctx})
+            else:
+                ops.append({"op": "checkSnapshot", "snapshot": snapshot, "ctx": ctx})
+        elif roll < 0.8:
+            ops.append({"op": "markInjectedByNames", "names": rng.sample(names, 1)})
+        elif roll < 0.9:
+            ops.append({"op": "resetBuffer"})
+        else:
+            ops.append({"op": "incrementMessageCount"})
     return {"kind": "engine", "settings": _settings(rng), "ops": ops}

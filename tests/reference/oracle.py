@@ -43,6 +43,7 @@ class Oracle:
     agent_spec: str
     tui_spec: str
     bun_version: str
+    ast_grep: Path | None = None
 
     @classmethod
     def find(cls, directory: Path | None = None) -> Oracle:
@@ -56,6 +57,7 @@ class Oracle:
             oracle = cls(
                 bun=Path(data["bun"]), agent=Path(data["agent"]), tui=Path(data["tui"]),
                 agent_spec=data["agentSpec"], tui_spec=data["tuiSpec"], bun_version=data["bunVersion"],
+                ast_grep=Path(data["astGrep"]) if data.get("astGrep") else None,
             )
         except (OSError, ValueError, KeyError) as exc:
             raise OracleUnavailable(f"{manifest}: unreadable oracle manifest ({exc})") from exc
@@ -67,6 +69,8 @@ class Oracle:
     def run(self, cases: list[dict[str, Any]], *, timeout: float = 600) -> list[dict[str, Any]]:
         """Results of ``cases`` in order; a case the reference threw on gives ``{"error": ...}``."""
         env = dict(os.environ, REFERENCE_AGENT_DIR=str(self.agent), REFERENCE_TUI_DIR=str(self.tui))
+        if self.ast_grep is not None:
+            env["REFERENCE_AST_GREP_DIR"] = str(self.ast_grep)
         proc = subprocess.run(
             [str(self.bun), "--preload", str(HARNESS / "preload.ts"), str(HARNESS / "oracle.ts")],
             input=json.dumps({"cases": cases}), capture_output=True, text=True, env=env,

@@ -4,7 +4,10 @@ Engine cases: rules with JS-regex conditions (leading-flag translation, Annex B 
 patterns), scopes, globs, repeat modes and gaps, then deltas, snapshots, injection marks, turn
 counts, buffer resets and restores as the agent issues them; every answer and every warning is
 compared. Judged cases (reference 18.3, CONTRACT §1): judged rules among stream rules, candidates
-per completed output, claims and hot reloads.
+per completed output, claims and hot reloads. AST cases: ast-grep conditions on edit/write
+snapshots (language from the path, the throttle, scopes, globs, repeat gates), with judged rules
+pre-filtered by them in the judged variant; the oracle matches with @ast-grep/napi (see
+harness/shims/pi-natives.ts), so AST cases use the languages it has built in.
 """
 
 from __future__ import annotations
@@ -15,16 +18,20 @@ import pytest
 
 from tests.reference.deviations import DEVIATIONS
 from tests.reference.differential import Suite, ops_differ
-from tests.reference.generate import engine_case, judged_case
+from tests.reference.generate import ast_case, engine_case, judged_case
 from tests.reference.workbench_side import run_engine
 from workbench.rules import Rule
 from workbench.ttsr import TtsrManager
 
 ENGINE_CASES = 1500
 JUDGED_CASES = 250
+AST_CASES = 300
 
 ENGINE = Suite("engine", [engine_case(seed) for seed in range(ENGINE_CASES)], run_engine, ops_differ)
 JUDGED = Suite("judged", [judged_case(10_000 + seed) for seed in range(JUDGED_CASES)], run_engine, ops_differ)
+AST = Suite("ast", [ast_case(30_000 + seed) for seed in range(AST_CASES)], run_engine, ops_differ)
+JUDGED_AST = Suite("judged-ast", [ast_case(40_000 + seed, judged=True) for seed in range(AST_CASES)],
+                   run_engine, ops_differ)
 
 _JUDGED_NAMES = ("has_judged_rules", "judged_candidates", "claim", "replace_rules")
 _MISSING = [n for n in _JUDGED_NAMES if not hasattr(TtsrManager, n)]
@@ -50,11 +57,21 @@ def test_judged_case(oracle, index):
     JUDGED.check(oracle, index)
 
 
+@pytest.mark.parametrize("index", range(AST_CASES))
+def test_ast_case(oracle, index):
+    AST.check(oracle, index)
+
+
+@pytest.mark.parametrize("index", [pytest.param(i, marks=_JUDGED_MARKS) for i in range(AST_CASES)])
+def test_judged_ast_case(oracle, index):
+    JUDGED_AST.check(oracle, index)
+
+
 def test_every_deviation_is_observed(oracle):
     """A listed deviation that explains no disagreement any more is stale: remove it."""
-    claimed = {v.deviation.key for v in ENGINE.run(oracle) if v.deviation is not None}
-    engine_keys = {d.key for d in DEVIATIONS if d.key.startswith("engine.")}
-    assert engine_keys - claimed == set(), f"deviations no generated case shows any more: {engine_keys - claimed}"
+    claimed = {v.deviation.key for suite in (ENGINE, AST) for v in suite.run(oracle) if v.deviation is not None}
+    keys = {d.key for d in DEVIATIONS}
+    assert keys - claimed == set(), f"deviations no generated case shows any more: {keys - claimed}"
 
 
 def test_generated_cases_reach_matches(oracle):

@@ -22,6 +22,9 @@ def test_installed_packages_are_the_pinned_ones(oracle):
         # The installer stamps a package with the integrity its tarball was checked against.
         assert (folder / ".integrity").read_text(encoding="utf-8").strip() == _pin(sha)
     assert oracle.bun_version == _pin("BUN_VERSION")
+    assert oracle.ast_grep is not None
+    assert (oracle.ast_grep / ".integrity").read_text(encoding="utf-8").strip() == _pin("SG_SHA")
+    assert json.loads((oracle.ast_grep / "package.json").read_text(encoding="utf-8"))["version"] == _pin("SG_VERSION")
 
 
 def test_unknown_cases_and_ops_are_errors_not_answers(oracle):

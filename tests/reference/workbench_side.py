@@ -56,6 +56,10 @@ def run_op(manager: TtsrManager, op: dict[str, Any]) -> Any:
         return _names(manager.check_delta(op["delta"], ctx_from_json(op["ctx"])))
     if kind == "checkSnapshot":
         return _names(manager.check_snapshot(op["snapshot"], ctx_from_json(op["ctx"])))
+    if kind == "checkAstSnapshot":
+        return _names(manager.check_ast_snapshot(op["snapshot"], ctx_from_json(op["ctx"])))
+    if kind == "hasAstRules":
+        return manager.has_ast_rules()
     if kind == "judgedCandidates":
         return [[c.rule.name, c.question] for c in manager.judged_candidates(op["content"], ctx_from_json(op["ctx"]))]
     if kind == "claim":

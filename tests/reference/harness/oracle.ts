@@ -41,6 +41,10 @@ async function runOp(manager: Json, op: Json): Promise<Json> {
 			return names(manager.checkDelta(op.delta, op.ctx));
 		case "checkSnapshot":
 			return names(manager.checkSnapshot(op.snapshot, op.ctx));
+		case "checkAstSnapshot":
+			return names(await manager.checkAstSnapshot(op.snapshot, op.ctx));
+		case "hasAstRules":
+			return manager.hasAstRules();
 		case "judgedCandidates":
 			return (await manager.judgedCandidates(op.content, op.ctx)).map((c: Json) => [c.rule.name, c.question]);
 		case "claim":
