@@ -49,11 +49,6 @@ def _nonunicode_fold(case: dict[str, Any]) -> bool:
     )
 
 
-def _jsx_then_debugger(case: dict[str, Any]) -> bool:
-    return any("</div>debugger" in (op.get("snapshot", "") + op.get("content", ""))
-               for op in _ops(case, "checkAstSnapshot", "judgedCandidates"))
-
-
 DEVIATIONS: list[Deviation] = [
     Deviation(
         "engine.restore-injected-merges",
@@ -71,15 +66,5 @@ DEVIATIONS: list[Deviation] = [
         "from non-ASCII to ASCII) keeps both apart, so `(?i)ss`, `(?i)\\w`, `(?i)[^a-z]` answer "
         "differently on text holding them.",
         _nonunicode_fold,
-    ),
-    Deviation(
-        "ast.jsx-then-debugger-grammar",
-        "AST conditions: the oracle answers the agent's native astMatch with @ast-grep/napi 0.51.0 "
-        "(pi-natives 18.3.4 is not on the registry), the workbench uses ast-grep-py 0.51.0. Their "
-        "bundled tree-sitter JavaScript grammars split `<div>hi</div>debugger;` differently (napi: an "
-        "expression statement then a debugger statement; ast-grep-py: one expression statement), so "
-        "the pattern `debugger` matches only under napi. Which one the agent's native binding follows "
-        "is not known; this is a difference between two ast-grep builds, not a manager behaviour.",
-        _jsx_then_debugger,
     ),
 ]

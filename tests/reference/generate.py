@@ -161,12 +161,23 @@ AST_PATTERNS = [
     "console.log($A)", "$X as any", "debugger", "eval($$$)", "var $A = $B", "let $A = $B", "(((", "",
     "  ", "$A.unwrap()", "<div>$$$</div>", "color: red", "function $F($$$) { $$$ }", "$A == null",
 ]
-AST_SNIPPETS = [
-    "console.log(x);", "const y = z as any;", "debugger;", "eval(code)", "var a = 1;", "let b = 2;",
-    "if (v == null) {}", "function f(a, b) { return a; }", "<div>hi</div>", ".a { color: red; }",
-    "\n", " ", "console.log(", "as", "x.unwrap()", "/* c */",
-]
-AST_PATHS = ["src/a.ts", "src/b.tsx", "lib/c.js", "d.mjs", "e.css", "f.html", "g.foo", "notes.txt", "Makefile", ""]
+# Per language family, whole statements (joined by newlines, so every snapshot parses cleanly) and
+# paths. Malformed sources are left out on purpose: ast-grep-py 0.51.0 and @ast-grep/napi 0.51.0
+# bundle JavaScript grammars that recover differently (`<div>hi</div>debugger;` is one expression
+# statement in one, an expression then a debugger statement in the other), which says nothing
+# about the manager and nothing about the agent's own native binding.
+AST_FAMILIES: dict[str, tuple[list[str], list[str]]] = {
+    "js": (["console.log(x);", "eval(code);", "var a = 1;", "let b = 2;", "debugger;", "if (v == null) {}",
+            "function f(a, b) { return a; }", "x.unwrap();", "/* c */"],
+           ["lib/c.js", "d.mjs", "src/a.ts", "g.foo", "notes.txt", "Makefile", ""]),
+    "ts": (["const y = z as any;", "console.log(x);", "debugger;", "let b = 2;", "function f(a, b) { return a; }",
+            "x.unwrap();"],
+           ["src/a.ts", "src/b.tsx", "x.mts", "g.foo", ""]),
+    "tsx": (["const el = <div>hi</div>;", "console.log(x);", "debugger;", "const y = z as any;"],
+            ["src/b.tsx", "g.foo", ""]),
+    "css": ([".a { color: red; }", "b { margin: 0; }", "/* c */"], ["e.css", "g.foo", ""]),
+    "html": (["<div>hi</div>", "<p>text</p>", "<!-- c -->"], ["f.html", "page.htm", "g.foo", ""]),
+}
 
 
 def ast_case(seed: int, *, judged: bool = False) -> dict[str, Any]:
@@ -188,14 +199,15 @@ def ast_case(seed: int, *, judged: bool = False) -> dict[str, Any]:
             rule["globs"] = [rng.choice(["src/**", "*.css", "**/*.ts"])]
         ops.append({"op": "addRule", "rule": rule})
     ops.append({"op": "hasAstRules"})
+    snippets, paths = AST_FAMILIES[rng.choice(sorted(AST_FAMILIES))]
     snapshot = ""
     for _ in range(rng.randint(3, 25)):
         ctx = {"source": rng.choices(["tool", "text"], weights=(9, 1))[0], "toolName": rng.choice(["edit", "write", "bash"]),
-               "filePaths": rng.sample(AST_PATHS, rng.randint(0, 2))}
+               "filePaths": rng.sample(paths, rng.randint(0, 2))}
         roll = rng.random()
         if roll < 0.55:
             if rng.random() < 0.7:  # the snapshot grows, or stays the same (the throttle's case)
-                snapshot += "".join(rng.choice(AST_SNIPPETS) for _ in range(rng.randint(0, 2)))
+                snapshot += "".join(rng.choice(snippets) + "\n" for _ in range(rng.randint(0, 2)))
             ops.append({"op": "checkAstSnapshot", "snapshot": snapshot, "ctx": ctx})
         elif roll < 0.7:
             if judged:
