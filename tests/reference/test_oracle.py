@@ -9,7 +9,7 @@ from tests.reference.oracle import INSTALLER
 
 
 def _pin(name: str) -> str:
-    match = re.search(rf"^{name}=(\S+)", INSTALLER.read_text(encoding="utf-8"), re.M)
+    match = re.search(rf"^{name}=(\S+)", INSTALLER.read_text(encoding="utf-8"), re.MULTILINE)
     assert match, f"{name} not pinned in {INSTALLER}"
     return match.group(1)
 
