@@ -8,7 +8,7 @@
 // goes on. Case kinds:
 //   engine  {settings, ops: [{op, ...}]}  -> {out: [value per op], warnings: [{message, context}]}
 //   stream  {rules, text, steps, contexts, payloads, snapshotSteps, snapshotContext, maxMs?}
-//           -> {digest, matches, firstFire, deltaMs, snapshotMs, deltasDone, snapshotsDone}
+//           -> {digest, matches, firstFire, deltaMs, snapshotMs, deltasDone, snapshotsDone, marks}
 //           (benchmarks/engine_reference.py)
 //   tree    {entries, leaf, queries: [{filter, search}]} -> {out: [{rows: [[id, depth]], selected}]}
 import { createHash } from "node:crypto";
@@ -103,8 +103,10 @@ function runStream(c: Json): Json {
 	let matches = 0;
 	let pos = 0;
 	let deltasDone = 0;
+	const marks: [number, number][] = []; // [deltas done, ms], every 256 deltas: the growth curve
 	const t0 = performance.now();
 	for (let i = 0; i < c.steps.length; i++) {
+		if ((i & 255) === 0 && i > 0) marks.push([i, performance.now() - t0]);
 		if ((i & 63) === 0 && performance.now() - t0 > budget) break;
 		const [length, ctxIndex] = c.steps[i];
 		const found = manager.checkDelta(c.text.slice(pos, pos + length), c.contexts[ctxIndex]);
@@ -131,7 +133,7 @@ function runStream(c: Json): Json {
 		}
 	}
 	const snapshotMs = performance.now() - t1;
-	return { digest: hash.digest("hex"), matches, firstFire, deltaMs, snapshotMs, deltasDone, snapshotsDone };
+	return { digest: hash.digest("hex"), matches, firstFire, deltaMs, snapshotMs, deltasDone, snapshotsDone, marks };
 }
 
 // The `/tree` selector of pi-tui, loaded on the first tree case (engine batches never load it).
