@@ -184,6 +184,8 @@ def main() -> None:
     ap.add_argument("--no-naive", action="store_true", help="skip the naive full re-test baseline")
     ap.add_argument("--no-previous", action="store_true",
                     help="skip the run with the literal prefilter off (the implementation before it)")
+    ap.add_argument("--no-reference", action="store_true",
+                    help="skip the side-by-side run of the reference TtsrManager under Bun (engine_reference.py)")
     args = ap.parse_args()
     mb = 1 << 20
     sizes = [mb // 4, mb // 2, mb] if args.quick else [mb, 2 * mb, 4 * mb]
@@ -239,6 +241,13 @@ def main() -> None:
               f"extrapolated to the 1 MB stream: ~{t2 * (mb / s2) ** exponent:,.0f} s")
         n, t, _, _ = run(32 * kb, naive=False, edits=False, skip=("rm-rf-root",))
         print(f"optimised, 29 rules     32 KB: {n:6d} deltas in {t:7.2f} s = {n / t:9.1f} deltas/s")
+    if not args.no_reference:
+        # The reference itself, when scripts/reference-oracle has installed it: same rules, same
+        # 1 MB and 4 MB streams, ratio of medians, answers compared delta by delta.
+        from benchmarks import engine_reference
+
+        if engine_reference.main(["--sizes", *(str(s / mb) for s in (sizes[0], sizes[-1]))]) != 0:
+            sys.exit("engine and reference answers differ")
 
 if __name__ == "__main__":
     main()
