@@ -42,13 +42,6 @@ def _restores(case: dict[str, Any]) -> bool:
     return bool(_ops(case, "restoreInjected"))
 
 
-def _nonunicode_fold(case: dict[str, Any]) -> bool:
-    texts = _texts(case)
-    return any(c.startswith("(?") and "i" in c.split(")", 1)[0] for c in _conditions(case)) and (
-        "\u017f" in texts or "\u212a" in texts
-    )
-
-
 DEVIATIONS: list[Deviation] = [
     Deviation(
         "engine.restore-injected-merges",
@@ -57,14 +50,5 @@ DEVIATIONS: list[Deviation] = [
         "their position). 18.3.4 merges instead: each listed name gets lastInjectedAt 0 (an existing "
         "record is overwritten in place, keeping its order) and the other records stay.",
         _restores,
-    ),
-    Deviation(
-        "engine.regress-nonunicode-casefold",
-        "Case-insensitive conditions without the u flag: regress (the ECMAScript engine the "
-        "workbench uses) folds U+017F LATIN SMALL LETTER LONG S to 's' and treats U+212A KELVIN SIGN "
-        "as folding into ASCII classes; ECMAScript's non-unicode Canonicalize (toUpperCase, but never "
-        "from non-ASCII to ASCII) keeps both apart, so `(?i)ss`, `(?i)\\w`, `(?i)[^a-z]` answer "
-        "differently on text holding them.",
-        _nonunicode_fold,
     ),
 ]
