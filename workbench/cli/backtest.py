@@ -23,6 +23,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("paths", nargs="+", metavar="SESSION_OR_DIR", help="session files (or stream files) and folders of them")
     p.add_argument("--rules", required=True, metavar="DIR",
                    help="a rule file, a folder of rule files, or a project folder to discover rules from")
+    p.add_argument("--compare", metavar="DIR2",
+                   help="a second rule set (e.g. a draft): run both over the same sessions and list the turns that "
+                   "newly fire, stop firing or change interrupt behaviour")
     p.add_argument("--home", metavar="DIR", help="home folder for user-level rules when --rules is a project")
     p.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
     add_omp_package_flag(p)
@@ -70,8 +73,10 @@ class ProgressBar:
         self.stream.flush()
 
 
-def _rule_set(args: argparse.Namespace) -> Any:
-    """``--rules`` as the backtest reads it, with ``--omp-package`` / ``--no-builtin`` applied."""
+def _rule_set(args: argparse.Namespace, folder: str | None = None) -> Any:
+    """``--rules`` (or ``folder``) as the backtest reads it, with ``--omp-package`` / ``--no-builtin`` applied."""
+    if folder is not None:
+        args = argparse.Namespace(**{**vars(args), "rules": folder})
     if args.omp_package is None and not args.no_builtin:
         return args.rules
     from pathlib import Path
@@ -100,6 +105,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--repeat-gap must be >= 0")
     if args.time_bound < 0:
         raise UsageError("--time-bound must be >= 0 (0 = off)")
+    if args.compare is not None and args.out:
+        raise UsageError("--out and --compare exclude each other (write each rule set's results with its own run)")
     settings = {key: value for key, value in (("repeatMode", args.repeat_mode), ("repeatGap", args.repeat_gap))
                 if value is not None}
     show = sys.stderr.isatty() if args.progress is None else args.progress
@@ -110,6 +117,11 @@ def run(args: argparse.Namespace) -> int:
     result = run_backtest(_rule_set(args), args.paths, workers=args.workers, scheduler=args.scheduler,
                           progress=ProgressBar(sys.stderr) if show else None, home=args.home,
                           options=options, samples=args.samples)
+    if args.compare is not None:
+        return _compare(args, result, run_backtest(_rule_set(args, args.compare), args.paths, workers=args.workers,
+                                                   scheduler=args.scheduler, home=args.home, options=options,
+                                                   progress=ProgressBar(sys.stderr) if show else None,
+                                                   samples=args.samples))
     written = write_results(result, args.out) if args.out else {}
     if args.json:
         print_json({**result.to_json(), "written": written})
@@ -140,4 +152,19 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"skipped: {s.error}\n")
     for key, path in written.items():
         out.write(f"wrote {key}: {path}\n")
+    return 0
+
+
+def _compare(args: argparse.Namespace, base: Any, draft: Any) -> int:
+    """``--compare``: the turn-by-turn difference of the two runs."""
+    from workbench.backtest_compare import compare_backtests, format_comparison
+
+    comparison = compare_backtests(base, draft)
+    if args.json:
+        print_json({"base": {**base.to_json(), "rulesFrom": args.rules}, "draft": {**draft.to_json(), "rulesFrom": args.compare},
+                    "compare": comparison})
+    else:
+        sys.stdout.write(format_comparison(comparison, base=args.rules, draft=args.compare))
+    for s in (*base.errors, *draft.errors):
+        sys.stderr.write(f"skipped: {s.error}\n")
     return 0
