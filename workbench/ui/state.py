@@ -21,7 +21,7 @@ CHUNKINGS = ("words", "fixed", "tokens")
 CONTEXT_MODES = ("keep", "discard")
 INTERRUPT_MODES = ("always", "prose-only", "tool-only", "never")
 REPEAT_MODES = ("once", "after-gap")
-TABS = ("sessions", "tree", "stepper", "rules", "backtest")
+TABS = ("sessions", "tree", "stepper", "rules", "backtest", "playground", "drafts", "timeline")
 
 # URL query key -> parameter name (UI.md: ?session=…&leaf=…&filter=…&q=…&stream=…&step=…)
 URL_KEYS = {
