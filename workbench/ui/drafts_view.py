@@ -74,8 +74,8 @@ class DraftsView(Viewer):
                                             pagination="remote", page_size=15, sizing_mode="stretch_width",
                                             css_classes=["wb-draft-changes"], layout="fit_data_stretch")
         self.changes.on_click(self._on_change_click)
-        self.edited.param.watch(lambda e: self._clear_pending(), "value")
-        self.state.param.watch(lambda e: self.refresh(), ["rules_dir", "rules_revision", "tab"])
+        self.edited.param.watch(lambda *e: self._clear_pending(), "value")
+        self.state.param.watch(lambda *e: self.refresh(), ["rules_dir", "rules_revision", "tab"])
         self.refresh()
 
     # -- state -----------------------------------------------------------------------------------

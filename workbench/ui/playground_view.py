@@ -142,11 +142,11 @@ class PlaygroundView(Viewer):
         self.cancel_btn.on_click(lambda e: self._clear_pending())
         self.diff = pn.pane.HTML("", stylesheets=sheets, sizing_mode="stretch_width", css_classes=["wb-play-diff"])
         for w in (self.rule_select, self.source, self.tool):
-            w.param.watch(lambda e: self.update(), "value")
-        self.source.param.watch(lambda e: self._show_tool_inputs(), "value")
-        self.path.param.watch(lambda e: self.update(), "value")
+            w.param.watch(lambda *e: self.update(), "value")
+        self.source.param.watch(lambda *e: self._show_tool_inputs(), "value")
+        self.path.param.watch(lambda *e: self.update(), "value")
         self.text.param.watch(self._on_type, "value_input")
-        self.state.param.watch(lambda e: self.refresh_rules(), ["rules_dir", "rules_revision"])
+        self.state.param.watch(lambda *e: self.refresh_rules(), ["rules_dir", "rules_revision"])
         self.refresh_rules()
 
     @classmethod

@@ -90,7 +90,7 @@ class ShareBar(Viewer):
         self.link = pn.widgets.TextInput(value="", width=280, css_classes=["wb-link"])
         self.copy = pn.widgets.Button(label="Copy link", width=100, css_classes=["wb-copy-link"], color="light")
         self.copy.js_on_click(args={"link": self.link, "button": self.copy}, code=_COPY_JS)
-        self.state.param.watch(lambda e: self.update_link(), list(URL_KEYS.values()))
+        self.state.param.watch(lambda *e: self.update_link(), list(URL_KEYS.values()))
         self.update_link()
 
     def url(self) -> str:

@@ -109,17 +109,17 @@ class TimelineView(Viewer):
         self.error = pn.widgets.Select(label="Errors", options=list(ERRORS), value="any", width=140)
         self.model = pn.widgets.Select(label="Model", options=[ANY], value=ANY, width=200)
         for w in (self.tool, self.error, self.model):
-            w.param.watch(lambda e: self._draw(), "value")
+            w.param.watch(lambda *e: self._draw(), "value")
         self.status = pn.pane.HTML('<div class="wb-muted">Open a session or choose a stream in the Stepper.</div>',
                                    stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-tl-status"])
         self.plot = pn.pane.Bokeh(None, sizing_mode="stretch_width", min_height=240, css_classes=["wb-tl-plot"])
         self.totals = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-tl-totals"])
         s = self.state
-        s.param.watch(lambda e: self._mark_dirty(), ["session", "stream", "chunking", "rules_dir", "rules_revision",
+        s.param.watch(lambda *e: self._mark_dirty(), ["session", "stream", "chunking", "rules_dir", "rules_revision",
                                                       "context_mode", "interrupt_mode", "repeat_mode", "repeat_gap",
                                                       "revision"])
-        s.param.watch(lambda e: self.ensure(), "tab")
-        s.param.watch(lambda e: self._move_cursor(), "step")
+        s.param.watch(lambda *e: self.ensure(), "tab")
+        s.param.watch(lambda *e: self._move_cursor(), "step")
         self.ensure()
 
     @classmethod
@@ -232,7 +232,7 @@ class TimelineView(Viewer):
 
     def _move_cursor(self) -> None:
         if self.figure is not None:
-            for span in self.figure.select(type=Span):
+            for span in self.figure.select({"type": Span}):
                 span.location = self.state.step
 
     # -- clicking --------------------------------------------------------------------------------
