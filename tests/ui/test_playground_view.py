@@ -103,3 +103,15 @@ def test_bundled_rules_cannot_take_examples(view):
     view.preview_example()
     level, message = notify.history()[-1]
     assert level == "error" and "bundled" in message and view.confirm_btn.disabled
+
+
+def test_a_negative_example_keeps_the_users_choice_while_typing(view, project):
+    rule_file = project / ".omp" / "rules" / "no-unwrap.md"
+    view.rule_select.value = "no-unwrap"
+    view.triggers.value = False  # "must not fire": the rule is wrong to fire here
+    view.update("the word .unwrap( in prose about Rust")
+    assert view.report.fires and view.triggers.value is False
+    view.preview_example()
+    view.confirm_example()
+    examples = parse_frontmatter(rule_file.read_text(encoding="utf-8")).frontmatter["examples"]
+    assert examples[-1]["triggers"] is False

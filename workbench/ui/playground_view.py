@@ -121,18 +121,23 @@ class PlaygroundView(Viewer):
         self.report: Any = None
         sheets = [STYLESHEET, PLAYGROUND_CSS]
         self.rule_select = pn.widgets.Select(label="Rule", options=[], width=260, css_classes=["wb-play-rule"])
-        self.source = pn.widgets.RadioButtonGroup(options=list(SOURCES), value="prose (text)", width=360,
+        self.source = pn.widgets.RadioButtonGroup(options=list(SOURCES), value="prose (text)", width=360, color="primary",
+                                                  button_style="outline",
                                                   css_classes=["wb-play-source"])
         self.tool = pn.widgets.Select(label="Tool", options=["write", "edit"], value="write", width=90, visible=False)
         self.path = pn.widgets.TextInput(label="Path", placeholder="src/app.ts", width=220, visible=False,
                                          css_classes=["wb-play-path"])
         self.text = pn.widgets.TextAreaInput(
-            label="", placeholder="Paste model output or code here", height=200, sizing_mode="stretch_width",
+            label="", placeholder="Paste model output or code here", height=260, sizing_mode="stretch_width",
             css_classes=["wb-play-input"],
             stylesheets=[":host textarea { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; }"])
         self.output = pn.pane.HTML('<div class="wb-muted">Paste a text to see what the rule matches.</div>',
                                    stylesheets=sheets, sizing_mode="stretch_width", css_classes=["wb-play-report"])
-        self.triggers = pn.widgets.Checkbox(label="the rule must fire on this text", value=True, width=240)
+        # chosen by the user, never flipped to the current verdict: a negative example is the point
+        # when the rule fires where it must not
+        self.triggers = pn.widgets.RadioButtonGroup(options={"must fire": True, "must not fire": False}, value=True,
+                                                    width=220, css_classes=["wb-play-triggers"], color="primary",
+                                                    button_style="outline")
         self.note = pn.widgets.TextInput(placeholder="note (optional)", width=220)
         self.preview_btn = pn.widgets.Button(label="Save as example…", width=150)
         self.preview_btn.on_click(lambda e: self.preview_example())
@@ -208,7 +213,6 @@ class PlaygroundView(Viewer):
             self.report = explain_rule(rule, body, source=source, tool_name=self.tool.value if source == "tool" else None,
                                        path=(self.path.value or None) if source == "tool" else None)
             self.output.object = report_html(self.report, body)
-            self.triggers.value = bool(self.report.fires)
 
     # -- examples --------------------------------------------------------------------------------
     def preview_example(self) -> None:
@@ -262,7 +266,11 @@ class PlaygroundView(Viewer):
         self.cancel_btn.disabled = True
 
     def __panel__(self) -> pn.viewable.Viewable:
-        inputs = pn.Row(self.rule_select, self.source, self.tool, self.path, sizing_mode="stretch_width")
-        save = pn.Row(self.triggers, self.note, self.preview_btn, self.confirm_btn, self.cancel_btn)
-        return pn.Column(inputs, self.text, save, self.diff, self.output, sizing_mode="stretch_width",
-                         scroll=True, min_height=760)
+        # input on the left, the report beside it: what the rule sees updates next to what is typed
+        inputs = pn.Row(self.rule_select, self.tool, self.path, sizing_mode="stretch_width")
+        save = pn.Row(pn.pane.Str("Example:", align="center"), self.triggers, self.note)
+        buttons = pn.Row(self.preview_btn, self.confirm_btn, self.cancel_btn)
+        left = pn.Column(inputs, self.source, self.text, save, buttons, self.diff, sizing_mode="stretch_width",
+                         min_width=560)
+        right = pn.Column(self.output, sizing_mode="stretch_width", scroll=True, min_width=560)
+        return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)

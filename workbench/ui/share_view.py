@@ -83,12 +83,15 @@ class ShareBar(Viewer):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.with_stepper = pn.widgets.Checkbox(label="with stepper run", value=True, width=130,
+        self.with_stepper = pn.widgets.Checkbox(label="+ stepper", value=True, width=80, align="center",
                                                 stylesheets=[":host { color: white; }"])
         self.download = pn.widgets.FileDownload(callback=self._export, filename="export.html", label="Export HTML",
-                                                width=120, css_classes=["wb-export"], color="light")
-        self.link = pn.widgets.TextInput(value="", width=280, css_classes=["wb-link"])
-        self.copy = pn.widgets.Button(label="Copy link", width=100, css_classes=["wb-copy-link"], color="light")
+                                                width=110, align="center", css_classes=["wb-export"], color="light")
+        # the header's white text colour would otherwise make the link invisible on the white field
+        self.link = pn.widgets.TextInput(value="", width=170, css_classes=["wb-link"], align="center",
+                                         stylesheets=["input.bk-input { color: #24292f; background: #fff; font-size: 11px; }"])
+        self.copy = pn.widgets.Button(label="Copy link", width=95, css_classes=["wb-copy-link"], color="light",
+                                      align="center")
         self.copy.js_on_click(args={"link": self.link, "button": self.copy}, code=_COPY_JS)
         self.state.param.watch(lambda *e: self.update_link(), list(URL_KEYS.values()))
         self.update_link()
