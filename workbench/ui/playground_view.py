@@ -122,7 +122,7 @@ class PlaygroundView(Viewer):
         sheets = [STYLESHEET, PLAYGROUND_CSS]
         self.rule_select = pn.widgets.Select(label="Rule", options=[], width=260, css_classes=["wb-play-rule"])
         self.source = pn.widgets.RadioButtonGroup(options=list(SOURCES), value="prose (text)", width=360, color="primary",
-                                                  button_style="outline",
+                                                  variant="outline",
                                                   css_classes=["wb-play-source"])
         self.tool = pn.widgets.Select(label="Tool", options=["write", "edit"], value="write", width=90, visible=False)
         self.path = pn.widgets.TextInput(label="Path", placeholder="src/app.ts", width=220, visible=False,
@@ -137,7 +137,7 @@ class PlaygroundView(Viewer):
         # when the rule fires where it must not
         self.triggers = pn.widgets.RadioButtonGroup(options={"must fire": True, "must not fire": False}, value=True,
                                                     width=220, css_classes=["wb-play-triggers"], color="primary",
-                                                    button_style="outline")
+                                                    variant="outline")
         self.note = pn.widgets.TextInput(placeholder="note (optional)", width=220)
         self.preview_btn = pn.widgets.Button(label="Save as example…", width=150)
         self.preview_btn.on_click(lambda e: self.preview_example())
