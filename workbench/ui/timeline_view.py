@@ -130,10 +130,11 @@ class TimelineView(Viewer):
         from workbench.ui.roots import ServedRoots
 
         src = Path(source).expanduser().resolve()
-        roots = [src.parent] + ([Path(rules_dir).expanduser().resolve()] if rules_dir else [])
+        rules = Path(rules_dir).expanduser().resolve() if rules_dir else None
+        roots = [src.parent] + ([rules] if rules is not None and src.parent not in rules.parents else [])
         state = AppState(ServedRoots.of(roots), tab="timeline")
         kind = "stream" if src.name.endswith(".stream.jsonl") else "session"
-        state.param.update(**{kind: state.roots.display(src)}, rules_dir=str(roots[-1]) if rules_dir else "")
+        state.param.update(**{kind: state.roots.display(src)}, rules_dir=str(rules) if rules is not None else "")
         return cls(state=state)
 
     # -- building --------------------------------------------------------------------------------
