@@ -94,8 +94,8 @@ def _interrupt(value: bool | None) -> str:
 def format_comparison(comparison: dict[str, Any], *, base: str = "base", draft: str = "draft") -> str:
     """The comparison as the command line prints it: counts, then one line per changed turn."""
     counts = comparison["counts"]
-    lines = [f"{base} -> {draft}: {counts['newly_fires']} turn(s) newly fire, {counts['stops_firing']} stop firing, "
-             f"{counts['interrupt_changed']} change interrupt behaviour ({comparison['unchanged']} unchanged)"]
+    lines = [(f"{base} -> {draft}: {counts['newly_fires']} turn(s) newly fire, {counts['stops_firing']} stop firing, "
+              f"{counts['interrupt_changed']} change interrupt behaviour ({comparison['unchanged']} unchanged)")]
     for category in CATEGORIES:
         rows = comparison[category]
         if not rows:

@@ -9,8 +9,14 @@ import pytest
 from workbench.errors import NotFoundError, RuleFileError, UsageError
 from workbench.rules import parse_frontmatter
 from workbench.rules.examples import parse_examples
-from workbench.ui.drafts import (DraftBook, append_example, draft_rules, example_item, save_rule_file,
-                                 unified_diff)
+from workbench.ui.drafts import (
+    DraftBook,
+    append_example,
+    draft_rules,
+    example_item,
+    save_rule_file,
+    unified_diff,
+)
 
 RULE = """---
 description: no unwrap # keep this comment

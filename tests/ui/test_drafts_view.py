@@ -50,7 +50,7 @@ def test_save_shows_the_diff_and_writes_only_on_confirm(app):
 
 
 def test_compare_lists_the_turn_that_newly_fires_with_a_deep_link(app):
-    view, state, target, _ = app
+    view, state, _, _ = app
     view.compare()
     counts = view.comparison["counts"]
     assert counts == {"newly_fires": 1, "stops_firing": 0, "interrupt_changed": 0}

@@ -115,3 +115,17 @@ def test_a_negative_example_keeps_the_users_choice_while_typing(view, project):
     view.confirm_example()
     examples = parse_frontmatter(rule_file.read_text(encoding="utf-8")).frontmatter["examples"]
     assert examples[-1]["triggers"] is False
+
+
+def test_a_rule_file_linked_from_outside_the_served_folders_is_not_written(tmp_path, project):
+    outside = tmp_path / "outside.md"
+    outside.write_text("---\ncondition: 'linked'\n---\nLinked.\n", encoding="utf-8")
+    (project / ".omp" / "rules" / "linked.md").symlink_to(outside)
+    view = PlaygroundView.from_folder(project)
+    view.rule_select.value = "linked"
+    view.update("linked text")
+    assert view.report.fires
+    view.preview_example()
+    level, message = notify.history()[-1]
+    assert level == "error" and "outside the served folders" in message
+    assert view.confirm_btn.disabled and outside.read_text(encoding="utf-8").endswith("Linked.\n")

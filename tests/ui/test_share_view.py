@@ -25,7 +25,7 @@ def state(tmp_path):
 
 
 def _payload(html: str) -> dict:
-    m = re.search(r'<script type="application/json" id="workbench-data">(.*?)</script>', html, re.S)
+    m = re.search(r'<script type="application/json" id="workbench-data">(.*?)</script>', html, re.DOTALL)
     return json.loads(m.group(1))
 
 
@@ -67,3 +67,12 @@ def test_the_download_callback_names_the_file(state):
     out = bar._export()
     assert bar.download.filename == "branched-step0.html"
     assert out.read().startswith(b"<!DOCTYPE html>")
+
+
+def test_the_download_is_disabled_while_nothing_is_open(tmp_path):
+    state = AppState(ServedRoots.of([tmp_path]))
+    bar = ShareBar(state=state)
+    assert bar.download.disabled
+    (tmp_path / "s.jsonl").write_text('{"type": "session", "version": 3, "id": "s", "cwd": "/"}\n', encoding="utf-8")
+    state.session = "s.jsonl"
+    assert not bar.download.disabled

@@ -22,7 +22,7 @@ from workbench.errors import UsageError
 from workbench.ui.drafts import DraftBook, draft_rules, save_rule_file, unified_diff
 from workbench.ui.entry_html import STYLESHEET, esc
 from workbench.ui.notify import notify, reporting
-from workbench.ui.playground_view import PLAYGROUND_CSS, diff_html
+from workbench.ui.playground_view import PLAYGROUND_CSS, check_writable, diff_html
 from workbench.ui.state import AppState
 
 CURRENT = "(current edits in the Rules tab)"
@@ -112,13 +112,15 @@ class DraftsView(Viewer):
             path = Path(rule.path)
             if not path.is_file():
                 raise UsageError(f"{name} has no rule file here ({rule.path}); bundled rules cannot be saved")
+            check_writable(self.state, path)
             on_disk = path.read_text(encoding="utf-8")
             new = ruleset.overrides[name]
             diff = unified_diff(on_disk, new, path.name)
             if not diff:
                 raise UsageError(f"{name}: the edit is the same as the file")
             self._pending = (name, str(path), on_disk, new)
-            self.diff.object = f'<div class="wb-kv">Writes <b>{esc(path)}</b>:</div>{diff_html(diff)}'
+            self.diff.object = (f'<div class="wb-kv">Writes <b>{esc(self.state.roots.display(path))}</b>:</div>'
+                                f"{diff_html(diff)}")
             self.confirm_btn.disabled = False
 
     def confirm_save(self) -> None:
@@ -191,14 +193,17 @@ class DraftsView(Viewer):
                     a = run_backtest(base, files, workers=1, progress=progress(0), options=options)
                     b = run_backtest(draft, files, workers=1, progress=progress(1), options=options)
                     return compare_backtests(a, b), None
-                except Exception as exc:  # shown on the document thread
+                except Exception as exc:  # noqa: BLE001 - any failure is shown on the document thread
                     return None, exc
 
             if not served:
                 self._install(*work())
                 return
-            threading.Thread(target=lambda: (lambda r: doc.add_next_tick_callback(lambda: self._install(*r)))(work()),
-                             name="workbench-compare", daemon=True).start()
+            def run() -> None:
+                result = work()
+                doc.add_next_tick_callback(lambda: self._install(*result))
+
+            threading.Thread(target=run, name="workbench-compare", daemon=True).start()
 
     def _install(self, comparison: dict[str, Any] | None, error: BaseException | None) -> None:
         import pandas as pd

@@ -15,7 +15,12 @@ import param
 from panel.viewable import Viewer
 
 from workbench.errors import UsageError
-from workbench.ui.drafts import append_example, example_item, save_rule_file, unified_diff
+from workbench.ui.drafts import (
+    append_example,
+    example_item,
+    save_rule_file,
+    unified_diff,
+)
 from workbench.ui.entry_html import STYLESHEET, esc, highlight_spans, pre, table_html
 from workbench.ui.notify import notify, reporting
 from workbench.ui.state import AppState
@@ -49,6 +54,16 @@ def diff_html(diff: str) -> str:
     return f'<div class="wb-diff">{"".join(rows)}</div>'
 
 
+def check_writable(state: AppState, path: Any) -> None:
+    """A browser may write only rule files under the served folders (never through a symlink out)."""
+    from pathlib import Path
+
+    from workbench.errors import AccessError
+
+    if not state.roots.contains(Path(path).resolve()):
+        raise AccessError(f"{path}: outside the served folders; the app writes only files under them")
+
+
 def report_html(report: Any, text: str) -> str:
     """The playground report as HTML: verdict, each condition's hits and groups, AST nodes and tree."""
     parts = []
@@ -77,7 +92,7 @@ def report_html(report: Any, text: str) -> str:
         if not cond.hits:
             continue
         parts.append(f'<div class="wb-play-text">{highlight_spans(text, [(h.match.start, h.match.end) for h in cond.hits])}</div>')
-        names = dict((n, name) for name, n in cond.hits[0].names)
+        names = {n: name for name, n in cond.hits[0].names}
         rows = []
         for k, hit in enumerate(cond.hits[:_MAX_ROWS]):
             groups = "; ".join(
@@ -228,13 +243,15 @@ class PlaygroundView(Viewer):
             path = Path(rule.path)
             if not path.is_file():
                 raise UsageError(f"{rule.name} has no rule file here ({rule.path}); bundled rules cannot be edited")
+            check_writable(self.state, path)
             on_disk = path.read_text(encoding="utf-8")
             source = SOURCES[self.source.value]
             item = example_item(source, self.text.value, triggers=self.triggers.value,
                                 tool_name=self.tool.value, path=self.path.value or None, note=self.note.value or None)
             new = append_example(on_disk, item, path=str(path))
             self._pending = (str(path), on_disk, new)
-            self.diff.object = (f'<div class="wb-kv">Adds one item to <b>examples</b> of <b>{esc(path)}</b>; '
+            self.diff.object = (f'<div class="wb-kv">Adds one item to <b>examples</b> of '
+                                f"<b>{esc(self.state.roots.display(path))}</b>; "
                                 f"nothing else in the file changes.</div>{diff_html(unified_diff(on_disk, new, path.name))}")
             self.confirm_btn.disabled = False
             self.cancel_btn.disabled = False

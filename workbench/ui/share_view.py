@@ -96,6 +96,9 @@ class ShareBar(Viewer):
         self.state.param.watch(lambda *e: self.update_link(), list(URL_KEYS.values()))
         self.update_link()
 
+    def _can_export(self) -> bool:
+        return bool(self.state.session or self.state.stream)
+
     def url(self) -> str:
         """The deep link of the current state (absolute when served, else just the query)."""
         query = link_query(self.state)
@@ -108,6 +111,8 @@ class ShareBar(Viewer):
 
     def update_link(self) -> None:
         self.link.value = self.url()
+        # with nothing open there is nothing to download (and a download button cannot report an error)
+        self.download.disabled = not self._can_export()
 
     def _export(self) -> io.BytesIO | None:
         with reporting("Export"):

@@ -43,11 +43,12 @@ def timeline_figure(timeline: Any, step: int = 0) -> Any:
                sizing_mode="stretch_width", tools="xpan,xwheel_zoom,box_zoom,reset,tap", toolbar_location="above",
                x_axis_label="stream step", title="Turns of the stream (click a lane to open the Stepper at that step)")
     p.toolbar.active_scroll = p.select_one(WheelZoomTool)  # Bokeh 3: wheel zoom is not active by default
-    lanes = ColumnDataSource(dict(
-        y=labels, left=[lane.start - 0.5 for lane in timeline.lanes], right=[lane.end + 0.5 for lane in timeline.lanes],
-        steps=[f"{lane.start}–{lane.end}" for lane in timeline.lanes], tools=[", ".join(lane.tools) for lane in timeline.lanes],
-        models=[", ".join(lane.models) for lane in timeline.lanes], error=["yes" if lane.error else "" for lane in timeline.lanes],
-        chars=[lane.characters for lane in timeline.lanes]))
+    rows = timeline.lanes
+    lanes = ColumnDataSource({
+        "y": labels, "left": [lane.start - 0.5 for lane in rows], "right": [lane.end + 0.5 for lane in rows],
+        "steps": [f"{lane.start}–{lane.end}" for lane in rows], "tools": [", ".join(lane.tools) for lane in rows],
+        "models": [", ".join(lane.models) for lane in rows], "error": ["yes" if lane.error else "" for lane in rows],
+        "chars": [lane.characters for lane in rows]})
     bars = p.hbar(y="y", left="left", right="right", height=0.8, source=lanes, color="#eaeef2", line_color="#d0d7de")
     p.add_tools(HoverTool(renderers=[bars], tooltips=[("lane", "@y"), ("steps", "@steps"), ("tools", "@tools"),
                                                       ("model", "@models"), ("error", "@error"), ("characters", "@chars")]))
@@ -66,8 +67,8 @@ def timeline_figure(timeline: Any, step: int = 0) -> Any:
         found = [(m, lane) for lane in timeline.lanes for m in lane.markers if m.kind == kind]
         if not found:
             continue
-        src = ColumnDataSource(dict(x=[m.step for m, _ in found], y=[lane_label(lane.turn) for _, lane in found],
-                                    label=[m.label for m, _ in found]))
+        src = ColumnDataSource({"x": [m.step for m, _ in found], "y": [lane_label(lane.turn) for _, lane in found],
+                                "label": [m.label for m, _ in found]})
         glyph = p.scatter(x="x", y="y", source=src, marker=marker, size=13, color=colour, line_width=2,
                           legend_label=kind.replace("_", " "))
         p.add_tools(HoverTool(renderers=[glyph], tooltips=[("step", "@x"), ("", "@label")]))
@@ -177,7 +178,7 @@ class TimelineView(Viewer):
                                  home=str(ruleset.home))
             totals = usage_totals(session.entries) if session is not None else None
             return build_timeline(stream, result.events), totals, label, None
-        except Exception as exc:  # shown on the document thread
+        except Exception as exc:  # noqa: BLE001 - any failure is shown on the document thread
             return None, None, "", exc
 
     def rebuild(self) -> None:
@@ -246,7 +247,7 @@ class TimelineView(Viewer):
         with reporting("Timeline"):
             if self.timeline is None or not self.timeline.steps:
                 return
-            step = max(0, min(int(round(x)), self.timeline.steps - 1))
+            step = max(0, min(round(x), self.timeline.steps - 1))
             self.state.param.update(step=step, tab="stepper")
 
     def __panel__(self) -> pn.viewable.Viewable:
