@@ -52,6 +52,9 @@ def test_a_wider_condition_newly_fires_and_a_narrower_scope_stops(tmp_path, corp
     stop = cmp["stops_firing"][0]
     assert stop["draft_step"] is None and stop["base_step"] == stop["step"]
     assert cmp["rules"]["changed"] == ["no-unwrap"]
+    assert list(cmp["by_rule"]) == ["no-unwrap"]
+    assert cmp["by_rule"]["no-unwrap"]["newly_fires"] == cmp["newly_fires"]
+    assert cmp["by_rule"]["no-unwrap"]["stops_firing"] == cmp["stops_firing"]
     assert cmp["sessions"] == {"base": 2, "draft": 2, "only_base": [], "only_draft": []}
     assert changed(cmp)
     assert b not in {r["session"] for c in ("newly_fires", "stops_firing") for r in cmp[c]}

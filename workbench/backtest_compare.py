@@ -46,7 +46,8 @@ def _row(key: Key, base: Hit | None, draft: Hit | None) -> dict[str, Any]:
 def compare_backtests(base: BacktestResult, draft: BacktestResult) -> dict[str, Any]:
     """The turns whose firing differs between ``base`` and ``draft``, as plain JSON.
 
-    ``{"newly_fires": [...], "stops_firing": [...], "interrupt_changed": [...], "counts": {...},
+    ``{"newly_fires": [...], "stops_firing": [...], "interrupt_changed": [...], "by_rule": {rule: {the three
+    lists of that rule}}, "counts": {...},
     "sessions": {"base": n, "draft": n, "only_base": [...], "only_draft": [...]}, "rules": {...}}``;
     each change row names session, rule, turn, the step to open (the draft's where it fires, else the
     base's), source, snippet, and both sides' step and ``interrupts`` (``None`` where a side has no hit).
@@ -67,8 +68,13 @@ def compare_backtests(base: BacktestResult, draft: BacktestResult) -> dict[str, 
     draft_sessions = {s.session for s in draft.sessions if s.error is None}
     base_rules = {r.rule for r in base.rules}
     draft_rules = {r.rule for r in draft.rules}
+    by_rule: dict[str, dict[str, list[dict[str, Any]]]] = {}
+    for category in CATEGORIES:
+        for row in out[category]:
+            by_rule.setdefault(row["rule"], {c: [] for c in CATEGORIES})[category].append(row)
     return {
         **out,
+        "by_rule": dict(sorted(by_rule.items())),
         "counts": {c: len(out[c]) for c in CATEGORIES},
         "unchanged": sum(1 for k in set(left) & set(right) if left[k].interrupts == right[k].interrupts),
         "sessions": {"base": len(base_sessions), "draft": len(draft_sessions),

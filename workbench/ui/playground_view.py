@@ -257,6 +257,8 @@ class PlaygroundView(Viewer):
             self.cancel_btn.disabled = False
 
     def confirm_example(self) -> None:
+        from pathlib import Path
+
         if self._pending is None:
             return
         with reporting("Save example"):
@@ -266,8 +268,9 @@ class PlaygroundView(Viewer):
             name = self.rule_select.value
             if name in ruleset.overrides:  # an open edit in the Rules tab gets the example too
                 ruleset.edit(name, append_example(ruleset.overrides[name], self._item_of(new, on_disk), path=path))
+            ruleset.changed_on_disk()  # drop the cached discovery: the new example shows without waiting for the poll
             self._clear_pending()
-            notify(f"Example added to {path}", "success")
+            notify(f"Example added to {self.state.roots.display(Path(path))}", "success")
             self.state.rules_revision += 1
 
     @staticmethod
