@@ -25,8 +25,17 @@ def test_lanes_totals_filter_and_click_to_step(page, app_url, shot):
     expect(status).not_to_contain_text(f"{total.group(2)} of {total.group(2)} turn(s)")
     page.locator(".wb-tl-tool select").select_option("(any)")
     expect(status).to_contain_text(f"{total.group(2)} of {total.group(2)} turn(s)")
-    box = canvas.bounding_box()
-    page.mouse.click(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.45)
+    # the filter redrew the figure: click once its new canvas has been laid out (a click on the
+    # outgoing canvas is lost, so try again a few times rather than sleep long)
+    for _ in range(5):
+        page.wait_for_timeout(800)
+        box = page.locator(".wb-tl-plot canvas").first.bounding_box()
+        page.mouse.click(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.45)
+        try:
+            expect(page).to_have_url(re.compile(r"tab=stepper"), timeout=6_000)
+            break
+        except AssertionError:
+            continue
     expect(page).to_have_url(re.compile(r"tab=stepper"))
     expect(page).to_have_url(re.compile(r"step=\d+"))
     expect(page.locator(".wb-step-position")).to_be_visible()
