@@ -9,7 +9,7 @@ import pytest
 from bokeh.models import Span
 
 from workbench.ui.app import Server, build_views
-from workbench.ui.timeline_view import timeline_figure
+from workbench.ui.timeline_view import lane_label, timeline_figure
 
 FIXTURES = Path(__file__).with_name("fixtures")
 
@@ -91,3 +91,18 @@ def test_figure_of_an_empty_timeline():
 
     fig = timeline_figure(Timeline((), 0))
     assert list(fig.y_range.factors) == ["(no turns)"]
+
+
+def test_a_filter_refills_the_same_figure(views):
+    views, state = views
+    state.session = "branched.jsonl"
+    state.tab = "timeline"
+    view = views["timeline"]
+    fig = view.figure
+    view.tool.value = "read"
+    assert view.figure is fig  # the zoom and the canvas stay
+    shown = [lane_label(lane.turn) for lane in view.shown().lanes]
+    assert list(fig.select_one({"name": "lanes"}).data_source.data["y"]) == shown
+    assert list(fig.y_range.factors) == shown[::-1]
+    view.tool.value = "(any)"
+    assert len(fig.select_one({"name": "lanes"}).data_source.data["y"]) == len(view.timeline.lanes)

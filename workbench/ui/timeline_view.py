@@ -36,41 +36,56 @@ def lane_label(turn: int) -> str:
     return f"turn {turn}"
 
 
-def timeline_figure(timeline: Any, step: int = 0) -> Any:
-    """A Bokeh figure of ``timeline``: a bar per lane, a tick per delta, a glyph per act; ``.cursor`` is the step line."""
-    labels = [lane_label(lane.turn) for lane in timeline.lanes]
-    p = figure(y_range=FactorRange(*reversed(labels or ["(no turns)"])), height=max(220, 28 * len(labels) + 90),
-               sizing_mode="stretch_width", tools="xpan,xwheel_zoom,box_zoom,reset,tap", toolbar_location="above",
-               x_axis_label="stream step", title="Turns of the stream (click a lane to open the Stepper at that step)")
-    p.toolbar.active_scroll = p.select_one(WheelZoomTool)  # Bokeh 3: wheel zoom is not active by default
+def figure_data(timeline: Any) -> dict[str, dict[str, list[Any]]]:
+    """The columns of each renderer of the figure: ``lanes``, ``deltas`` and ``marker-<kind>``."""
     rows = timeline.lanes
-    lanes = ColumnDataSource({
-        "y": labels, "left": [lane.start - 0.5 for lane in rows], "right": [lane.end + 0.5 for lane in rows],
-        "steps": [f"{lane.start}–{lane.end}" for lane in rows], "tools": [", ".join(lane.tools) for lane in rows],
-        "models": [", ".join(lane.models) for lane in rows], "error": ["yes" if lane.error else "" for lane in rows],
-        "chars": [lane.characters for lane in rows]})
-    bars = p.hbar(y="y", left="left", right="right", height=0.8, source=lanes, color="#eaeef2", line_color="#d0d7de")
-    p.add_tools(HoverTool(renderers=[bars], tooltips=[("lane", "@y"), ("steps", "@steps"), ("tools", "@tools"),
-                                                      ("model", "@models"), ("error", "@error"), ("characters", "@chars")]))
-    deltas: dict[str, list[Any]] = {"x": [], "y": [], "kind": [], "chars": [], "colour": []}
-    for lane in timeline.lanes:
+    data: dict[str, dict[str, list[Any]]] = {
+        "lanes": {"y": [lane_label(lane.turn) for lane in rows], "left": [lane.start - 0.5 for lane in rows],
+                  "right": [lane.end + 0.5 for lane in rows], "steps": [f"{lane.start}–{lane.end}" for lane in rows],
+                  "tools": [", ".join(lane.tools) for lane in rows], "models": [", ".join(lane.models) for lane in rows],
+                  "error": ["yes" if lane.error else "" for lane in rows], "chars": [lane.characters for lane in rows]},
+        "deltas": {"x": [], "y": [], "kind": [], "chars": [], "colour": []},
+    }
+    deltas = data["deltas"]
+    for lane in rows:
         for s, kind, n in lane.deltas:
             deltas["x"].append(s)
             deltas["y"].append(lane_label(lane.turn))
             deltas["kind"].append(kind)
             deltas["chars"].append(n)
             deltas["colour"].append(DELTA_COLOURS[kind])
-    ticks = p.rect(x="x", y="y", width=0.8, height=0.5, source=ColumnDataSource(deltas), color="colour", alpha=0.7,
-                   legend_field="kind")
+    for kind in MARKERS:
+        found = [(m, lane) for lane in rows for m in lane.markers if m.kind == kind]
+        data[f"marker-{kind}"] = {"x": [m.step for m, _ in found], "y": [lane_label(lane.turn) for _, lane in found],
+                                  "label": [m.label for m, _ in found]}
+    return data
+
+
+def _factors(timeline: Any) -> list[str]:
+    return [lane_label(lane.turn) for lane in reversed(timeline.lanes)] or ["(no turns)"]
+
+
+def timeline_figure(timeline: Any, step: int = 0) -> Any:
+    """A Bokeh figure of ``timeline``: a bar per lane, a tick per delta, a glyph per act, a line at ``step``.
+
+    Each renderer is named after its ``figure_data`` key, so ``refill`` can swap the data (a filter)
+    without a new figure: the zoom and the canvas stay, and a click right after filtering still lands.
+    """
+    data = figure_data(timeline)
+    p = figure(y_range=FactorRange(*_factors(timeline)), height=max(220, 28 * len(timeline.lanes) + 90),
+               sizing_mode="stretch_width", tools="xpan,xwheel_zoom,box_zoom,reset,tap", toolbar_location="above",
+               x_axis_label="stream step", title="Turns of the stream (click a lane to open the Stepper at that step)")
+    p.toolbar.active_scroll = p.select_one(WheelZoomTool)  # Bokeh 3: wheel zoom is not active by default
+    bars = p.hbar(y="y", left="left", right="right", height=0.8, source=ColumnDataSource(data["lanes"]),
+                  color="#eaeef2", line_color="#d0d7de", name="lanes")
+    p.add_tools(HoverTool(renderers=[bars], tooltips=[("lane", "@y"), ("steps", "@steps"), ("tools", "@tools"),
+                                                      ("model", "@models"), ("error", "@error"), ("characters", "@chars")]))
+    ticks = p.rect(x="x", y="y", width=0.8, height=0.5, source=ColumnDataSource(data["deltas"]), color="colour",
+                   alpha=0.7, legend_field="kind", name="deltas")
     p.add_tools(HoverTool(renderers=[ticks], tooltips=[("step", "@x"), ("delta", "@kind"), ("characters", "@chars")]))
     for kind, (marker, colour) in MARKERS.items():
-        found = [(m, lane) for lane in timeline.lanes for m in lane.markers if m.kind == kind]
-        if not found:
-            continue
-        src = ColumnDataSource({"x": [m.step for m, _ in found], "y": [lane_label(lane.turn) for _, lane in found],
-                                "label": [m.label for m, _ in found]})
-        glyph = p.scatter(x="x", y="y", source=src, marker=marker, size=13, color=colour, line_width=2,
-                          legend_label=kind.replace("_", " "))
+        glyph = p.scatter(x="x", y="y", source=ColumnDataSource(data[f"marker-{kind}"]), marker=marker, size=13,
+                          color=colour, line_width=2, legend_label=kind.replace("_", " "), name=f"marker-{kind}")
         p.add_tools(HoverTool(renderers=[glyph], tooltips=[("step", "@x"), ("", "@label")]))
     p.legend.orientation = "horizontal"
     p.legend.location = "top_left"
@@ -81,6 +96,13 @@ def timeline_figure(timeline: Any, step: int = 0) -> Any:
     p.ygrid.visible = False
     p.x_range.range_padding = 0.01
     return p
+
+
+def refill(fig: Any, timeline: Any) -> None:
+    """Show ``timeline`` (e.g. filtered) in a figure made by ``timeline_figure``."""
+    for name, columns in figure_data(timeline).items():
+        fig.select_one({"name": name}).data_source.data = columns
+    fig.y_range.factors = _factors(timeline)
 
 
 def totals_html(totals: Any) -> str:
@@ -205,6 +227,7 @@ class TimelineView(Viewer):
                 self.status.object = '<div class="wb-muted">No timeline (see the message).</div>'
                 raise error
             self.timeline = timeline
+            self.figure = None  # a new stream gets a new figure (its height follows the turn count)
             self.tool.options = [ANY, *timeline.tools]
             self.model.options = [ANY, *timeline.models]
             self.totals.object = totals_html(totals) if totals is not None else \
@@ -228,9 +251,12 @@ class TimelineView(Viewer):
         self.status.object = (f'<div class="wb-kv"><b>{esc(self._label)}</b> · {shown.steps:,} steps · '
                               f"{len(shown.lanes)} of {len(self.timeline.lanes)} turn(s) shown · {marks} act(s) marked · "
                               "scroll to zoom, drag to pan</div>")
-        self.figure = timeline_figure(shown, self.state.step)
-        self.figure.on_event(Tap, self._on_tap)
-        self.plot.object = self.figure
+        if self.figure is None:
+            self.figure = timeline_figure(shown, self.state.step)
+            self.figure.on_event(Tap, self._on_tap)
+            self.plot.object = self.figure
+        else:
+            refill(self.figure, shown)
 
     def _move_cursor(self) -> None:
         if self.figure is not None:
