@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Write the three notebooks of this folder from the cell sources below (no outputs are stored).
+"""Write the four notebooks of this folder from the cell sources below (no outputs are stored).
 
     python notebooks/build_notebooks.py
 
@@ -362,6 +362,126 @@ def forensics() -> list:
     ]
 
 
+def beyond() -> list:
+    return [
+        new_markdown_cell(
+            "# Beyond the anchors: playground, \"what changes if I ship this edit\", timeline, export\n\n"
+            "Four tools for rule authors, each the app's own (tabs **Playground**, **Drafts**, **Timeline** and the "
+            "header's **Export HTML** / **Copy link**): try a rule on a pasted text and keep it as an example, "
+            "compare a draft rule set with the saved one over many sessions, see a stream's turns on a timeline, "
+            "and export a stepper run as one offline HTML file.\n\n"
+            "We work on a copy of `sample_sessions/project`, so the samples stay untouched."
+        ),
+        new_code_cell(SETUP),
+        new_code_cell(
+            "import shutil\n\n"
+            "work = Path(tempfile.mkdtemp(prefix=\"wb-play-\")) / \"project\"\n"
+            "shutil.copytree(PROJECT, work)\n"
+            "rule_file = work / \".xcsh\" / \"rules\" / \"no-unwrap.md\"\n"
+            "print(rule_file.read_text())"
+        ),
+        new_markdown_cell(
+            "## 1. The rule playground\n\n"
+            "`explain_rule` runs one rule on one text as the agent would at a source (prose, thinking, or an "
+            "edit/write call to a path): every match with its groups and positions, and the manager's own verdict."
+        ),
+        new_code_cell(
+            "from workbench.rules import load_rules\n"
+            "from workbench.ttsr import explain_rule\n\n"
+            "rules = {r.name: r for r in load_rules(cwd=str(work), home=str(HOME)).rules}\n"
+            "text = \"let cfg = load(path).unwrap();\\nlet port = env_u32(\\\"PORT\\\").unwrap();\"\n"
+            "report = explain_rule(rules[\"no-unwrap\"], text, source=\"text\")\n"
+            "print(\"fires:\", report.fires)\n"
+            "for hit in report.conditions[0].hits:\n"
+            "    print(f\"  {hit.match.text!r} at {hit.match.start}-{hit.match.end}, line {hit.match.line} col {hit.match.column}\")\n"
+            "assert report.fires and len(report.conditions[0].hits) == 2"
+        ),
+        new_markdown_cell(
+            "An `astCondition` rule on a TypeScript write: the matched nodes, the metavariable bindings, and the "
+            "parse error of a broken line."
+        ),
+        new_code_cell(
+            "code = \"const id = (req as any).user.id;\\nconst broken = (x as any) +;\\n\"\n"
+            "ast = explain_rule(rules[\"ts-no-as-any\"], code, source=\"tool\", tool_name=\"write\", path=\"src/session.ts\")\n"
+            "print(\"fires:\", ast.fires)\n"
+            "for hit in ast.ast[0].hits:\n"
+            "    print(f\"  {hit.kind}: {hit.node.text!r}\", {name: [s.text for s in spans] for name, spans in hit.bindings})\n"
+            "print(\"parse errors:\", [(e.line, e.column, e.text) for e in ast.parse_errors])\n"
+            "assert [h.node.text for h in ast.ast[0].hits] == [\"req as any\", \"x as any\"]"
+        ),
+        new_markdown_cell(
+            "The same in the app's view. Saving the text as one of the rule's `examples` shows the diff first; "
+            "only the confirm writes (atomically, one item appended, nothing else in the file changes)."
+        ),
+        new_code_cell(
+            "from workbench.ui import PlaygroundView\n\n"
+            "play = PlaygroundView.from_folder(work)\n"
+            "play.rule_select.value = \"no-unwrap\"\n"
+            "play.update(\"let token = read_token().unwrap();\")\n"
+            "play.preview_example()\n"
+            "play.confirm_example()\n"
+            "examples = rule_file.read_text().split(\"examples:\")[1].split(\"---\")[0]\n"
+            "print(examples)\n"
+            "assert \"read_token().unwrap()\" in examples\n"
+            "play"
+        ),
+        new_markdown_cell(
+            "## 2. What changes if I ship this edit\n\n"
+            "A draft narrows `no-unwrap` to tool calls (prose no longer watched). `compare_backtests` backtests the "
+            "saved rules and the draft over the same sessions and lists, per (session, rule, turn), what newly "
+            "fires, stops firing or changes interrupt behaviour. The command line does the same: "
+            "`workbench backtest --rules DIR --compare DIR2 sample_sessions --json`."
+        ),
+        new_code_cell(
+            "from workbench.backtest import BacktestOptions, run_backtest\n"
+            "from workbench.backtest import compare_backtests, format_comparison\n"
+            "from workbench.ui import draft_rules\n\n"
+            "saved = list(rules.values())\n"
+            "draft_text = rule_file.read_text().replace(\"scope: text, tool:edit\", \"scope: tool:edit\")\n"
+            "draft = draft_rules(saved, {\"no-unwrap\": draft_text})\n"
+            "sessions = sorted(str(p) for p in SAMPLES.glob(\"*.jsonl\"))\n"
+            "base = run_backtest(saved, sessions, workers=1, options=BacktestOptions())\n"
+            "changed = run_backtest(draft, sessions, workers=1, options=BacktestOptions())\n"
+            "comparison = compare_backtests(base, changed)\n"
+            "print(format_comparison(comparison, base=\"saved\", draft=\"draft\"))\n"
+            "assert comparison[\"counts\"][\"stops_firing\"] >= 1"
+        ),
+        new_markdown_cell(
+            "## 3. The timeline\n\n"
+            "The stream's turns as lanes: text, thinking and tool-call deltas, and the replay's triggers, aborts, "
+            "retries and injections marked. Scroll to zoom; in the app a click opens the Stepper at that step. "
+            "Below it, the session's token and cost totals."
+        ),
+        new_code_cell(
+            "from workbench.ui import TimelineView\n\n"
+            "timeline = TimelineView.from_paths(SAMPLES / \"ttsr-fired.jsonl\", work)\n"
+            "for lane in timeline.timeline.lanes:\n"
+            "    print(f\"turn {lane.turn}: steps {lane.start}-{lane.end}, {len(lane.deltas)} deltas\",\n"
+            "          [m.label for m in lane.markers])\n"
+            "assert any(m.kind == \"ttsr_triggered\" for lane in timeline.timeline.lanes for m in lane.markers)\n"
+            "timeline"
+        ),
+        new_markdown_cell(
+            "## 4. Export\n\n"
+            "One self-contained HTML file with the session's tree and entries and the stepper run, opening at the "
+            "chosen step; it works offline and escapes everything from the session. The app's header has the "
+            "same as a download (**Export HTML**) and a **Copy link** for the live page; the command line is "
+            "`workbench export`."
+        ),
+        new_code_cell(
+            "from workbench.ui import export_bytes\n\n"
+            "state = timeline.state\n"
+            "state.step = timeline.timeline.lanes[1].end\n"
+            "data, name = export_bytes(state)\n"
+            "out = Path(tempfile.mkdtemp(prefix=\"wb-export-\")) / name\n"
+            "out.write_bytes(data)\n"
+            "print(out, f\"{len(data):,} bytes\")\n"
+            "assert b\"default-src 'none'\" in data\n"
+            "pn.Column(play, timeline).servable()"
+        ),
+    ]
+
+
 def write(name: str, cells: list) -> str:
     nb = new_notebook(cells=cells)
     for i, cell in enumerate(cells):
@@ -379,6 +499,7 @@ def main() -> int:
         ("01-quickstart.ipynb", quickstart()),
         ("02-debug-a-trigger.ipynb", debug_trigger()),
         ("03-session-forensics.ipynb", forensics()),
+        ("04-playground-compare-timeline-export.ipynb", beyond()),
     ):
         print(write(name, cells))
     return 0

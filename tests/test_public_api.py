@@ -33,14 +33,14 @@ PUBLIC = {
         "TimeBoundError", "UsageError", "WorkbenchError"
     },
     "workbench.rules": {
-        "BucketedRule", "BundledSource", "ConditionAndScope", "DiscoveredRule", "INTERRUPT_MODES",
-        "InterruptMode", "JS_WHITESPACE", "OMP_PACKAGE_ENV", "PROVIDERS", "ParsedFrontmatter", "RULE_SUFFIXES",
-        "Rule", "RuleBuckets", "RuleExample", "RuleLoadResult", "RuleResource", "RuleSource", "bucket_rules",
-        "build_rule_from_markdown", "example_line", "find_bundled_source", "has_examples",
-        "is_likely_file_glob", "js_trim", "js_trim_end", "js_trim_start", "load_rule_file", "load_rule_paths",
-        "load_rules", "normalize_rule_field", "parse_examples", "parse_frontmatter",
-        "parse_rule_condition_and_scope", "render_system_prompt", "resolve_rule_url", "resolve_rules",
-        "rule_files", "split_scope_tokens"
+        "BucketedRule", "BundledSource", "ConditionAndScope", "DiscoveredRule", "EXAMPLES_KEY",
+        "INTERRUPT_MODES", "InterruptMode", "JS_WHITESPACE", "OMP_PACKAGE_ENV", "PROVIDERS",
+        "ParsedFrontmatter", "RULE_SUFFIXES", "Rule", "RuleBuckets", "RuleExample", "RuleLoadResult",
+        "RuleResource", "RuleSource", "bucket_rules", "build_rule_from_markdown", "example_line",
+        "find_bundled_source", "has_examples", "is_likely_file_glob", "js_trim", "js_trim_end", "js_trim_start",
+        "load_rule_file", "load_rule_paths", "load_rules", "normalize_rule_field", "parse_examples",
+        "parse_frontmatter", "parse_rule_condition_and_scope", "render_system_prompt", "resolve_rule_url",
+        "resolve_rules", "rule_files", "split_scope_tokens"
     },
     "workbench.ttsr": {
         "CONTEXT_MODES", "CompiledCondition", "ContextMode", "DEFAULT_EDIT_MODE", "DEFAULT_INTERRUPT_TEMPLATE",
@@ -87,15 +87,16 @@ PUBLIC = {
     },
     "workbench.backtest": {
         "BacktestOptions", "BacktestResult", "Hit", "RuleSummary", "SessionOutcome", "aggregate",
-        "backtest_batch", "backtest_session", "load_rule_set", "run_backtest", "write_results"
+        "backtest_batch", "backtest_session", "changed", "compare_backtests", "format_comparison", "load_rule_set", "run_backtest", "write_results"
     },
     "workbench.rulecheck": {
         "ExampleResult", "RuleExamples", "ScanHit", "ScanReport", "check_rule_text", "run_example",
         "run_rule_examples", "scan_paths"
     },
     "workbench.ui": {
-        "AppState", "BacktestView", "RulesView", "ServedRoots", "SessionsView", "StepperView", "TreeView",
-        "configure", "create_app", "default_paths"
+        "AppState", "BacktestView", "DraftsView", "PlaygroundView", "RulesView", "ServedRoots", "SessionsView",
+        "ShareBar", "StepperView", "TimelineView", "TreeView", "configure", "create_app", "default_paths",
+        "draft_rules", "export_bytes"
     },
     "workbench.cli": {
         "build_parser", "main"

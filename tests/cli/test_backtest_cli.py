@@ -107,3 +107,28 @@ def test_a_rule_past_the_time_bound_is_reported_and_disabled(setup, capsys):
     data = json.loads(capsys.readouterr().out)
     assert [(d["rule"], Path(d["session"]).name) for d in data["disabled"]] == [("slow", "three.jsonl")]
     assert next(r for r in data["rules"] if r["rule"] == "no-unwrap")["sessions"] == 2
+
+
+def test_compare_two_rule_sets(setup, tmp_path, capsys):
+    rules, sessions = setup
+    draft = tmp_path / "draft"
+    draft.mkdir()
+    (draft / "no-unwrap.md").write_text("---\ncondition: '\\.unwrap\\(\\)'\nscope: text\n---\nUse ?.\n")
+    assert main(["backtest", "--rules", str(rules), "--compare", str(draft), str(sessions), "--workers", "1",
+                 "--json", "--no-progress"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    cmp = data["compare"]
+    assert cmp["counts"] == {"newly_fires": 0, "stops_firing": 1, "interrupt_changed": 0}
+    assert cmp["stops_firing"][0]["turn"] == 1 and cmp["stops_firing"][0]["source"] == "tool"
+    assert data["draft"]["rulesFrom"] == str(draft) and data["base"]["hits"] == 2
+    assert main(["backtest", "--rules", str(rules), "--compare", str(draft), str(sessions), "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "0 turn(s) newly fire, 1 stop firing" in out
+    assert "no-unwrap" in out and f"{sessions / 'one.jsonl'} turn 1" in out
+
+
+def test_compare_and_out_exclude_each_other(setup, tmp_path, capsys):
+    rules, sessions = setup
+    assert main(["backtest", "--rules", str(rules), "--compare", str(rules), str(sessions),
+                 "--out", str(tmp_path / "o")]) == 2
+    assert "--out and --compare" in capsys.readouterr().err

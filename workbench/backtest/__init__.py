@@ -10,10 +10,13 @@ Public API:
   options=None, samples=3) -> BacktestResult``; ``BacktestOptions`` (frozen).
 - ``BacktestResult`` / ``RuleSummary`` / ``SessionOutcome`` / ``Hit``; ``write_results(result, out_dir)``.
 - ``backtest_session(path, rules, options)`` — one task; ``load_rule_set(rules)``.
+- ``compare_backtests(base, draft)`` — two runs over the same corpus: per (session, rule, turn) what
+  newly fires, stops firing or changes interrupt behaviour; ``format_comparison`` / ``changed``.
 """
 
 from __future__ import annotations
 
+from workbench.backtest.compare import changed, compare_backtests, format_comparison
 from workbench.backtest.results import (
     BacktestResult,
     Hit,
@@ -39,6 +42,9 @@ __all__ = [
     "aggregate",
     "backtest_batch",
     "backtest_session",
+    "changed",
+    "compare_backtests",
+    "format_comparison",
     "load_rule_set",
     "run_backtest",
     "write_results",

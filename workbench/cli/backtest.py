@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from workbench.backtest import BacktestOptions, run_backtest, write_results
+from workbench.backtest import BacktestOptions, compare_backtests, format_comparison, run_backtest, write_results
 from workbench.cli._output import ProgressBar, add_json_flag, print_json
 from workbench.cli.judge_flags import add_judge_flags, backtest_judged_lines, judge_from_args
 from workbench.cli.rules import add_omp_package_flag
@@ -28,6 +28,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("paths", nargs="+", metavar="SESSION_OR_DIR", help="session files (or stream files) and folders of them")
     p.add_argument("--rules", required=True, metavar="DIR",
                    help="a rule file, a folder of rule files, or a project folder to discover rules from")
+    p.add_argument("--compare", metavar="DIR2",
+                   help="a second rule set (e.g. a draft): run both over the same sessions and list the turns that "
+                   "newly fire, stop firing or change interrupt behaviour")
     p.add_argument("--home", metavar="DIR", help="home folder for user-level rules when --rules is a project")
     p.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
     add_omp_package_flag(p)
@@ -54,8 +57,10 @@ def register(subparsers: Any) -> None:
     p.set_defaults(handler=run)
 
 
-def _rule_set(args: argparse.Namespace) -> Any:
-    """``--rules`` as the backtest reads it, with ``--omp-package`` / ``--no-builtin`` applied."""
+def _rule_set(args: argparse.Namespace, folder: str | None = None) -> Any:
+    """``--rules`` (or ``folder``) as the backtest reads it, with ``--omp-package`` / ``--no-builtin`` applied."""
+    if folder is not None:
+        args = argparse.Namespace(**{**vars(args), "rules": folder})
     if args.omp_package is None and not args.no_builtin:
         return args.rules
     if not Path(args.rules).exists():
@@ -77,6 +82,8 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--repeat-gap must be >= 0")
     if args.time_bound < 0:
         raise UsageError("--time-bound must be >= 0 (0 = off)")
+    if args.compare is not None and args.out:
+        raise UsageError("--out and --compare exclude each other (write each rule set's results with its own run)")
     settings = TtsrSettings.of(repeat_mode=args.repeat_mode, repeat_gap=args.repeat_gap)
     show = sys.stderr.isatty() if args.progress is None else args.progress
     options = BacktestOptions(policy=args.chunking, size=args.chunk_size if args.chunk_size is not None else
@@ -86,6 +93,12 @@ def run(args: argparse.Namespace) -> int:
     with ProgressBar("sessions") as bar:
         result = run_backtest(_rule_set(args), args.paths, workers=args.workers, scheduler=args.scheduler,
                               progress=bar if show else None, home=args.home, options=options, samples=args.samples)
+    if args.compare is not None:
+        with ProgressBar("sessions (--compare)") as bar:
+            draft = run_backtest(_rule_set(args, args.compare), args.paths, workers=args.workers,
+                                 scheduler=args.scheduler, progress=bar if show else None, home=args.home,
+                                 options=options, samples=args.samples)
+        return _compare(args, result, draft)
     written = write_results(result, args.out) if args.out else {}
     if args.json:
         print_json({**result.to_json(), "written": written})
@@ -118,4 +131,17 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"skipped: {s.error}\n")
     for key, path in written.items():
         out.write(f"wrote {key}: {path}\n")
+    return 0
+
+
+def _compare(args: argparse.Namespace, base: Any, draft: Any) -> int:
+    """``--compare``: the turn-by-turn difference of the two runs."""
+    comparison = compare_backtests(base, draft)
+    if args.json:
+        print_json({"base": {**base.to_json(), "rulesFrom": args.rules}, "draft": {**draft.to_json(), "rulesFrom": args.compare},
+                    "compare": comparison})
+    else:
+        sys.stdout.write(format_comparison(comparison, base=args.rules, draft=args.compare))
+    for s in (*base.errors, *draft.errors):
+        sys.stderr.write(f"skipped: {s.error}\n")
     return 0

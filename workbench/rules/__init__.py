@@ -40,6 +40,7 @@ from workbench.rules.discovery import (
     load_rules,
 )
 from workbench.rules.examples import (
+    EXAMPLES_KEY,
     RuleExample,
     example_line,
     has_examples,
@@ -77,6 +78,7 @@ __all__ = [
     "RuleSource",
     "bucket_rules",
     "build_rule_from_markdown",
+    "EXAMPLES_KEY",
     "example_line",
     "find_bundled_source",
     "has_examples",

@@ -10,6 +10,10 @@ Public API:
 - ``RulesView`` — discovered rules, buckets, warnings and the live rule editor; ``RulesView.from_folder(dir)``.
 - ``SessionsView`` — the table of ingested sessions, add-path, uploads and search.
 - ``BacktestView`` — run the rule set over every served session; per-rule bars, hits, open a hit.
+- ``PlaygroundView`` — one rule on a pasted text: matches, groups, AST nodes, bindings; save as an example.
+- ``DraftsView`` — save Rules-tab edits after a diff, named drafts, compare a draft's backtest with the saved rules.
+- ``TimelineView`` — the stream's turns as Bokeh lanes with the replay's acts; ``TimelineView.from_paths(file)``.
+- ``ShareBar`` — the header's Export HTML download and Copy link.
 - ``ServedRoots`` — the folders the app may read; every user-supplied path goes through ``resolve``.
 
 Names load lazily so ``import workbench.ui`` stays cheap.
@@ -29,6 +33,12 @@ _EXPORTS = {
     "RulesView": "rules_view",
     "SessionsView": "sessions_view",
     "BacktestView": "backtest_view",
+    "PlaygroundView": "playground_view",
+    "DraftsView": "drafts_view",
+    "TimelineView": "timeline_view",
+    "ShareBar": "share_view",
+    "export_bytes": "share_view",
+    "draft_rules": "drafts",
     "ServedRoots": "roots",
     "configure": "ruleset",
 }

@@ -21,10 +21,12 @@ from workbench.ui.catalog import Catalog
 from workbench.ui.entry_html import STYLESHEET
 from workbench.ui.notify import reporting
 from workbench.ui.roots import ServedRoots
+from workbench.ui.share_view import ShareBar
 from workbench.ui.state import TABS, AppState
 
 TITLE = "TTSR Workbench"
-_TAB_TITLES = {"sessions": "Sessions", "tree": "Tree", "stepper": "Stepper", "rules": "Rules", "backtest": "Backtest"}
+_TAB_TITLES = {"sessions": "Sessions", "tree": "Tree", "stepper": "Stepper", "rules": "Rules", "backtest": "Backtest",
+               "playground": "Playground", "drafts": "Drafts", "timeline": "Timeline"}
 _RAW_CSS = """
 .bk-tab { font-size: 14px; }
 """
@@ -126,8 +128,27 @@ def _backtest(state: AppState, server: Server, views: dict[str, Any]) -> Any:
     return BacktestView(state=state, catalog=server.catalog)
 
 
+def _playground(state: AppState, server: Server, views: dict[str, Any]) -> Any:
+    from workbench.ui.playground_view import PlaygroundView  # lazy tab (see above)
+
+    return PlaygroundView(state=state)
+
+
+def _drafts(state: AppState, server: Server, views: dict[str, Any]) -> Any:
+    from workbench.ui.drafts_view import DraftsView  # lazy tab (see above)
+
+    return DraftsView(state=state, catalog=server.catalog)
+
+
+def _timeline(state: AppState, server: Server, views: dict[str, Any]) -> Any:
+    from workbench.ui.timeline_view import TimelineView  # lazy tab (see above)
+
+    return TimelineView(state=state)
+
+
 _LOADERS: dict[str, Callable[[AppState, Server, dict[str, Any]], Any]] = {
     "sessions": _sessions, "tree": _tree, "stepper": _stepper, "rules": _rules, "backtest": _backtest,
+    "playground": _playground, "drafts": _drafts, "timeline": _timeline,
 }
 
 
@@ -184,7 +205,8 @@ def build_page(server: Server) -> pn.template.base.BasePage:
     template = pn.template.FastListTemplate(
         title=TITLE,
         header=[pn.Row(pn.pane.Str("session", styles={"color": "white"}, align="center"), session_select,
-                       pn.pane.Str("flavour", styles={"color": "white"}, align="center"), flavour)],
+                       pn.pane.Str("flavour", styles={"color": "white"}, align="center"), flavour,
+                       ShareBar(state=state))],
         main=[tabs],
         accent="#1f6feb",
         header_background="#24292f",

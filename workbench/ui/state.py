@@ -21,7 +21,7 @@ from workbench.ui.roots import ServedRoots
 from workbench.ui.ruleset import RuleSet
 
 FLAVOURS = ("omp", "pi")
-TABS = ("sessions", "tree", "stepper", "rules", "backtest")
+TABS = ("sessions", "tree", "stepper", "rules", "backtest", "playground", "drafts", "timeline")
 
 # URL query key -> parameter name (UI.md: ?session=…&leaf=…&filter=…&q=…&stream=…&step=…)
 URL_KEYS = {

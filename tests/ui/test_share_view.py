@@ -1,0 +1,78 @@
+"""Export HTML and Copy link from Python: the downloaded page and the deep link."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import pytest
+
+from workbench.ui.roots import ServedRoots
+from workbench.ui.share_view import ShareBar, export_bytes, link_query
+from workbench.ui.state import AppState
+
+FIXTURES = Path(__file__).with_name("fixtures")
+
+
+@pytest.fixture
+def state(tmp_path):
+    target = tmp_path / "served"
+    shutil.copytree(FIXTURES, target)
+    return AppState(ServedRoots.of([target]), session="branched.jsonl", rules_dir="project")
+
+
+def _payload(html: str) -> dict:
+    m = re.search(r'<script type="application/json" id="workbench-data">(.*?)</script>', html, re.DOTALL)
+    return json.loads(m.group(1))
+
+
+def test_export_holds_the_session_and_the_stepper_at_the_current_step(state):
+    state.stream = "project/unwrap.stream.jsonl"
+    state.step = 5
+    data, name = export_bytes(state)
+    assert name == "branched-step5.html"
+    html = data.decode("utf-8")
+    assert "default-src 'none'" in html
+    payload = _payload(html)
+    assert payload["meta"]["openAt"] == "stepper"
+    assert payload["session"]["id"] == "sess-branched-1"
+    assert payload["stepper"]["open"] == 5 and len(payload["stepper"]["steps"]) > 5
+    only_session, name = export_bytes(state, with_stepper=False)
+    assert name == "branched.html" and "stepper" not in _payload(only_session.decode("utf-8"))
+
+
+def test_export_without_anything_open_is_a_clear_error(tmp_path):
+    from workbench.errors import UsageError
+
+    with pytest.raises(UsageError, match="nothing to export"):
+        export_bytes(AppState(ServedRoots.of([tmp_path])))
+
+
+def test_the_link_restores_the_shareable_state(state):
+    bar = ShareBar(state=state)
+    state.param.update(step=7, tab="stepper", leaf="e05")
+    query = parse_qs(bar.link.value.lstrip("?"))
+    assert query == {"session": ["branched.jsonl"], "leaf": ["e05"], "step": ["7"], "tab": ["stepper"],
+                     "rules": ["project"]}
+    again = AppState(state.roots)
+    again.apply_query({k: [v[0].encode()] for k, v in parse_qs(link_query(state)).items()})
+    assert (again.session, again.leaf, again.step, again.tab) == ("branched.jsonl", "e05", 7, "stepper")
+
+
+def test_the_download_callback_names_the_file(state):
+    bar = ShareBar(state=state)
+    out = bar._export()
+    assert bar.download.filename == "branched-step0.html"
+    assert out.read().startswith(b"<!DOCTYPE html>")
+
+
+def test_the_download_is_disabled_while_nothing_is_open(tmp_path):
+    state = AppState(ServedRoots.of([tmp_path]))
+    bar = ShareBar(state=state)
+    assert bar.download.disabled
+    (tmp_path / "s.jsonl").write_text('{"type": "session", "version": 3, "id": "s", "cwd": "/"}\n', encoding="utf-8")
+    state.session = "s.jsonl"
+    assert not bar.download.disabled

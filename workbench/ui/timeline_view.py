@@ -1,0 +1,279 @@
+"""Timeline tab: the stream's turns as lanes (Bokeh), deltas and the replay's acts marked, session totals.
+
+The stream is the Stepper's (the chosen stream file, else the open session re-chunked the same way),
+replayed with the same rules and settings, so a step here is the Stepper's step: clicking a lane
+opens the Stepper there. Filters keep the lanes that used a tool, had an error, or ran on a model.
+The replay runs on a worker thread when served, and only while the tab is on screen.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+import panel as pn
+import param
+from bokeh.events import Tap
+from bokeh.models import ColumnDataSource, FactorRange, HoverTool, Span, WheelZoomTool
+from bokeh.plotting import figure
+from panel.viewable import Viewer
+
+from workbench.errors import UsageError
+from workbench.replay import build_timeline, derive_stream, read_stream, run_session
+from workbench.sessions import load_session, usage_totals
+from workbench.ui.entry_html import STYLESHEET, esc, table_html
+from workbench.ui.notify import reporting
+from workbench.ui.roots import ServedRoots
+from workbench.ui.state import AppState
+
+ANY = "(any)"
+ERRORS = {"any": None, "with errors": True, "without errors": False}
+DELTA_COLOURS = {"text": "#0969da", "thinking": "#8250df", "toolcall": "#bc4c00"}
+MARKERS = {  # kind -> (glyph, colour)
+    "ttsr_triggered": ("triangle", "#d1242f"), "abort": ("x", "#d1242f"), "retry": ("circle_cross", "#9a6700"),
+    "injection": ("diamond", "#1a7f37"), "reminder": ("square", "#1a7f37"), "time_bound": ("hex", "#6e7781"),
+}
+
+
+def lane_label(turn: int) -> str:
+    return f"turn {turn}"
+
+
+def figure_data(timeline: Any) -> dict[str, dict[str, list[Any]]]:
+    """The columns of each renderer of the figure: ``lanes``, ``deltas`` and ``marker-<kind>``."""
+    rows = timeline.lanes
+    data: dict[str, dict[str, list[Any]]] = {
+        "lanes": {"y": [lane_label(lane.turn) for lane in rows], "left": [lane.start - 0.5 for lane in rows],
+                  "right": [lane.end + 0.5 for lane in rows], "steps": [f"{lane.start}–{lane.end}" for lane in rows],
+                  "tools": [", ".join(lane.tools) for lane in rows], "models": [", ".join(lane.models) for lane in rows],
+                  "error": ["yes" if lane.error else "" for lane in rows], "chars": [lane.characters for lane in rows]},
+        "deltas": {"x": [], "y": [], "kind": [], "chars": [], "colour": []},
+    }
+    deltas = data["deltas"]
+    for lane in rows:
+        for s, kind, n in lane.deltas:
+            deltas["x"].append(s)
+            deltas["y"].append(lane_label(lane.turn))
+            deltas["kind"].append(kind)
+            deltas["chars"].append(n)
+            deltas["colour"].append(DELTA_COLOURS[kind])
+    for kind in MARKERS:
+        found = [(m, lane) for lane in rows for m in lane.markers if m.kind == kind]
+        data[f"marker-{kind}"] = {"x": [m.step for m, _ in found], "y": [lane_label(lane.turn) for _, lane in found],
+                                  "label": [m.label for m, _ in found]}
+    return data
+
+
+def _factors(timeline: Any) -> list[str]:
+    return [lane_label(lane.turn) for lane in reversed(timeline.lanes)] or ["(no turns)"]
+
+
+def timeline_figure(timeline: Any, step: int = 0) -> Any:
+    """A Bokeh figure of ``timeline``: a bar per lane, a tick per delta, a glyph per act, a line at ``step``.
+
+    Each renderer is named after its ``figure_data`` key, so ``refill`` can swap the data (a filter)
+    without a new figure: the zoom and the canvas stay, and a click right after filtering still lands.
+    """
+    data = figure_data(timeline)
+    p = figure(y_range=FactorRange(*_factors(timeline)), height=max(220, 28 * len(timeline.lanes) + 90),
+               sizing_mode="stretch_width", tools="xpan,xwheel_zoom,box_zoom,reset,tap", toolbar_location="above",
+               x_axis_label="stream step", title="Turns of the stream (click a lane to open the Stepper at that step)")
+    p.toolbar.active_scroll = p.select_one(WheelZoomTool)  # Bokeh 3: wheel zoom is not active by default
+    bars = p.hbar(y="y", left="left", right="right", height=0.8, source=ColumnDataSource(data["lanes"]),
+                  color="#eaeef2", line_color="#d0d7de", name="lanes")
+    p.add_tools(HoverTool(renderers=[bars], tooltips=[("lane", "@y"), ("steps", "@steps"), ("tools", "@tools"),
+                                                      ("model", "@models"), ("error", "@error"), ("characters", "@chars")]))
+    ticks = p.rect(x="x", y="y", width=0.8, height=0.5, source=ColumnDataSource(data["deltas"]), color="colour",
+                   alpha=0.7, legend_field="kind", name="deltas")
+    p.add_tools(HoverTool(renderers=[ticks], tooltips=[("step", "@x"), ("delta", "@kind"), ("characters", "@chars")]))
+    for kind, (marker, colour) in MARKERS.items():
+        glyph = p.scatter(x="x", y="y", source=ColumnDataSource(data[f"marker-{kind}"]), marker=marker, size=13,
+                          color=colour, line_width=2, legend_label=kind.replace("_", " "), name=f"marker-{kind}")
+        p.add_tools(HoverTool(renderers=[glyph], tooltips=[("step", "@x"), ("", "@label")]))
+    p.legend.orientation = "horizontal"
+    p.legend.location = "top_left"
+    p.legend.click_policy = "hide"
+    p.add_layout(p.legend[0], "below")
+    cursor = Span(location=step, dimension="height", line_color="#1f6feb", line_width=2, line_dash="dashed")
+    p.add_layout(cursor)
+    p.ygrid.visible = False
+    p.x_range.range_padding = 0.01
+    return p
+
+
+def refill(fig: Any, timeline: Any) -> None:
+    """Show ``timeline`` (e.g. filtered) in a figure made by ``timeline_figure``."""
+    for name, columns in figure_data(timeline).items():
+        fig.select_one({"name": name}).data_source.data = columns
+    fig.y_range.factors = _factors(timeline)
+
+
+def totals_html(totals: Any) -> str:
+    """Session totals: tokens, cost, errors, per model and tool calls (escaped)."""
+    t = totals.tokens
+    head = (f'<div class="wb-kv wb-totals"><b>{totals.messages}</b> assistant message(s) · <b>{int(t["totalTokens"]):,}</b> '
+            f'tokens (input {int(t["input"]):,}, output {int(t["output"]):,}, cache read {int(t["cacheRead"]):,}, '
+            f'cache write {int(t["cacheWrite"]):,}) · cost <b>${totals.cost:.4f}</b> · {totals.errors} error(s)</div>')
+    models = table_html(["model", "messages", "tokens", "cost"],
+                        [[m.model, m.messages, f"{int(m.tokens['totalTokens']):,}", f"${m.cost:.4f}"] for m in totals.by_model])
+    tools = ", ".join(f"{name} × {n}" for name, n in totals.tool_calls.items()) or "none"
+    return head + models + f'<div class="wb-kv">tool calls: {esc(tools)}</div>'
+
+
+class TimelineView(Viewer):
+    """The Stepper's stream as lanes per turn; click to step there; totals and filters."""
+
+    state = param.ClassSelector(class_=AppState)
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.timeline: Any = None  # the whole timeline (filters apply to a copy)
+        self.figure: Any = None
+        self._generation = 0
+        self._dirty = True
+        self.tool = pn.widgets.Select(label="Tool", options=[ANY], value=ANY, width=160, css_classes=["wb-tl-tool"])
+        self.error = pn.widgets.Select(label="Errors", options=list(ERRORS), value="any", width=140)
+        self.model = pn.widgets.Select(label="Model", options=[ANY], value=ANY, width=200)
+        for w in (self.tool, self.error, self.model):
+            w.param.watch(lambda *e: self._draw(), "value")
+        self.status = pn.pane.HTML('<div class="wb-muted">Open a session or choose a stream in the Stepper.</div>',
+                                   stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-tl-status"])
+        self.plot = pn.pane.Bokeh(None, sizing_mode="stretch_width", min_height=240, css_classes=["wb-tl-plot"])
+        self.totals = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-tl-totals"])
+        s = self.state
+        s.param.watch(lambda *e: self._mark_dirty(), ["session", "stream", "chunking", "rules_dir", "rules_revision",
+                                                      "context_mode", "interrupt_mode", "repeat_mode", "repeat_gap",
+                                                      "revision"])
+        s.param.watch(lambda *e: self.ensure(), "tab")
+        s.param.watch(lambda *e: self._move_cursor(), "step")
+        self.ensure()
+
+    @classmethod
+    def from_paths(cls, source: Any, rules_dir: Any = None) -> TimelineView:
+        """A timeline of a session or stream file (notebooks): the file's folder is served."""
+
+
+        src = Path(source).expanduser().resolve()
+        rules = Path(rules_dir).expanduser().resolve() if rules_dir else None
+        roots = [src.parent] + ([rules] if rules is not None and src.parent not in rules.parents else [])
+        state = AppState(ServedRoots.of(roots), tab="timeline")
+        kind = "stream" if src.name.endswith(".stream.jsonl") else "session"
+        state.param.update(**{kind: state.roots.display(src)}, rules_dir=str(rules) if rules is not None else "")
+        return cls(state=state)
+
+    # -- building --------------------------------------------------------------------------------
+    def _mark_dirty(self) -> None:
+        self._dirty = True
+        self.ensure()
+
+    def ensure(self) -> None:
+        """Rebuild if something changed and the tab is on screen."""
+        if self._dirty and self.state.tab == "timeline":
+            self._dirty = False
+            self.rebuild()
+
+    def _load(self) -> tuple[Any, Any, str]:
+        """(stream, session or None, label): the Stepper's stream for the current choices."""
+
+        session_path = self.state.session_path()
+        session = load_session(session_path) if session_path is not None else None
+        path = self.state.stream_path()
+        if path is not None:
+            return read_stream(path), session, self.state.roots.display(path)
+        if session is None:
+            raise UsageError("open a session (Sessions tab) or choose a stream file in the Stepper")
+        return (derive_stream(session, policy=self.state.chunking), session,
+                f"{self.state.roots.display(session_path)} re-chunked by {self.state.chunking}")
+
+    def _prepare(self) -> tuple[Any, Any, str, BaseException | None]:
+
+        try:
+            stream, session, label = self._load()
+            ruleset = self.state.rule_set()
+            rules = ruleset.rules()
+            folder = ruleset.folder
+            result = run_session(stream, rules, self.state.settings(), cwd=stream.cwd or (str(folder) if folder else "/"),
+                                 home=str(ruleset.home))
+            totals = usage_totals(session.entries) if session is not None else None
+            return build_timeline(stream, result.events), totals, label, None
+        except Exception as exc:  # noqa: BLE001 - any failure is shown on the document thread
+            return None, None, "", exc
+
+    def rebuild(self) -> None:
+        self._generation += 1
+        generation = self._generation
+        doc = pn.state.curdoc
+        served = doc is not None and getattr(doc, "session_context", None) is not None
+        if not served:
+            self._install(generation, *self._prepare())
+            return
+        self.status.object = '<div class="wb-kv"><span class="wb-tag wb-tag-active">working</span> Replaying the stream…</div>'
+
+        def work() -> None:
+            result = self._prepare()
+            doc.add_next_tick_callback(lambda: self._install(generation, *result))
+
+        threading.Thread(target=work, name="workbench-timeline", daemon=True).start()
+
+    def _install(self, generation: int, timeline: Any, totals: Any, label: str, error: BaseException | None) -> None:
+        if generation != self._generation:
+            return
+        with reporting("Timeline"):
+            if error is not None:
+                self.status.object = '<div class="wb-muted">No timeline (see the message).</div>'
+                raise error
+            self.timeline = timeline
+            self.figure = None  # a new stream gets a new figure (its height follows the turn count)
+            self.tool.options = [ANY, *timeline.tools]
+            self.model.options = [ANY, *timeline.models]
+            self.totals.object = totals_html(totals) if totals is not None else \
+                '<div class="wb-muted">A stream file has no usage records (open its session for totals).</div>'
+            self._label = label
+            self._draw()
+
+    def shown(self) -> Any:
+        """The timeline with the filters applied."""
+        if self.timeline is None:
+            return None
+        return self.timeline.filter(tool=None if self.tool.value == ANY else self.tool.value,
+                                    error=ERRORS[self.error.value],
+                                    model=None if self.model.value == ANY else self.model.value)
+
+    def _draw(self) -> None:
+        shown = self.shown()
+        if shown is None:
+            return
+        marks = sum(len(lane.markers) for lane in shown.lanes)
+        self.status.object = (f'<div class="wb-kv"><b>{esc(self._label)}</b> · {shown.steps:,} steps · '
+                              f"{len(shown.lanes)} of {len(self.timeline.lanes)} turn(s) shown · {marks} act(s) marked · "
+                              "scroll to zoom, drag to pan</div>")
+        if self.figure is None:
+            self.figure = timeline_figure(shown, self.state.step)
+            self.figure.on_event(Tap, self._on_tap)
+            self.plot.object = self.figure
+        else:
+            refill(self.figure, shown)
+
+    def _move_cursor(self) -> None:
+        if self.figure is not None:
+            for span in self.figure.select({"type": Span}):
+                span.location = self.state.step
+
+    # -- clicking --------------------------------------------------------------------------------
+    def _on_tap(self, event: Any) -> None:
+        if event.x is not None:
+            self.open_step(event.x)
+
+    def open_step(self, x: float) -> None:
+        """Open the Stepper at the step nearest ``x`` (clamped to the stream)."""
+        with reporting("Timeline"):
+            if self.timeline is None or not self.timeline.steps:
+                return
+            step = max(0, min(round(x), self.timeline.steps - 1))
+            self.state.param.update(step=step, tab="stepper")
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return pn.Column(pn.Row(self.tool, self.error, self.model), self.status, self.plot,
+                         pn.pane.HTML("<h4>Session totals</h4>", stylesheets=[STYLESHEET]), self.totals,
+                         sizing_mode="stretch_width", scroll=True, min_height=760)
