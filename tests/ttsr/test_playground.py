@@ -75,3 +75,12 @@ def test_ast_condition_without_a_known_language_says_so() -> None:
     rule = _rule(ast_condition=["$X as any"])
     report = explain_rule(rule, "b as any", source="tool", path="notes")
     assert report.ast[0].error and "no language" in report.ast[0].error
+
+
+def test_ast_condition_on_a_dynamic_grammar_language() -> None:
+    # toml is parsed by the agent's native engine; the workbench loads a grammar for it dynamically.
+    rule = _rule(ast_condition=['version = "1.0"'], scope=["tool:write(*.toml)"])
+    report = explain_rule(rule, '[package]\nversion = "1.0"\n', source="tool", path="Cargo.toml")
+    (ast,) = report.ast
+    assert ast.error is None and [h.node.text for h in ast.hits] == ['version = "1.0"']
+    assert report.fires

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import regress
+from ast_grep_py import SgRoot
 
 from workbench.errors import InputError
-from workbench.ttsr.ast import NATIVE_ALIASES, SUPPORTED_TEXT, language_for
+from workbench.ttsr.ast import NATIVE_ALIASES, SUPPORTED_TEXT, language_for, native_pattern, parse_language
 from workbench.ttsr.code_units import engine_text
 from workbench.ttsr.conditions import compile_rule_condition, split_flags
 from workbench.ttsr.context import MatchContext, MatchSource
@@ -244,12 +245,10 @@ def ast_reports(patterns: Sequence[str], text: str, path: str | None) -> tuple[t
         return tuple(AstReport(p, None, "no language: give a path with an extension") for p in patterns), None, ()
     if lang not in NATIVE_ALIASES:
         return tuple(AstReport(p, lang, SUPPORTED_TEXT.format(lang=lang)) for p in patterns), None, ()
-    sg_lang = NATIVE_ALIASES[lang]
+    sg_lang = parse_language(lang)  # registers the dynamic grammars (toml, sql ...) on first use
     if sg_lang is None:
-        why = f"the agent parses {lang!r} but ast-grep-py has no grammar for it: no match (a recorded deviation)"
+        why = f"the agent parses {lang!r} but no grammar for it is available here: no match (a recorded deviation)"
         return tuple(AstReport(p, lang, why) for p in patterns), None, ()
-    from ast_grep_py import SgRoot  # the native module loads on the first AST rule, as in the engine
-
     try:
         root = SgRoot(text, sg_lang).root()
     except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
@@ -261,7 +260,7 @@ def ast_reports(patterns: Sequence[str], text: str, path: str | None) -> tuple[t
     for pattern in patterns:
         names = sorted({(bool(m.group(1)), m.group(2)) for m in _METAVAR.finditer(pattern)})
         try:
-            found = root.find_all(pattern={"context": pattern, "strictness": "smart"})  # type: ignore[call-overload]
+            found = root.find_all(pattern={"context": native_pattern(pattern, sg_lang), "strictness": "smart"})  # type: ignore[call-overload]
         except BaseException as exc:  # noqa: BLE001 - the engine skips an uncompilable pattern silently
             if isinstance(exc, (KeyboardInterrupt, SystemExit)):
                 raise
