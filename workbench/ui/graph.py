@@ -230,6 +230,56 @@ def mark_selected(fig: Any, selected: ColumnDataSource, lay: GraphLayout, entry_
         yr.start, yr.end = new_lo, new_lo + h
 
 
+GRAPH_ROWS = 3000  # entries drawn at most: a larger session's graph shows the part around the selection
+
+
+def sub_layout(lay: GraphLayout, keep: Sequence[int]) -> GraphLayout:
+    """The nodes ``keep`` (indices into ``lay``) as a layout of their own; parents outside become roots."""
+    new_of = {old: new for new, old in enumerate(keep)}
+    kept_bp = set(lay.branch_points)
+    return GraphLayout(
+        ids=[lay.ids[k] for k in keep], xs=[lay.xs[k] for k in keep], ys=[lay.ys[k] for k in keep],
+        parents=[new_of.get(lay.parents[k], -1) for k in keep],
+        branch_points=[new_of[k] for k in keep if k in kept_bp],
+    )
+
+
+class GraphWindow:
+    """The figure for the whole layout, or for the ``GRAPH_ROWS`` rows around ``centre`` when larger.
+
+    A browser draws a few thousand glyphs quickly, a hundred thousand slowly (and the data alone is
+    megabytes on the websocket); the list is windowed, so is the graph. The tree view asks for a new
+    window when the selection leaves this one (``covers``).
+    """
+
+    def __init__(self, lay: GraphLayout, centre: str | None, entries: Mapping[str, Any], active: set[str],
+                 labels: Mapping[str, str], text_of: Callable[[Any], str],
+                 on_select: Callable[[str], None] | None = None, rows: int = GRAPH_ROWS) -> None:
+        total = len(lay.ids)
+        title = None
+        if total > rows:
+            try:
+                y = lay.ys[lay.ids.index(centre)] if centre is not None else 0.0
+            except ValueError:
+                y = 0.0
+            keep = sorted(range(total), key=lambda k: (abs(lay.ys[k] - y), k))[:rows]
+            keep.sort()
+            lo, hi = -max(lay.ys[k] for k in keep), -min(lay.ys[k] for k in keep)
+            lay = sub_layout(lay, keep)
+            title = f"Branch graph · entries {int(lo):,}–{int(hi):,} of {total:,} (around the selection)"
+        self.layout = lay
+        self._ids = set(lay.ids)
+        self.figure, self._selected = build_figure(lay, entries, active, labels, text_of, on_select=on_select)
+        if title is not None:
+            self.figure.title.text = title
+
+    def covers(self, entry_id: str) -> bool:
+        return entry_id in self._ids
+
+    def mark(self, entry_id: str) -> None:
+        mark_selected(self.figure, self._selected, self.layout, entry_id)
+
+
 def in_document(model: Any, fn: Callable[[], None]) -> None:
     """Run ``fn`` (which edits Bokeh models) under the document lock.
 
