@@ -76,6 +76,7 @@ class SessionDoc:
         self.base: TreeList | None = None
         self.partial_tail = False
         self._graph_layout: Any = None
+        self._active: tuple[Any, set[str]] | None = None
         self.refresh(progress)
 
     # -- loading -----------------------------------------------------------------------------------
@@ -142,7 +143,12 @@ class SessionDoc:
         return self.base.leaf_id if self.base else None
 
     def active_ids(self) -> set[str]:
-        return self.tree.active_path_ids(self.leaf()) if self.tree else set()
+        """Ids on the active path (kept per load: every selection change asks for it)."""
+        if self.tree is None:
+            return set()
+        if self._active is None or self._active[0] is not self.tree:
+            self._active = (self.tree, self.tree.active_path_ids(self.leaf()))
+        return self._active[1]
 
     def display_text(self, entry_id: str) -> str:
         return self.base.display_text(entry_id) if self.base else ""

@@ -77,41 +77,46 @@ export function render({ model, el }) {
       const e = document.createElement("div"); e.className = "wb-tree-empty"; e.textContent = model.empty_text; win.appendChild(e);
     }
     asked = -1;
-    mark(true);
-    // the list may not be laid out yet (first render, a tab just shown): scroll again once it is
-    requestAnimationFrame(() => mark(true));
-    setTimeout(() => mark(true), 250);
+    mark();
+    // the list may not be laid out yet (first render, a tab just shown): try again once it is
+    requestAnimationFrame(reveal);
+    setTimeout(reveal, 250);
   }
   let current = null;
-  function mark(scroll) {
+  let revealed = -2;  // the selected index last scrolled into view: a new window alone never scrolls
+  function mark() {
     if (current) { current.classList.remove("wb-selected"); current.removeAttribute("aria-selected"); }
     current = byId.get(model.selected) || null;
     if (current) {
       current.classList.add("wb-selected");
       current.setAttribute("aria-selected", "true");
     }
+    reveal();
+  }
+  function reveal() {
     const idx = model.selected_index;
-    if (scroll && box.clientHeight && idx >= 0) {
-      const top = idx * ROW_H, bottom = top + ROW_H;
-      if (top < box.scrollTop || bottom > box.scrollTop + box.clientHeight) {
-        box.scrollTop = Math.max(0, top - box.clientHeight / 2);
-      }
+    if (idx === revealed || idx < 0 || !box.clientHeight) return;
+    revealed = idx;
+    const top = idx * ROW_H, bottom = top + ROW_H;
+    if (top < box.scrollTop || bottom > box.scrollTop + box.clientHeight) {
+      box.scrollTop = Math.max(0, top - box.clientHeight / 2);
     }
   }
-  let pending = false;
+  // ask for the window under the viewport shortly after scrolling settles (a timer, not an animation
+  // frame: frames are not run for a page in the background, a timer is)
+  let timer = null;
+  function askWindow() {
+    timer = null;
+    const first = Math.floor(box.scrollTop / ROW_H);
+    const shown = Math.ceil(box.clientHeight / ROW_H) + 1;
+    const lo = model.offset, hi = model.offset + model.rows.length;
+    if ((first < lo && lo > 0) || (first + shown > hi && hi < model.total)) {
+      const start = Math.max(0, first - 40);
+      if (start !== asked) { asked = start; model.send_msg({ kind: "window", start: start }); }
+    }
+  }
   box.addEventListener("scroll", () => {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(() => {
-      pending = false;
-      const first = Math.floor(box.scrollTop / ROW_H);
-      const shown = Math.ceil(box.clientHeight / ROW_H) + 1;
-      const lo = model.offset, hi = model.offset + model.rows.length;
-      if ((first < lo && lo > 0) || (first + shown > hi && hi < model.total)) {
-        const start = Math.max(0, first - 40);
-        if (start !== asked) { asked = start; model.send_msg({ kind: "window", start: start }); }
-      }
-    });
+    if (timer === null) timer = setTimeout(askWindow, 40);
   });
   function openLabelEditor() {
     const row = byId.get(model.selected);
@@ -165,13 +170,19 @@ export function render({ model, el }) {
   // Alt+D/T/U/L/A and Ctrl+O also work while the search box has focus (omp's search is typed into the list).
   const onDoc = (e) => {
     if (!box.isConnected || box.offsetParent === null) return;
+    if (e.key === "Escape") {
+      // Esc in the tree's search box clears the box and the list (Python owns the query)
+      const inSearch = e.composedPath().some((n) => n.classList && n.classList.contains("wb-search"));
+      if (inSearch) { e.preventDefault(); model.send_msg({ kind: "key", key: "clear-search" }); }
+      return;
+    }
     const msg = shortcut(e);
     if (msg) { e.preventDefault(); model.send_msg(msg); }
   };
   document.addEventListener("keydown", onDoc);
   model.on("remove", () => document.removeEventListener("keydown", onDoc));
   for (const name of ["rows", "offset", "total", "empty_text"]) model.on(name, draw);
-  for (const name of ["selected", "selected_index"]) model.on(name, () => mark(true));
+  for (const name of ["selected", "selected_index"]) model.on(name, mark);
   model.on("msg:custom", (msg) => {
     if (msg.kind === "edit-label") openLabelEditor();
     else if (msg.kind === "focus") box.focus();

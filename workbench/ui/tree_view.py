@@ -33,6 +33,21 @@ _KEY_HELP = ("Keys (click the list first): ↑/↓ move · ←/→ page · Alt+D
              "Shift+L label · type to search · Esc clears")
 
 
+CONVERSATION_TAIL = 200  # messages drawn in "Conversation at this leaf" (the rest are counted)
+
+
+def conversation_tail_html(doc: SessionDoc, leaf: str) -> str:
+    """What the model would see with ``leaf`` as the leaf: a count, then the last messages."""
+    messages = doc.context(leaf).messages
+    head = (f'<div class="wb-kv">{len(messages):,} message(s) the model would see with <b>{esc(leaf)}</b> '
+            "as the leaf</div>")
+    if len(messages) > CONVERSATION_TAIL:
+        head += (f'<div class="wb-muted">… {len(messages) - CONVERSATION_TAIL:,} earlier message(s) not drawn; '
+                 f"the last {CONVERSATION_TAIL} follow</div>")
+        messages = messages[-CONVERSATION_TAIL:]
+    return head + conversation_html(messages)
+
+
 class TreeView(Viewer):
     """The `/tree` list with its keyboard, the branch graph, the selected entry and the file's problems.
 
@@ -57,6 +72,7 @@ class TreeView(Viewer):
         self._filter_task: Task | None = None
         self._graph: graph_mod.GraphWindow | None = None
         self._problems_title = "Problems"
+        self._context_for = ""
         self.rows = TreeRows(min_height=300)
         self.rows.on_message(self._on_message)
         self.rows.param.watch(self._on_row_clicked, "selected")
@@ -91,7 +107,17 @@ class TreeView(Viewer):
         self.state.param.watch(self._on_session, ["session", "flavour", "revision"])
         self.state.param.watch(self._on_filter, ["filter", "q"])
         self.state.param.watch(self._on_leaf, "leaf")
-        self._on_session()
+        if self.bg.served:
+            # start once the page is in the browser: the page's own request is then answered at once,
+            # without a parse competing with it, and the list arrives (with its progress) after
+            self._clear("Opening the session…")
+            pn.state.onload(self._start)
+        else:
+            self._on_session()
+
+    def _start(self) -> None:
+        if self._generation == 0:  # nothing (a changed session, flavour) started a load meanwhile
+            self._on_session()
 
     # -- notebook entry point ------------------------------------------------------------------------
     @classmethod
@@ -126,15 +152,13 @@ class TreeView(Viewer):
             self._clear(f"Loading {path.name}…", keep_doc=False)
         flavour, filter_mode, query, leaf = self.state.flavour, self.state.filter, self.state.q, self.state.leaf or None
 
-        def work(task: Task) -> tuple[SessionDoc, Any, graph_mod.GraphWindow | None]:
+        def work(task: Task) -> tuple[SessionDoc, Any]:
             doc = reuse or SessionDoc(path, flavour, progress=task.progress)
             task.progress(90, 100, "Filtering the list")
             tl = doc.tree_list(filter_mode, query, leaf)
             task.check()
             self._latest = tl
-            task.progress(95, 100, "Laying out the branch graph")
-            graph = doc.graph_window(tl.selected_id, on_select=self._on_graph_tap)
-            return doc, tl, graph
+            return doc, tl
 
         def failed(exc: BaseException) -> None:
             if generation != self._generation:
@@ -159,14 +183,14 @@ class TreeView(Viewer):
             self._clear("Loading cancelled. Pick the session again to retry.")
             notify("Loading the session was cancelled.", "info", 2500)
 
-    def _loaded(self, generation: int, reload_only: bool, doc: SessionDoc, tl: Any, graph: Any) -> None:
+    def _loaded(self, generation: int, reload_only: bool, doc: SessionDoc, tl: Any) -> None:
         if generation != self._generation:
             return
         self._end_progress()
         self.doc, self.tl = doc, tl
         if self.search.value_input != self.state.q:
             self.search.value = self.state.q
-        self._set_graph(graph)
+        self._regraph(tl.selected_id)  # the list first; the graph follows from the lane
         self._render_rows(follow_selection=True)
         self.problems.show(doc)
         found = len(doc.session.diagnostics)
@@ -354,7 +378,10 @@ class TreeView(Viewer):
             key = str(msg.get("key", ""))
             key = {"arrowup": "up", "arrowdown": "down", "arrowleft": "left", "arrowright": "right"}.get(key, key)
             if key == "clear-search" or (key == "escape" and self.state.q):
-                self.search.value = ""
+                # value may never have left "" (typing only moves value_input): clear both, so the
+                # browser's box is emptied whatever was last committed
+                self.search.param.update(value=self.search.value_input or " ", value_input="")
+                self.search.param.update(value="", value_input="")
                 self.state.q = ""
                 return
             if key == "backspace" and self.state.q:
@@ -393,13 +420,21 @@ class TreeView(Viewer):
         self._graph = graph
         self.graph.object = graph.figure if graph is not None else None
 
-    def _regraph(self, centre: str) -> None:
-        """The selection left the part of a large session's graph that is drawn: draw the part around it."""
+    def _regraph(self, centre: str | None) -> None:
+        """Lay out and draw the graph (of a large session: the part around ``centre``) on the lane."""
         doc, generation = self.doc, self._generation
         if doc is None:
             return
+
+        def done(graph: graph_mod.GraphWindow | None) -> None:
+            if generation != self._generation:
+                return
+            self._set_graph(graph)
+            if graph is not None and self.state.leaf and graph.covers(self.state.leaf):
+                graph_mod.in_document(graph.figure, lambda: graph.mark(self.state.leaf))
+
         self.bg.submit(lambda task: doc.graph_window(centre, on_select=self._on_graph_tap), what="Branch graph",
-                       lane=_LANE, done=lambda g: self._set_graph(g) if generation == self._generation else None)
+                       lane=_LANE, done=done)
 
     def _on_graph_tap(self, entry_id: str) -> None:
         if entry_id != self.state.leaf:
@@ -418,10 +453,13 @@ class TreeView(Viewer):
         active = doc.active_ids()
         self.entry.object = entry_html(entry.obj, label=doc.label(entry.id), line=entry.line,
                                        on_active_path=entry.id in active)
-        ctx = doc.context(entry.id)
-        self.conversation.object = (f'<div class="wb-kv">{len(ctx.messages)} message(s) the model would see '
-                                    f"with <b>{esc(entry.id)}</b> as the leaf</div>" + conversation_html(ctx.messages))
         self.raw.object = raw_json_html(entry.raw)
+        # the context of a leaf deep in a long session is tens of thousands of messages: built on its
+        # own lane (not delaying the list's keys), the newest selection wins, only the tail is drawn
+        self._context_for = eid = entry.id
+        self.conversation.object = '<div class="wb-muted">Building the conversation at this leaf…</div>'
+        self.bg.submit(lambda task: conversation_tail_html(doc, eid), what="Conversation", lane="context",
+                       done=lambda html: setattr(self.conversation, "object", html) if self._context_for == eid else None)
         graph = self._graph
         if graph is not None and graph.covers(entry.id):
             graph_mod.in_document(graph.figure, lambda: graph.mark(entry.id))
