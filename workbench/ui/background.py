@@ -139,7 +139,11 @@ class Background:
         ``failed`` defaults to an error notification naming ``what``.
         """
         served = self.served
-        task = Task(what, (lambda d, t, s: self.call_soon(partial(progress, d, t, s))) if progress and served
+        def deliver(done_count: int, total: int, text: str) -> None:
+            if not task.cancelled:  # a report already on its way when the task was cancelled is dropped
+                progress(done_count, total, text)  # type: ignore[misc]
+
+        task = Task(what, (lambda d, t, s: self.call_soon(partial(deliver, d, t, s))) if progress and served
                     else progress)
         if lane is not None:
             queue = self._lanes.setdefault(lane, [])

@@ -7,8 +7,6 @@ rebuilt when the stream, the rules or the settings change.
 from __future__ import annotations
 
 import json
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +15,7 @@ import param
 from panel.viewable import Viewer
 
 from workbench.errors import UsageError
+from workbench.ui.background import Background, Task
 from workbench.ui.entry_html import STYLESHEET, conversation_html, esc, pre
 from workbench.ui.notify import notify, reporting
 from workbench.ui.state import AppState
@@ -25,6 +24,8 @@ from workbench.ui.step_html import buffers_html, rules_html
 DERIVED = "(derived from the open session)"
 _CONVERSATION_TAIL = 14
 _LOG_WINDOW = 14
+_LANE = "stepper"  # every computation on the stepper (build, seek, next trigger) runs here, in order
+_SCAN_CHUNK = 200  # events replayed between progress reports / cancel checks of "Next trigger"
 
 
 def _html(min_height: int = 120, **kw: Any) -> pn.pane.HTML:
@@ -33,6 +34,14 @@ def _html(min_height: int = 120, **kw: Any) -> pn.pane.HTML:
 
 def _card(title: str, body: Any, **kw: Any) -> pn.Card:
     return pn.Card(body, title=title, collapsible=False, sizing_mode="stretch_width", margin=(4, 4), **kw)
+
+
+def _first_trigger(stepper: Any, lo: int, hi: int) -> int | None:
+    """The first trigger step in ``[lo, hi)`` (replaying those steps as needed)."""
+    for i in range(lo, min(hi, len(stepper))):
+        if stepper.seek(i).is_trigger:
+            return i
+    return None
 
 
 class StepperView(Viewer):
@@ -44,6 +53,8 @@ class StepperView(Viewer):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self.stepper: Any = None
+        self.bg = Background()
+        self._task: Task | None = None
         self._generation = 0
         self._installed = -1  # the generation whose stepper is installed (late progress reports are dropped)
         self._events_at: dict[int, tuple[Any, ...]] = {}
@@ -69,6 +80,8 @@ class StepperView(Viewer):
         self.back_btn.on_click(lambda e: self.go(self.state.step - 1))
         self.step_btn.on_click(lambda e: self.go(self.state.step + 1))
         self.next_btn.on_click(lambda e: self.next_trigger())
+        self.cancel_btn = pn.widgets.Button(label="Cancel", width=80, visible=False, css_classes=["wb-stepper-cancel"])
+        self.cancel_btn.on_click(lambda e: self.cancel())
         self.play_btn.param.watch(self._on_play, "value")
         self.slider = pn.widgets.IntSlider(label="", start=0, end=1, value=0, sizing_mode="stretch_width",
                                            min_width=200, margin=(12, 10))
@@ -173,46 +186,69 @@ class StepperView(Viewer):
         return stream, f"{self.state.roots.display(session_path)} re-chunked by {self.state.chunking}"
 
     def rebuild(self, keep_step: bool = False) -> None:
-        """Make a new stepper from the current choices; errors become a notification.
+        """Make a new stepper from the current choices on the background lane; errors become a notification.
 
-        Served, the replay is prepared on a worker thread (the time-bound pre-check of a long stream
-        takes seconds) while the page shows that it is working; the result is installed on the
-        document's next tick. In a notebook it runs inline.
+        The time-bound pre-check of a long stream takes seconds: the page shows its progress (never
+        running backwards) and a Cancel button meanwhile; the result is installed on the document.
+        In a notebook it runs inline.
         """
         self._stop_play()
+        if self._task is not None:
+            self._task.cancel()
         self.stepper = None
         self._events_at = {}
         self._generation += 1
         generation = self._generation
-        doc = pn.state.curdoc
-        served = doc is not None and getattr(doc, "session_context", None) is not None
-        target = self.state.step if keep_step or self.state.step else 0
+        # a new stream or new settings start at step 0; a rule edit keeps the step being looked at
+        target = self.state.step if keep_step else 0
+        if not keep_step and self.state.step:
+            self.state.step = 0
         self._show_progress(generation, 0, "Loading the stream")
-        if not served:
-            self._install(generation, keep_step, *self._prepare(target, lambda pct, text: None))
-            return
         for pane in (self.buffers, self.rules):
-            pane.loading = True
-        last = [0.0]
+            pane.loading = self.bg.served
 
-        def report(pct: float, text: str) -> None:
-            # from the worker thread: hand the numbers to the document thread, a few times a second at most
-            now = time.monotonic()
-            if 20 < pct < 100 and now - last[0] < 0.2:
-                return
-            last[0] = now
-            doc.add_next_tick_callback(lambda: self._show_progress(generation, pct, text))
+        def work(task: Task) -> tuple[Any, str, BaseException | None]:
+            return self._prepare(target, lambda pct, text: task.progress(int(pct), 100, text))
 
-        def work() -> None:
-            result = self._prepare(target, report)
-            doc.add_next_tick_callback(lambda: self._install(generation, keep_step, *result))
+        self._task = self.bg.submit(
+            work, what="Stepper", lane=_LANE,
+            done=lambda result: self._install(generation, keep_step, *result),
+            progress=lambda done, total, text: self._show_progress(generation, done, text),
+        )
+        self._show_cancel("Cancel the stepper's preparation")
 
-        threading.Thread(target=work, name="workbench-stepper", daemon=True).start()
+    def cancel(self) -> None:
+        """Stop the running preparation or "Next trigger" search (the Cancel button)."""
+        if self._task is not None and not self._task.finished:
+            self._task.cancel()
+            self._generation += 1 if self.stepper is None else 0
+            self._hide_progress()
+            for pane in (self.buffers, self.rules):
+                pane.loading = False
+            notify("Cancelled.", "info", 2000)
+            if self.stepper is not None:
+                self._on_step()
+            else:
+                self.position.object = '<div class="wb-muted">Cancelled: change a choice to prepare the stepper again.</div>'
+
+    def _show_cancel(self, tip: str) -> None:
+        self.cancel_btn.param.update(visible=self.bg.served and not (self._task is None or self._task.finished),
+                                     description=tip)
+
+    def _hide_progress(self) -> None:
+        self.progress.visible = False
+        self.cancel_btn.visible = False
 
     def _show_progress(self, generation: int, pct: float, text: str) -> None:
         if generation != self._generation or generation == self._installed:
             return  # a newer rebuild reports its own progress; a finished one has nothing left to report
-        self.progress.param.update(value=max(0, min(100, int(pct))), visible=True)
+        self._progress_to(pct, text)
+
+    def _progress_to(self, pct: float, text: str) -> None:
+        value = max(0, min(100, int(pct)))
+        if self.progress.visible and value < self.progress.value:
+            return  # a report that arrives late must not move the bar back
+        self.progress.param.update(value=value, visible=True)
         self.position.object = (f'<div class="wb-kv"><span class="wb-tag wb-tag-active">working</span> '
                                 f"{esc(text)}</div>")
 
@@ -261,7 +297,7 @@ class StepperView(Viewer):
         self._installed = generation
         for pane in (self.buffers, self.rules):
             pane.loading = False
-        self.progress.visible = False
+        self._hide_progress()
         with reporting("Stepper"):
             if error is not None:
                 self.position.object = '<div class="wb-muted">The stepper could not be built (see the message).</div>'
@@ -272,7 +308,10 @@ class StepperView(Viewer):
             self.slider.param.update(start=0, end=max(n - 1, 1), disabled=n <= 1)
             if self.rules_select.value != self.state.rules_dir and self.state.rules_dir in self.rules_select.options.values():
                 self.rules_select.value = self.state.rules_dir
-            step = min(self.state.step, max(n - 1, 0)) if keep_step or self.state.step else 0
+            if not n:
+                self.position.object = ('<div class="wb-muted">Nothing to step: the stream has no events '
+                                        "(a session with no entries, or an empty stream file).</div>")
+            step = min(self.state.step, max(n - 1, 0)) if keep_step else 0
             if step != self.state.step:
                 self.state.step = step
         self._on_step()
@@ -280,21 +319,86 @@ class StepperView(Viewer):
 
     # -- moving --------------------------------------------------------------------------------------
     def go(self, index: int) -> None:
-        if self.stepper is None:
+        """Show step ``index`` (clamped); steps far beyond those replayed so far are reached on the lane."""
+        if self.stepper is None or self._busy():
             return
-        n = len(self.stepper)
-        self.state.step = max(0, min(int(index), n - 1)) if n else 0
+        st = self.stepper
+        n = len(st)
+        target = max(0, min(int(index), n - 1)) if n else 0
+        done_upto = self._computed()
+        if target < done_upto + _SCAN_CHUNK:
+            self._set_step(target)
+            return
+        generation = self._generation
+
+        def work(task: Task) -> int:
+            for lo in range(done_upto, target + 1, _SCAN_CHUNK):
+                task.progress(lo - done_upto, target - done_upto, f"Replaying up to step {target:,}: {lo:,} done")
+                st.seek(min(lo + _SCAN_CHUNK - 1, target))
+            return target
+
+        def done(found: int) -> None:
+            self._hide_progress()
+            if generation == self._generation:
+                self._set_step(found)
+
+        self._lane_work(work, "Step", f"Replaying up to step {target:,}", done)
+
+    def _set_step(self, index: int) -> None:
+        self.state.step = index
+        if self.slider.value != index:
+            self.slider.value = index
 
     def next_trigger(self) -> None:
-        if self.stepper is None:
+        """Go to the next step where a rule matched or the session acted.
+
+        The steps ahead may not have been replayed yet (thousands of events on a long stream): the
+        search runs on the lane with a progress bar and a Cancel button.
+        """
+        st = self.stepper
+        if st is None or (self._task is not None and not self._task.finished):
             return
-        with reporting("Next trigger"):
-            found = self.stepper.next_trigger(self.state.step)
+        start, n = self.state.step, len(st)
+        generation = self._generation
+
+        def work(task: Task) -> int | None:
+            for lo in range(start + 1, n, _SCAN_CHUNK):
+                task.progress(lo - start, n - start, f"Looking for the next trigger: step {lo:,} of {n - 1:,}")
+                found = _first_trigger(st, lo, lo + _SCAN_CHUNK)
+                if found is not None:
+                    return found
+            return None
+
+        def done(found: int | None) -> None:
+            self._hide_progress()
+            if generation != self._generation:
+                return
             if found is None:
                 notify("No further trigger in this stream.", "info", 2500)
-                self.go(len(self.stepper) - 1)
+                self._set_step(n - 1)
             else:
-                self.go(found)
+                self._set_step(found)
+
+        self._lane_work(work, "Next trigger", "Looking for the next trigger", done)
+
+    def _lane_work(self, work: Any, what: str, text: str, done: Any) -> None:
+        generation = self._generation
+
+        def progress(d: int, t: int, msg: str) -> None:
+            if generation == self._generation:
+                self._progress_to(100 * d / max(t, 1), msg)
+
+        self._progress_to(0, text)
+        self._task = self.bg.submit(work, what=what, lane=_LANE, done=done, progress=progress,
+                                    failed=lambda exc: (self._hide_progress(), notify(f"{what}: {exc}", "error")))
+        self._show_cancel(f"Stop: {text.lower()}")
+
+    def _busy(self) -> bool:
+        return self._task is not None and not self._task.finished and not self._task.cancelled
+
+    def _computed(self) -> int:
+        # how many steps the stepper has replayed so far (its snapshot list only grows)
+        return len(self.stepper._snapshots) if self.stepper is not None else 0
 
     def previous_trigger(self) -> None:
         if self.stepper is not None:
@@ -406,7 +510,7 @@ class StepperView(Viewer):
     def __panel__(self) -> pn.viewable.Viewable:
         choose = pn.Row(self.stream_select, self.chunking, self.rules_select, self.context_mode, self.interrupt_mode,
                         self.repeat_mode, self.repeat_gap, sizing_mode="stretch_width")
-        controls = pn.Row(self.reset_btn, self.back_btn, self.step_btn, self.play_btn, self.next_btn, self.slider,
+        controls = pn.Row(self.reset_btn, self.back_btn, self.step_btn, self.play_btn, self.next_btn, self.cancel_btn, self.slider,
                           self.keys, sizing_mode="stretch_width")
         top = pn.Row(_card("Buffers", self.buffers, height=230, scroll=True),
                      _card("Rules", self.rules, height=230, scroll=True), sizing_mode="stretch_width")
