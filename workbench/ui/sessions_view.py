@@ -12,6 +12,8 @@ from panel.viewable import Viewer
 
 from workbench.errors import AccessError, UsageError
 from workbench.ui.catalog import Catalog
+from workbench.ui.entry_html import STYLESHEET, esc
+from workbench.ui.help_panel import PURPOSE, first_step
 from workbench.ui.notify import guarded, notify, reporting
 from workbench.ui.state import AppState
 
@@ -39,7 +41,7 @@ class SessionsView(Viewer):
         self._add = pn.widgets.Button(label="Add", color="primary", width=80)
         self._add.on_click(self._on_add)
         self._path.param.watch(self._on_add, "enter_pressed")
-        self._upload = pn.widgets.FileInput(accept=".jsonl", multiple=True, width=320,
+        self._upload = pn.widgets.FileInput(accept=".jsonl,.json", multiple=True, width=320,
                                             visible=self.uploads is not None)
         self._upload.param.watch(self._on_upload, "value")
         self._progress = pn.indicators.Progress(active=False, value=0, max=100, width=300, visible=False)
@@ -57,6 +59,18 @@ class SessionsView(Viewer):
             note += f" — {self.catalog.store_error}"
         self._note = pn.pane.Str(note, styles={"color": "#6e7781", "font-size": "12px"})
         self.state.param.watch(lambda e: self.reload(), "catalog_revision")
+        self._intro = pn.pane.HTML(f'<div class="wb-intro-text"><p><b>{esc(PURPOSE)}</b></p>'
+                                   "<p>Press <kbd>?</kbd> for the keys and what the stepper's words mean.</p></div>",
+                                   stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-intro"])
+        self._first = first_step(self.catalog.roots)
+        self._first_btn = pn.widgets.Button(label="First step: open the sample where a rule fires, at the trigger",
+                                            color="primary", visible=self._first is not None, css_classes=["wb-first-step"])
+        self._first_btn.on_click(self._on_first_step)
+
+    @guarded("First step")
+    def _on_first_step(self, event: Any) -> None:
+        if self._first is not None:
+            self.state.param.update(**self._first)
 
     def reload(self) -> None:
         self._table.value = self.catalog.frame()
@@ -93,11 +107,24 @@ class SessionsView(Viewer):
             self._progress.visible = False
         added = len(self.catalog.summaries()) - before
         for err in errors[:5]:
-            notify(err, "warning", 8000)
+            notify(self._shown(err), "warning", 8000)
         if len(errors) > 5:
             notify(f"… and {len(errors) - 5} more files with problems", "warning", 8000)
         notify(f"{added} session(s) added", "success")
         self.state.catalog_revision += 1
+
+    def _shown(self, message: str) -> str:
+        """A message as the user should read it: uploads by their file name, not the server's temp path."""
+        if self.uploads is None:
+            return message
+        for part in sorted({str(self.uploads.resolve()), str(self.uploads)}, key=len, reverse=True):
+            while part in message:
+                start = message.index(part)
+                rest = message[start + len(part):].lstrip("/")
+                # <uploads>/<tmpdir>/<name>: keep <name>
+                cut = rest.split("/", 1)
+                message = message[:start] + (cut[1] if len(cut) > 1 else cut[0])
+        return message
 
     def _on_upload(self, event: Any) -> None:
         with reporting("Upload"):
@@ -107,10 +134,14 @@ class SessionsView(Viewer):
             names = self._upload.filename if isinstance(self._upload.filename, list) else [self._upload.filename]
             saved = []
             for name, data in zip(names, values):
-                if not data:
-                    continue
                 # Only the file's base name is used: an upload can never choose where it lands.
                 safe = Path(str(name)).name or "upload.jsonl"
+                if not safe.endswith((".jsonl", ".json")):
+                    notify(f"{safe}: not uploaded: only .jsonl and .json session files are accepted", "warning", 8000)
+                    continue
+                if not data:
+                    notify(f"{safe}: not uploaded: the file is empty", "warning", 8000)
+                    continue
                 target = Path(tempfile.mkdtemp(dir=self.uploads)) / safe
                 target.write_bytes(data)
                 saved.append(target)
@@ -127,6 +158,8 @@ class SessionsView(Viewer):
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(
+            self._intro,
+            self._first_btn,
             pn.pane.Markdown("#### Sessions · click a row to open it in the Tree tab", margin=(0, 5)),
             pn.Row(self._path, self._add, self._upload, self._progress),
             self._note,

@@ -54,6 +54,7 @@ class AppState(param.Parameterized):
     repeat_gap = param.Integer(default=10, bounds=(0, 1000))
     step = param.Integer(default=0, bounds=(0, None), doc="Stepper position (snapshot index).")
     tab = param.Selector(default="sessions", objects=list(TABS))
+    goal = param.String(default="", doc="One-shot request for the stepper once built: 'first-trigger' goes there.")
     follow = param.Boolean(default=True, doc="Follow the open session file while an agent writes it.")
     revision = param.Integer(default=0, doc="Bumped when the open session file changed on disk.")
     rules_revision = param.Integer(default=0, doc="Bumped when a rule file changed on disk or in the editor.")

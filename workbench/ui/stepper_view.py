@@ -316,6 +316,9 @@ class StepperView(Viewer):
                 self.state.step = step
         self._on_step()
         self.built += 1
+        if self.state.goal == "first-trigger" and self.stepper is not None:
+            self.state.goal = ""  # one shot: the landing page's first step asks for the trigger
+            self.next_trigger()
 
     # -- moving --------------------------------------------------------------------------------------
     def go(self, index: int) -> None:
