@@ -75,7 +75,7 @@ class Server:
         return state
 
 
-DEFAULT_MAX_ENTRIES = 2000  # the session a new page opens is one that opens at once
+DEFAULT_MAX_ENTRIES = 200  # the session a new page opens is a small one: it opens at once and reads at a glance
 
 
 def default_session(summaries: list[Any]) -> str:

@@ -18,6 +18,7 @@ from bokeh.plotting import figure
 
 ACTIVE = "#1f6feb"
 EDGE = "#afb8c1"
+FIT_ROWS = 1500
 KIND_COLOURS = {"user": "#1a7f37", "assistant": "#8250df", "tool": "#bf8700", "meta": "#8c959f"}
 
 
@@ -161,7 +162,9 @@ def build_figure(
             seg(cx, py, cx, cy, colour, width)
     edges = ColumnDataSource(dict(x0=x0, y0=y0, x1=x1, y1=y1, colour=ecol, width=ew))
     lanes = int(max(lay.xs, default=0)) + 1
-    visible_rows = min(n, 40)
+    # a session of up to FIT_ROWS entries is shown whole at first (its branches are in view, however far
+    # from the leaf); a longer one opens on 40 rows, scrolled to the selection
+    visible_rows = n if n <= FIT_ROWS else min(n, 40)
     p = figure(
         sizing_mode="stretch_both", min_height=260, tools="pan,wheel_zoom,box_zoom,reset,tap",
         x_range=(-0.8, max(lanes, 4) - 0.2), y_range=(-visible_rows + 0.2, 0.8),

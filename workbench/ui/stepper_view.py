@@ -16,7 +16,7 @@ from panel.viewable import Viewer
 
 from workbench.errors import UsageError
 from workbench.ui.background import Background, Task
-from workbench.ui.entry_html import STYLESHEET, conversation_html, esc, pre
+from workbench.ui.entry_html import ACTIVE_BUTTON, STYLESHEET, conversation_html, esc, pre
 from workbench.ui.notify import notify, reporting
 from workbench.ui.state import AppState
 from workbench.ui.step_html import buffers_html, rules_html
@@ -66,8 +66,13 @@ class StepperView(Viewer):
         self.chunking = pn.widgets.Select.from_param(s.param.chunking, label="Chunking", width=100)
         self.rules_select = pn.widgets.Select(label="Rules from", options=self._rules_options(), width=220)
         self.rules_select.param.watch(lambda e: setattr(s, "rules_dir", e.new or ""), "value")
-        self.context_mode = pn.widgets.RadioButtonGroup.from_param(s.param.context_mode, label="Context", width=140,
-                                                                   margin=(24, 10, 5, 10))
+        # the same light buttons as the tree's filters: the selected one is the filled (pressed) one,
+        # under a visible label (a RadioButtonGroup draws none of its own)
+        self.context_mode = pn.Column(
+            pn.pane.Str("Retry context", styles={"font-size": "12px", "color": "#24292f"}, margin=(4, 10, 0, 10)),
+            pn.widgets.RadioButtonGroup.from_param(s.param.context_mode, color="light", width=140, margin=(2, 10, 5, 10),
+                                                   css_classes=["wb-context-mode"], stylesheets=[ACTIVE_BUTTON]),
+            margin=0)
         self.interrupt_mode = pn.widgets.Select.from_param(s.param.interrupt_mode, label="Interrupt", width=110)
         self.repeat_mode = pn.widgets.Select.from_param(s.param.repeat_mode, label="Repeat", width=100)
         self.repeat_gap = pn.widgets.IntInput.from_param(s.param.repeat_gap, label="Gap", width=70)

@@ -17,7 +17,7 @@ from panel.viewable import Viewer
 from workbench.errors import NotFoundError, WorkbenchError
 from workbench.ui import graph as graph_mod
 from workbench.ui.background import Background, Task
-from workbench.ui.entry_html import STYLESHEET, conversation_html, entry_html, esc, raw_json_html
+from workbench.ui.entry_html import ACTIVE_BUTTON, STYLESHEET, conversation_html, entry_html, esc, raw_json_html
 from workbench.ui.notify import notify, reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.session_doc import SessionDoc, row_view
@@ -80,10 +80,10 @@ class TreeView(Viewer):
         self.search.param.watch(self._on_search_typed, "value_input")
         self.filter = pn.widgets.RadioButtonGroup(
             options={v: k for k, v in _FILTER_LABELS.items()}, value=self.state.filter, color="light",
-            css_classes=["wb-filter"],
+            css_classes=["wb-filter"], stylesheets=[ACTIVE_BUTTON],
         )
         self.filter.param.watch(lambda e: setattr(self.state, "filter", e.new), "value")
-        self.count = pn.pane.HTML("", css_classes=["wb-count"], stylesheets=[STYLESHEET], margin=(8, 10))
+        self.count = pn.pane.HTML("", css_classes=["wb-count"], stylesheets=[STYLESHEET], margin=(6, 10), width=150)
         self.label_button = pn.widgets.Button(label="Label…", color="default", width=80, margin=(2, 10))
         self.label_button.on_click(lambda e: self.rows.edit_label())
         self.status = pn.pane.HTML("", stylesheets=[STYLESHEET], margin=(0, 10), css_classes=["wb-tree-status"])
@@ -465,9 +465,11 @@ class TreeView(Viewer):
             graph_mod.in_document(graph.figure, lambda: graph.mark(entry.id))
 
     def __panel__(self) -> pn.viewable.Viewable:
-        toolbar = pn.Row(self.search, self.filter, self.count, sizing_mode="stretch_width")
-        help_row = pn.Row(pn.pane.HTML(f'<div class="wb-kv">{esc(_KEY_HELP)}</div>', stylesheets=[STYLESHEET],
-                                       margin=(6, 10), sizing_mode="stretch_width"), self.label_button,
+        # the "N/M shown" counter sits with the key help, under the filters: beside them it ran into the
+        # graph's title once the numbers had five digits
+        toolbar = pn.Row(self.search, self.filter, sizing_mode="stretch_width")
+        help_row = pn.Row(self.count, pn.pane.HTML(f'<div class="wb-kv">{esc(_KEY_HELP)}</div>', stylesheets=[STYLESHEET],
+                                                   margin=(6, 10), sizing_mode="stretch_width"), self.label_button,
                           sizing_mode="stretch_width")
         loading = pn.Row(self.progress, self.progress_text, self.cancel_button, sizing_mode="stretch_width")
         left = pn.Column(toolbar, help_row, loading, self.rows, self.status, sizing_mode="stretch_both", min_width=520)
