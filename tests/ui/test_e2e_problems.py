@@ -24,6 +24,9 @@ def url(tmp_path_factory):
     broken = [*lines[:3], lines[3][:25], *lines[4:5], lines[5] + lines[6], *lines[7:]]
     (folder / "broken.jsonl").write_text("\n".join(broken) + "\n", encoding="utf-8")
     (folder / "binary.jsonl").write_bytes(b"\x00\x01\x02\xff\xfe binary, not a session\n")
+    outside = tmp_path_factory.mktemp("outside") / "secret.jsonl"
+    shutil.copy(FIXTURES / "branched.jsonl", outside)
+    (folder / "link.jsonl").symlink_to(outside)
     with serving([folder]) as served:
         yield served
 
@@ -84,3 +87,16 @@ def test_default_session_is_a_small_one(page, url):
     expect(page.locator(ROW).first).to_be_visible()
     count = page.locator(".wb-count")
     expect(count).to_contain_text(re.compile(r"/\d{1,4} shown"))
+
+
+def test_symlink_out_of_the_roots_is_reported_as_outside_them(page, url):
+    page.goto(f"{url}?session=link.jsonl&tab=tree")
+    expect(page.locator(".wb-tree-empty")).to_contain_text("outside the served folders")
+    expect(page.locator(ROW)).to_have_count(0)
+
+
+def test_bad_stream_and_rules_links_say_why(page, url):
+    page.goto(f"{url}?session=branched.jsonl&tab=stepper&stream=../../etc/passwd")
+    expect(page.locator(".wb-stepper-error")).to_contain_text("outside the served folders")
+    page.goto(f"{url}?session=branched.jsonl&tab=stepper&rules=no-such-folder")
+    expect(page.locator(".wb-stepper-error")).to_contain_text("no-such-folder")

@@ -18,8 +18,9 @@ pytestmark = pytest.mark.e2e
 def long_url(tmp_path_factory):
     folder = tmp_path_factory.mktemp("long") / "served"
     shutil.copytree(FIXTURES, folder)
-    # 20k entries re-chunked by words: ~60k events, none of which the fixture rules match
-    (folder / "long.jsonl").write_text(generate_session_text(20_000), encoding="utf-8")
+    # 40k entries re-chunked by words: ~120k events, none of which the fixture rules match (the search
+    # for a trigger runs long enough to be seen and cancelled on a busy machine)
+    (folder / "long.jsonl").write_text(generate_session_text(40_000), encoding="utf-8")
     (folder / "empty.jsonl").write_text('{"type":"session","version":3,"id":"empty","timestamp":"2026-01-01T00:00:00Z","cwd":"/p"}\n',
                                         encoding="utf-8")
     with serving([folder]) as url:

@@ -17,7 +17,7 @@ from panel.viewable import Viewer
 from workbench.errors import UsageError
 from workbench.ui.background import Background, Task
 from workbench.ui.entry_html import ACTIVE_BUTTON, STYLESHEET, conversation_html, esc, pre
-from workbench.ui.notify import notify, reporting
+from workbench.ui.notify import describe, notify, reporting
 from workbench.ui.state import AppState
 from workbench.ui.step_html import buffers_html, rules_html
 
@@ -60,11 +60,15 @@ class StepperView(Viewer):
         self._events_at: dict[int, tuple[Any, ...]] = {}
         self._play_cb: Any = None
         s = self.state
+        # a linked stream= or rules= that is not among the choices stays chosen (the build then says
+        # why it cannot be used); a select would otherwise switch silently to its first option
         self.stream_select = pn.widgets.Select(label="Stream", options=self._stream_options(), width=280)
         self.stream_select.value = s.stream if s.stream in self.stream_select.options.values() else ""
         self.stream_select.param.watch(lambda e: setattr(s, "stream", e.new or ""), "value")
         self.chunking = pn.widgets.Select.from_param(s.param.chunking, label="Chunking", width=100)
         self.rules_select = pn.widgets.Select(label="Rules from", options=self._rules_options(), width=220)
+        if s.rules_dir in self.rules_select.options.values():
+            self.rules_select.value = s.rules_dir
         self.rules_select.param.watch(lambda e: setattr(s, "rules_dir", e.new or ""), "value")
         # the same light buttons as the tree's filters: the selected one is the filled (pressed) one,
         # under a visible label (a RadioButtonGroup draws none of its own)
@@ -141,6 +145,8 @@ class StepperView(Viewer):
         for f in self.state.stream_files():
             shown = self.state.roots.display(f)
             opts[shown] = shown
+        if self.state.stream and self.state.stream not in opts.values():
+            opts[self.state.stream] = self.state.stream
         return opts
 
     def _rules_options(self) -> dict[str, str]:
@@ -148,6 +154,8 @@ class StepperView(Viewer):
         for d in self.state.rule_dirs():
             shown = self.state.roots.display(d) or "."
             opts[shown] = self.state.roots.display(d)
+        if self.state.rules_dir and self.state.rules_dir not in opts.values():
+            opts[self.state.rules_dir] = self.state.rules_dir
         return opts or {"(no rules folder under the served roots)": ""}
 
     def _refresh_options(self) -> None:
@@ -305,8 +313,13 @@ class StepperView(Viewer):
         self._hide_progress()
         with reporting("Stepper"):
             if error is not None:
-                self.position.object = '<div class="wb-muted">The stepper could not be built (see the message).</div>'
-                raise error
+                # the reason where the stepper would be (a bad stream= or rules= link says which and why)
+                self.position.object = (f'<div class="wb-muted wb-stepper-error">The stepper could not be built: '
+                                        f"{esc(describe(error))}</div>")
+                for pane in (self.buffers, self.rules, self.events, self.rendered, self.keep, self.discard):
+                    pane.object = ""
+                notify(f"Stepper: {describe(error)}", "error")
+                return
             self.stepper = stepper
             self._label = label
             n = len(stepper)

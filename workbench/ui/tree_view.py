@@ -137,7 +137,15 @@ class TreeView(Viewer):
 
     def _load(self, reload_only: bool = False) -> None:
         """(Re)load the open session on the lane; the list, graph and entry follow when it is ready."""
-        path = self.state.session_path()  # checked against the served roots here, on the document
+        try:
+            path = self.state.session_path()  # checked against the served roots here, on the document
+        except WorkbenchError as exc:
+            # a link to a file outside the roots (a symlink out of them) or one that is gone: say so in
+            # place of the list, never keep showing the previous session
+            self._generation += 1
+            self._end_progress()
+            self._clear(f"Cannot open this session:\n{exc}")
+            raise
         self._generation += 1
         generation = self._generation
         if self._load_task is not None:
