@@ -51,6 +51,7 @@ class SessionsView(Viewer):
             None, pagination="remote", page_size=10, show_index=False, disabled=True, selectable=False,
             sizing_mode="stretch_width", visible=False, layout="fit_data_stretch",
             titles={"session": "Session", "id": "Entry", "type": "Type", "text": "Text"},
+            formatters={"text": {"type": "html"}},
         )
         self._hits.on_click(self._on_hit_click)
         roots = ", ".join(str(r) for r in self.catalog.roots.roots if r != self.uploads)
@@ -153,7 +154,11 @@ class SessionsView(Viewer):
             hits = self.catalog.search(event.new)
             import pandas as pd
 
-            self._hits.value = pd.DataFrame(hits, columns=["session", "id", "type", "text"])
+            from workbench.ui.snippets import snippet_html
+
+            # escaped here, then shown as HTML: the words around the match, the match marked
+            shown = [{**h, "text": snippet_html(str(h.get("text", "")), event.new)} for h in hits]
+            self._hits.value = pd.DataFrame(shown, columns=["session", "id", "type", "text"])
             self._hits.visible = bool(event.new.strip())
 
     def __panel__(self) -> pn.viewable.Viewable:
