@@ -24,6 +24,13 @@ from workbench.ui.step_html import buffers_html, rules_html
 DERIVED = "(derived from the open session)"
 _CONVERSATION_TAIL = 14
 _LOG_WINDOW = 14
+_MARKS_CSS = """
+.wb-marks { position: relative; height: 12px; border-top: 1px solid #d0d7de; }
+.wb-mark { position: absolute; top: 0; width: 3px; height: 4px; margin-left: -1px; }
+.wb-mark-trigger { background: #d1242f; } .wb-mark-abort { background: #9a6700; } .wb-mark-retry { background: #1f6feb; }
+"""
+_MARK_KINDS = ("trigger", "abort", "retry")
+_MARKS_ALL_UPTO = 5000  # streams up to this many events are replayed whole after a build, so all marks show
 _LANE = "stepper"  # every computation on the stepper (build, seek, next trigger) runs here, in order
 _SCAN_CHUNK = 200  # events replayed between progress reports / cancel checks of "Next trigger"
 
@@ -95,6 +102,11 @@ class StepperView(Viewer):
         self.slider = pn.widgets.IntSlider(label="", start=0, end=1, value=0, sizing_mode="stretch_width",
                                            min_width=200, margin=(12, 10))
         self.slider.param.watch(lambda e: self.go(e.new), "value_throttled")
+        # marks under the slider: triggers, aborts and retries among the steps replayed so far
+        self.marks = pn.pane.HTML("", stylesheets=[STYLESHEET, _MARKS_CSS], sizing_mode="stretch_width",
+                                  css_classes=["wb-slider-marks"], margin=(0, 10), height=16)
+        self._marks: dict[int, tuple[str, ...]] = {}
+        self._marked = 0
         from workbench.ui.keys import KeyCatcher
 
         self.keys = KeyCatcher(["arrowleft", "arrowright", "space", "n", "shift+n", "home"], self._on_key)
@@ -296,9 +308,12 @@ class StepperView(Viewer):
                               progress=checked)
             goal = min(max(target, 0), max(len(stepper) - 1, 0))
             chunk = 250
-            for i in range(0, goal + 1, chunk):
+            for i in range(0, goal + 1 if n else 0, chunk):  # an empty stream has no step to go to
                 report(60 + 40 * i / max(goal, 1), f"Replaying events up to step {goal:,}: {i:,} done")
                 stepper.seek(min(i + chunk - 1, goal))
+            if 0 < n <= _MARKS_ALL_UPTO:  # a short stream is replayed whole here: the slider marks are complete
+                report(99, f"Replaying all {n:,} events for the slider's marks")
+                stepper.seek(n - 1)
             report(100, "Done")
             return stepper, label, None
         except Exception as exc:  # reported on the document thread by _install
@@ -322,13 +337,12 @@ class StepperView(Viewer):
                 return
             self.stepper = stepper
             self._label = label
+            self._marks, self._marked = {}, 0
+            self.marks.object = ""
             n = len(stepper)
             self.slider.param.update(start=0, end=max(n - 1, 1), disabled=n <= 1)
             if self.rules_select.value != self.state.rules_dir and self.state.rules_dir in self.rules_select.options.values():
                 self.rules_select.value = self.state.rules_dir
-            if not n:
-                self.position.object = ('<div class="wb-muted">Nothing to step: the stream has no events '
-                                        "(a session with no entries, or an empty stream file).</div>")
             step = min(self.state.step, max(n - 1, 0)) if keep_step else 0
             if step != self.state.step:
                 self.state.step = step
@@ -473,13 +487,16 @@ class StepperView(Viewer):
     def _render(self) -> None:
         st = self.stepper
         if st is None or not len(st):
-            msg = '<div class="wb-muted">Nothing to step: choose a stream or open a session.</div>'
+            msg = ('<div class="wb-muted">Nothing to step: the stream has no events (a session with no entries, '
+                   "or an empty stream file).</div>" if st is not None else
+                   '<div class="wb-muted">Nothing to step: choose a stream or open a session.</div>')
             for pane in (self.buffers, self.rules, self.events, self.rendered, self.keep, self.discard):
                 pane.object = msg if pane is self.buffers else ""
             self.position.object = ""
             return
         i = min(self.state.step, len(st) - 1)
         snap = st.seek(i)
+        self._update_marks()
         if self.slider.value != i:
             self.slider.value = i
         ev = snap.event
@@ -499,6 +516,31 @@ class StepperView(Viewer):
         mode = self.state.context_mode
         self.keep.object = self._conversation(snap.retry_keep.messages(), "keep", mode)
         self.discard.object = self._conversation(snap.retry_discard.messages(), "discard", mode)
+
+    def _update_marks(self) -> None:
+        """Mark the steps replayed since the last call; redraw the strip when any was added."""
+        st = self.stepper
+        done = self._computed()
+        if st is None or done <= self._marked:
+            return
+        for j in range(self._marked, done):
+            snap = st.seek(j)
+            types = {e.type for e in snap.events}
+            kinds = tuple(k for k, on in (("trigger", snap.is_trigger), ("abort", "abort" in types),
+                                          ("retry", "retry" in types)) if on)
+            if kinds:
+                self._marks[j] = kinds
+        self._marked = done
+        n = max(len(st) - 1, 1)
+        # one row per kind (trigger on top, then abort, then retry): a step can be all three
+        ticks = "".join(f'<span class="wb-mark wb-mark-{k}" style="left:{100 * j / n:.3f}%;top:{4 * _MARK_KINDS.index(k)}px" '
+                        f'title="step {j}: {k}"></span>'
+                        for j, ks in sorted(self._marks.items())[:400] for k in ks)
+        counts = {k: sum(1 for ks in self._marks.values() if k in ks) for k in _MARK_KINDS}
+        seen = "" if done >= len(st) else f" · marks for the first {done:,} steps (replayed so far)"
+        self.marks.object = (f'<div class="wb-marks">{ticks}</div><div class="wb-muted" style="font-size:11px">'
+                             f'{counts["trigger"]} trigger(s) · {counts["abort"]} abort(s) · {counts["retry"]} retry(ies)'
+                             f"{seen}</div>")
 
     def _events_at_step(self, j: int) -> tuple[Any, ...]:
         if j not in self._events_at:
@@ -531,7 +573,8 @@ class StepperView(Viewer):
     def __panel__(self) -> pn.viewable.Viewable:
         choose = pn.Row(self.stream_select, self.chunking, self.rules_select, self.context_mode, self.interrupt_mode,
                         self.repeat_mode, self.repeat_gap, sizing_mode="stretch_width")
-        controls = pn.Row(self.reset_btn, self.back_btn, self.step_btn, self.play_btn, self.next_btn, self.cancel_btn, self.slider,
+        controls = pn.Row(self.reset_btn, self.back_btn, self.step_btn, self.play_btn, self.next_btn, self.cancel_btn,
+                          pn.Column(self.slider, self.marks, sizing_mode="stretch_width", margin=0),
                           self.keys, sizing_mode="stretch_width")
         top = pn.Row(_card("Buffers", self.buffers, height=230, scroll=True),
                      _card("Rules", self.rules, height=230, scroll=True), sizing_mode="stretch_width")
