@@ -22,6 +22,11 @@ def test_loopback_needs_no_token_and_allows_only_loopback_origins():
     assert "basic_auth" not in exp.serve_kwargs()
 
 
+def test_loopback_behind_a_proxy_origin_needs_the_token_too():
+    exp = exposure("127.0.0.1", 5006, ["wb.example.org"], env={})
+    assert exp.token and "wb.example.org" in exp.origins and exp.serve_kwargs()["basic_auth"] == exp.token
+
+
 def test_any_other_address_without_origins_is_refused():
     with pytest.raises(UsageError, match="--allow-origin"):
         exposure("0.0.0.0", 5006, env={})

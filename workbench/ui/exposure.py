@@ -5,7 +5,8 @@ and no login is asked. Listening on any other address (``0.0.0.0``, a LAN addres
 served session file to the network: the server then refuses to start unless the origins browsers
 will use are listed (``--allow-origin host[:port]``, e.g. the public name of a reverse proxy), and
 every browser must log in with an access token (Panel's login page; the token is the password).
-The token comes from ``WORKBENCH_TOKEN`` or is generated and printed once at start.
+The token comes from ``WORKBENCH_TOKEN`` or is generated and printed once at start. Loopback with
+an extra ``--allow-origin`` (a reverse proxy on the same machine) asks for the same login.
 """
 
 from __future__ import annotations
@@ -59,14 +60,18 @@ def exposure(address: str, port: int, allow_origins: Sequence[str] = (),
         if "://" in origin or "/" in origin or origin == "*":
             raise UsageError(f"--allow-origin {origin!r}: give a host or host:port as browsers send it "
                              "(no scheme, no path, no wildcard), e.g. workbench.example.org")
+    env_token = env.get(TOKEN_ENV) or None
     if address in LOOPBACK:
         loop = [f"{address}:{port}", f"127.0.0.1:{port}", f"localhost:{port}"]
-        env_token = env.get(TOKEN_ENV) or None
-        return Exposure(address, tuple(dict.fromkeys([*loop, *origins])), env_token, env_token is not None)
+        if not [o for o in origins if o not in loop]:
+            return Exposure(address, tuple(loop), env_token, env_token is not None)
+        # loopback behind a reverse proxy: browsers elsewhere reach it through the named origin, so
+        # the same login is required as on a public address
+        token = env_token or secrets.token_urlsafe(18)
+        return Exposure(address, tuple(dict.fromkeys([*loop, *origins])), token, env_token is not None)
     if not origins:
         raise UsageError(f"--address {address} listens beyond this machine: list the origins browsers will use "
                          "with --allow-origin HOST[:PORT] (behind a reverse proxy: its public host name); "
                          f"browsers then log in with an access token (${TOKEN_ENV}, or one printed at start)")
-    env_token = env.get(TOKEN_ENV) or None
     token = env_token or secrets.token_urlsafe(18)
     return Exposure(address, tuple(dict.fromkeys(origins)), token, env_token is not None)
