@@ -96,7 +96,7 @@ PUBLIC = {
     "workbench.ui": {
         "AppState", "BacktestView", "DraftsView", "PlaygroundView", "RulesView", "ServedRoots", "SessionsView",
         "ShareBar", "StepperView", "TimelineView", "TreeView", "configure", "create_app", "default_paths",
-        "draft_rules", "export_bytes"
+        "draft_rules", "export_bytes", "exposure"
     },
     "workbench.cli": {
         "build_parser", "main"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import socket
 import time
@@ -42,30 +43,43 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def app_url(served_dir: Path):
-    """Serve the app over ``served_dir`` in-process; yields the base URL (pitfall P1: servers killed after)."""
+@contextlib.contextmanager
+def serving(paths, **kwargs):
+    """Serve the app over ``paths`` in-process; yields the app URL (pitfall P1: servers killed after)."""
     import panel as pn
 
     from workbench.ui.app import create_app
 
     port = _free_port()
-    app = create_app([served_dir])
-    pn.serve({"app": app}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"],
-             threaded=True, show=False, liveness=True)
+    app = create_app(list(paths))
+    server = pn.serve({"app": app}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"],
+                      threaded=True, show=False, liveness=True, **kwargs)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 20
+    deadline = time.time() + 60
     while time.time() < deadline:
         try:
             urllib.request.urlopen(f"{base}/liveness", timeout=1)
             break
         except OSError:
             time.sleep(0.1)
-    yield f"{base}/app"
     try:
-        pn.state.kill_all_servers()
-    except RuntimeError:  # already stopping
-        pass
+        yield f"{base}/app"
+    finally:
+        try:
+            server.stop()
+        except RuntimeError:  # already stopping
+            pass
+        try:
+            pn.state.kill_all_servers()
+        except RuntimeError:
+            pass
+
+
+@pytest.fixture(scope="module")
+def app_url(served_dir: Path):
+    """Serve the app over ``served_dir`` in-process; yields the base URL."""
+    with serving([served_dir]) as url:
+        yield url
 
 
 @pytest.fixture

@@ -19,6 +19,11 @@ def _open_stepper(page, app_url, extra=""):
 
 def test_step_buttons_and_next_trigger(page, app_url, shot):
     _open_stepper(page, app_url)
+    # the slider carries marks for the trigger, the abort and the retry (a short stream: all known)
+    marks = page.locator(".wb-slider-marks")
+    expect(marks).to_contain_text("1 trigger(s) · 1 abort(s) · 1 retry(ies)")
+    expect(marks.locator(".wb-mark-trigger")).to_have_count(1)
+    expect(marks.locator(".wb-mark-trigger")).to_have_attribute("title", "step 6: trigger")
     position = page.locator(".wb-step-position")
     page.get_by_role("button", name="Step ▶").click()
     expect(position).to_contain_text("step 1 /")

@@ -146,6 +146,8 @@ def test_search_every_session_opens_the_hit(page, app_url):
     box.press("Enter")
     hit = page.locator(".tabulator-row", has_text="e09")
     expect(hit).to_be_visible()
+    # the snippet marks the match (the session's own text is escaped, the <mark> is the app's)
+    expect(hit.locator("mark")).to_have_text(re.compile("return a Result", re.I))
     hit.click()
     expect(page.locator(f"{ROW}.wb-selected")).to_contain_text("Approach B: return a Result instead.")
     expect(page).to_have_url(re.compile(r"leaf=e09"))

@@ -241,3 +241,15 @@ def test_page_builds_a_tab_only_when_it_is_first_shown(served):
         assert set(page.views) == {"sessions", "tree", "stepper", "rules"}
     finally:
         pn.state.kill_all_servers()
+
+
+def test_rule_editor_shows_a_bad_regex_and_broken_yaml_under_the_editor_naming_the_rule(served):
+    view = RulesView.from_folder(served / "project", served / "project" / "unwrap.stream.jsonl")
+    view.rule_select.value = "no-any"
+    view.apply_edit('---\ndescription: x\ncondition: "(unclosed"\n---\nbody')
+    status = view.editor_status.object
+    assert "no-any" in status and "(unclosed" in status and "Invalid regular expression" in status
+    view.apply_edit("---\ncondition: [unclosed\n---\nbody")
+    status = view.editor_status.object
+    assert "no-any" in status and "YAML" in status and "line 2" in status
+    view._revert()

@@ -20,6 +20,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="session files or folders to serve (default: sample_sessions/)")
     parser.add_argument("--port", type=int, default=5006, help="port (0 = any free port; default 5006)")
     parser.add_argument("--address", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="HOST[:PORT]",
+                        help="origin browsers use to reach the app (repeatable); required with a non-loopback "
+                             "--address, which also requires logging in with an access token ($WORKBENCH_TOKEN "
+                             "or one printed at start)")
     parser.add_argument("--db", default=None, help="DuckDB file (default: an in-memory database)")
     parser.add_argument("--show", action=argparse.BooleanOptionalAction, default=False,
                         help="open a browser tab")
@@ -37,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     # not need them, tests/test_layering.py).
     import panel as pn
 
-    from workbench.ui import configure, create_app, default_paths
+    from workbench.ui import configure, create_app, default_paths, exposure
 
     if args.omp_package is not None:  # a folder that is no agent package fails here, not in the browser
         find_bundled_source(omp_package=args.omp_package, env=os.environ, home=Path.home())
@@ -46,21 +50,21 @@ def run(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.paths] or default_paths()
     if not paths:
         raise UsageError("no PATH given and no sample_sessions/ folder found")
-    app = create_app(paths, db=args.db)
     port = args.port
     if port == 0:
         with socket.socket() as s:
             s.bind((args.address, 0))
             port = s.getsockname()[1]
+    exposed = exposure(args.address, port, args.allow_origin)  # refuses an unsafe address before any work
+    app = create_app(paths, db=args.db)
     host = "localhost" if args.address in ("0.0.0.0", "::") else args.address
     url = f"http://{host}:{port}/"
     if getattr(args, "json", False):
         print_json({"url": url, "paths": [str(p) for p in paths], "db": args.db or ":memory:"})
     else:
         print(f"TTSR Workbench at {url}  (serving {', '.join(str(p) for p in paths)}; Ctrl+C to stop)", flush=True)
-    origins = [f"{host}:{port}", f"127.0.0.1:{port}", f"localhost:{port}"]
-    if args.address not in ("127.0.0.1", "localhost", "::1"):
-        origins = ["*"]  # listening beyond loopback means browsers on other hosts are expected
-    pn.serve({"/": app}, port=port, address=args.address, websocket_origin=origins, show=args.show,
-             title="TTSR Workbench", threaded=False)
+    if exposed.announcement():
+        print(exposed.announcement(), flush=True)
+    pn.serve({"/": app}, port=port, address=args.address, show=args.show, title="TTSR Workbench", threaded=False,
+             **exposed.serve_kwargs())
     return 0

@@ -41,6 +41,7 @@ _EXPORTS = {
     "draft_rules": "drafts",
     "ServedRoots": "roots",
     "configure": "ruleset",
+    "exposure": "exposure",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -6,7 +6,9 @@ template is created there (and only there: in a notebook the views are used with
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -19,6 +21,8 @@ from panel.theme.fast import Fast
 import workbench
 from workbench.ui.catalog import Catalog
 from workbench.ui.entry_html import STYLESHEET
+from workbench.ui.help_panel import help_html
+from workbench.ui.keys import KeyCatcher
 from workbench.ui.notify import reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.share_view import ShareBar
@@ -60,16 +64,31 @@ class Server:
     def __init__(self, paths: Iterable[str | os.PathLike[str]], db: str | None = None, *, uploads: bool = True) -> None:
         given = list(paths) or default_paths()
         self.upload_dir = Path(tempfile.mkdtemp(prefix="workbench-uploads-")) if uploads else None
+        if self.upload_dir is not None:
+            # uploads live as long as the server: removed when it stops (the process exits)
+            atexit.register(shutil.rmtree, self.upload_dir, ignore_errors=True)
         self.roots = ServedRoots.of([*given, *([self.upload_dir] if self.upload_dir else [])])
         self.catalog = Catalog(self.roots, db)
         self.catalog.add([r for r in self.roots.roots if r != self.upload_dir])
 
     def new_state(self) -> AppState:
         state = AppState(self.roots, store=self.catalog.store)
-        first = self.catalog.summaries()
-        if first:
-            state.session = first[0].path
+        default = default_session(self.catalog.summaries())
+        if default:
+            state.session = default
         return state
+
+
+DEFAULT_MAX_ENTRIES = 200  # the session a new page opens is a small one: it opens at once and reads at a glance
+
+
+def default_session(summaries: list[Any]) -> str:
+    """The newest readable session of at most ``DEFAULT_MAX_ENTRIES`` entries, else the smallest one."""
+    usable = [s for s in summaries if s.entries > 0]
+    small = [s for s in usable if s.entries <= DEFAULT_MAX_ENTRIES and not s.errors]
+    if small:
+        return small[0].path  # summaries are newest first
+    return min(usable, key=lambda s: s.entries).path if usable else ""
 
 
 def build_views(server: Server, state: AppState) -> dict[str, Any]:
@@ -184,7 +203,7 @@ def build_page(server: Server) -> pn.template.base.BasePage:
     state.param.watch(_tab_from_state, "tab")
     tabs.param.watch(_state_from_tab, "active")
 
-    session_select = pn.widgets.Select(options=_session_options(server), value=state.session or None,
+    session_select = pn.widgets.Select(options=_session_options(server, state), value=state.session or None,
                                        width=320, css_classes=["wb-session-select"],
                                        stylesheets=["select.bk-input { color: #24292f; background: #fff; }"])
 
@@ -196,17 +215,23 @@ def build_page(server: Server) -> pn.template.base.BasePage:
     session_select.param.watch(_pick, "value")
 
     def _refresh_options(*_: Any) -> None:
-        session_select.options = _session_options(server)
+        session_select.options = _session_options(server, state)
         if state.session in session_select.options:
             session_select.value = state.session
 
     state.param.watch(_refresh_options, ["session", "catalog_revision"])
     flavour = pn.widgets.RadioButtonGroup.from_param(state.param.flavour, color="light", width=110)
+
+    help_button = pn.widgets.Button(label="? Help", color="light", width=80, css_classes=["wb-help-button"])
+    help_keys = KeyCatcher(["?", "shift+?"], lambda key: template.open_modal())
+    help_button.on_click(lambda e: template.open_modal())
     template = pn.template.FastListTemplate(
         title=TITLE,
         header=[pn.Row(pn.pane.Str("session", styles={"color": "white"}, align="center"), session_select,
                        pn.pane.Str("flavour", styles={"color": "white"}, align="center"), flavour,
-                       ShareBar(state=state))],
+                       ShareBar(state=state), help_button, help_keys)],
+        modal=[pn.pane.HTML(help_html(), stylesheets=[STYLESHEET], sizing_mode="stretch_width",
+                            css_classes=["wb-help-pane"])],
         main=[tabs],
         accent="#1f6feb",
         header_background="#24292f",
@@ -246,8 +271,14 @@ def _follow(state: AppState, views: dict[str, Any]) -> None:
     cb.start()
 
 
-def _session_options(server: Server) -> list[str]:
-    return [s.path for s in server.catalog.summaries()]
+def _session_options(server: Server, state: AppState) -> list[str]:
+    """The catalog's sessions, plus the open one when the catalog lacks it (a file that failed to
+    load): a select without the current value would switch to its first option, i.e. open another
+    session in place of the one the link asked for."""
+    options = [s.path for s in server.catalog.summaries()]
+    if state.session and state.session not in options:
+        options.insert(0, state.session)
+    return options
 
 
 def create_app(paths: Iterable[str | os.PathLike[str]] = (), db: str | None = None) -> Callable[[], Any]:

@@ -1,24 +1,24 @@
 """Backtest tab: how often each rule would have fired over every served session.
 
-The run happens on a worker thread (in this process: a served app should not fork a pool per
-browser tab) with a progress bar; per-rule bars (Bokeh) and a table of hits follow. Clicking a rule
-lists its hits; clicking a hit opens the Stepper on that session at that step (the stream is derived
+The run happens on the app's background runner (in this process: a served app should not fork a
+pool per browser tab) with a progress bar and a Cancel button; per-rule bars (Bokeh) of the rules
+that fired and a table of all rules follow. Clicking a bar or a rule lists its hits; clicking a hit opens the Stepper on that session at that step (the stream is derived
 with the same chunking the backtest used, so step numbers agree).
 """
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import pandas as pd
 import panel as pn
 import param
-from bokeh.models import ColumnDataSource
+from bokeh.models import ColumnDataSource, TapTool
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
 from workbench.backtest import BacktestOptions, run_backtest
+from workbench.ui.background import Background, Task
 from workbench.ui.entry_html import STYLESHEET, esc
 from workbench.ui.notify import notify, reporting
 from workbench.ui.state import AppState
@@ -38,6 +38,10 @@ class BacktestView(Viewer):
         self.result: Any = None
         self.run_btn = pn.widgets.Button(label="Run backtest over the served sessions", color="primary", width=300)
         self.run_btn.on_click(lambda e: self.run())
+        self.bg = Background()
+        self._task: Task | None = None
+        self.cancel_btn = pn.widgets.Button(label="Cancel", width=80, visible=False, css_classes=["wb-backtest-cancel"])
+        self.cancel_btn.on_click(lambda e: self.cancel())
         self.progress = pn.indicators.Progress(value=0, max=100, width=300, visible=False)
         self.status = pn.pane.HTML('<div class="wb-muted">Not run yet. Uses the rules of the Stepper/Rules tabs '
                                    "(edits included) and the Stepper's chunking.</div>",
@@ -66,31 +70,29 @@ class BacktestView(Viewer):
             self.run_btn.disabled = True
             self.progress.param.update(visible=True, value=0)
             self.status.object = f'<div class="wb-kv">Replaying {len(files)} session(s) through {len(rules)} rule(s)…</div>'
-            doc = pn.state.curdoc
-            served = doc is not None and getattr(doc, "session_context", None) is not None
 
-            def progress(done: int, total: int, _path: str) -> None:
-                value = int(100 * done / max(total, 1))
-                if served:
-                    doc.add_next_tick_callback(lambda: setattr(self.progress, "value", value))
-                else:
-                    self.progress.value = value
+            def work(task: Task) -> Any:
+                return run_backtest(rules, files, workers=1, progress=lambda d, t, _path="": task.progress(d, t),
+                                    options=options)
 
-            def work() -> tuple[Any, BaseException | None]:
-                try:
-                    return run_backtest(rules, files, workers=1, progress=progress, options=options), None
-                except Exception as exc:
-                    return None, exc
+            def failed(exc: BaseException) -> None:
+                self._install(None, exc)
 
-            if not served:
-                self._install(*work())
-                return
-            threading.Thread(target=lambda: (lambda r: doc.add_next_tick_callback(lambda: self._install(*r)))(work()),
-                             name="workbench-backtest", daemon=True).start()
+            self._task = self.bg.submit(work, what="Backtest", done=lambda r: self._install(r, None), failed=failed,
+                                        progress=lambda d, t, _text: setattr(self.progress, "value",
+                                                                              max(self.progress.value, int(100 * d / max(t, 1)))))
+            self.cancel_btn.visible = self.bg.served and not self._task.finished
+
+    def cancel(self) -> None:
+        if self._task is not None and not self._task.finished:
+            self._task.cancel()
+            self.run_btn.disabled = False
+            self.progress.visible = self.cancel_btn.visible = False
+            self.status.object = '<div class="wb-muted">Backtest cancelled.</div>'
 
     def _install(self, result: Any, error: BaseException | None) -> None:
         self.run_btn.disabled = False
-        self.progress.visible = False
+        self.progress.visible = self.cancel_btn.visible = False
         with reporting("Backtest"):
             if error is not None:
                 raise error
@@ -99,7 +101,8 @@ class BacktestView(Viewer):
             rows = [{"rule": r.rule, "sessions": r.sessions, "turns": r.turns, "interrupting": r.interrupting_turns,
                      "disabled": r.disabled or ""} for r in result.rules]
             self.summary.value = pd.DataFrame(rows, columns=["rule", "sessions", "turns", "interrupting", "disabled"])
-            self.chart.object = self._figure(rows)
+            # the chart shows the rules that fired (the table lists every rule, with why one is disabled)
+            self.chart.object = self._figure([r for r in rows if r["turns"]]) if any(r["turns"] for r in rows) else None
             errors = len(result.errors)
             self.status.object = (f'<div class="wb-kv"><b>{len(result.hits)}</b> hit(s) in <b>{len(result.sessions)}</b> '
                                   f"session(s), {result.turns} turn(s), {result.elapsed:.1f} s"
@@ -116,10 +119,19 @@ class BacktestView(Viewer):
         p = figure(y_range=names, height=320, sizing_mode="stretch_width", toolbar_location=None,
                    title="Turns that would trigger, per rule (dark: would interrupt)", tools="hover",
                    tooltips=[("rule", "@rule"), ("turns", "@turns"), ("interrupting", "@interrupting")])
-        p.hbar(y="rule", right="turns", height=0.7, source=source, color=SUPPRESSED, alpha=0.45)
+        p.hbar(y="rule", right="turns", height=0.7, source=source, color=SUPPRESSED, alpha=0.45,
+               nonselection_alpha=0.45, selection_alpha=0.8)
         p.hbar(y="rule", right="interrupting", height=0.7, source=source, color=TRIGGER)
         p.x_range.start = 0
         p.ygrid.visible = False
+        p.add_tools(TapTool())
+
+        def tapped(attr: str, old: Any, new: list[int]) -> None:
+            if new:
+                with reporting("Backtest"):
+                    self.show_rule(source.data["rule"][new[0]])
+
+        source.selected.on_change("indices", tapped)
         return p
 
     # -- browsing ------------------------------------------------------------------------------------
@@ -139,10 +151,9 @@ class BacktestView(Viewer):
     def _on_hit_click(self, event: Any) -> None:
         with reporting("Open hit"):
             row = self.hits.value.iloc[event.row]
-            self.state.open_session(row["session"])
-            self.state.param.update(stream="", step=int(row["step"]), tab="stepper")
+            self.state.open_step(int(row["step"]), session=row["session"], stream="")
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(pn.Row(self.run_btn, self.progress), self.status,
+        return pn.Column(pn.Row(self.run_btn, self.progress, self.cancel_btn), self.status,
                          pn.Row(self.chart, self.summary, sizing_mode="stretch_width"),
                          self.hits_title, self.hits, sizing_mode="stretch_width")

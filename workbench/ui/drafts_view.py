@@ -235,8 +235,7 @@ class DraftsView(Viewer):
     def _on_change_click(self, event: Any) -> None:
         with reporting("Open change"):
             row = self.changes.value.iloc[event.row]
-            self.state.open_session(row["session"])
-            self.state.param.update(stream="", step=int(row["step"]), tab="stepper")
+            self.state.open_step(int(row["step"]), session=row["session"], stream="")
 
     def __panel__(self) -> pn.viewable.Viewable:
         save = pn.Row(self.edited, self.save_btn, self.confirm_btn)

@@ -183,3 +183,8 @@ def highlight_spans(text: str, spans: Iterable[tuple[int, ...]]) -> str:
         pos = end
     out.append(esc(text[pos:]))
     return "".join(out)
+
+
+# Button groups (tree filter, retry context): the selected button is filled in the accent colour, so
+# which one is on reads at a glance (Panel's "light" buttons only shade it slightly).
+ACTIVE_BUTTON = ".bk-btn.bk-active { background: #1f6feb; color: #fff; border-color: #1f6feb; font-weight: 600; }"

@@ -18,6 +18,7 @@ from bokeh.plotting import figure
 
 ACTIVE = "#1f6feb"
 EDGE = "#afb8c1"
+FIT_ROWS = 1500
 KIND_COLOURS = {"user": "#1a7f37", "assistant": "#8250df", "tool": "#bf8700", "meta": "#8c959f"}
 
 
@@ -162,7 +163,9 @@ def build_figure(
             seg(cx, py, cx, cy, colour, width)
     edges = ColumnDataSource(dict(x0=x0, y0=y0, x1=x1, y1=y1, colour=ecol, width=ew))
     lanes = int(max(lay.xs, default=0)) + 1
-    visible_rows = min(n, 40)
+    # a session of up to FIT_ROWS entries is shown whole at first (its branches are in view, however far
+    # from the leaf); a longer one opens on 40 rows, scrolled to the selection
+    visible_rows = n if n <= FIT_ROWS else min(n, 40)
     p = figure(
         sizing_mode="stretch_both", min_height=260, tools="pan,wheel_zoom,box_zoom,reset,tap",
         x_range=(-0.8, max(lanes, 4) - 0.2), y_range=(-visible_rows + 0.2, 0.8),
@@ -229,6 +232,56 @@ def mark_selected(fig: Any, selected: ColumnDataSource, lay: GraphLayout, entry_
         # centre on the node, but keep the window over the data (no half-empty graph at either end)
         new_lo = max(bottom, min(y - h / 2, 0.8 - h))
         yr.start, yr.end = new_lo, new_lo + h
+
+
+GRAPH_ROWS = 3000  # entries drawn at most: a larger session's graph shows the part around the selection
+
+
+def sub_layout(lay: GraphLayout, keep: Sequence[int]) -> GraphLayout:
+    """The nodes ``keep`` (indices into ``lay``) as a layout of their own; parents outside become roots."""
+    new_of = {old: new for new, old in enumerate(keep)}
+    kept_bp = set(lay.branch_points)
+    return GraphLayout(
+        ids=[lay.ids[k] for k in keep], xs=[lay.xs[k] for k in keep], ys=[lay.ys[k] for k in keep],
+        parents=[new_of.get(lay.parents[k], -1) for k in keep],
+        branch_points=[new_of[k] for k in keep if k in kept_bp],
+    )
+
+
+class GraphWindow:
+    """The figure for the whole layout, or for the ``GRAPH_ROWS`` rows around ``centre`` when larger.
+
+    A browser draws a few thousand glyphs quickly, a hundred thousand slowly (and the data alone is
+    megabytes on the websocket); the list is windowed, so is the graph. The tree view asks for a new
+    window when the selection leaves this one (``covers``).
+    """
+
+    def __init__(self, lay: GraphLayout, centre: str | None, entries: Mapping[str, Any], active: set[str],
+                 labels: Mapping[str, str], text_of: Callable[[Any], str],
+                 on_select: Callable[[str], None] | None = None, rows: int = GRAPH_ROWS) -> None:
+        total = len(lay.ids)
+        title = None
+        if total > rows:
+            try:
+                y = lay.ys[lay.ids.index(centre)] if centre is not None else 0.0
+            except ValueError:
+                y = 0.0
+            keep = sorted(range(total), key=lambda k: (abs(lay.ys[k] - y), k))[:rows]
+            keep.sort()
+            lo, hi = -max(lay.ys[k] for k in keep), -min(lay.ys[k] for k in keep)
+            lay = sub_layout(lay, keep)
+            title = f"Branch graph · entries {int(lo):,}–{int(hi):,} of {total:,} (around the selection)"
+        self.layout = lay
+        self._ids = set(lay.ids)
+        self.figure, self._selected = build_figure(lay, entries, active, labels, text_of, on_select=on_select)
+        if title is not None:
+            self.figure.title.text = title
+
+    def covers(self, entry_id: str) -> bool:
+        return entry_id in self._ids
+
+    def mark(self, entry_id: str) -> None:
+        mark_selected(self.figure, self._selected, self.layout, entry_id)
 
 
 def in_document(model: Any, fn: Callable[[], None]) -> None:

@@ -53,12 +53,18 @@ class ServedRoots:
         options = [candidate] if candidate.is_absolute() else [
             (root if root.is_dir() else root.parent) / candidate for root in self.roots
         ]
-        inside = [real for real in (o.resolve() for o in options) if self.contains(real)]
-        if not inside:
-            raise AccessError(f"{text}: outside the served folders")
+        inside, escaped = [], False
+        for option in options:
+            real = option.resolve()
+            if self.contains(real):
+                inside.append(real)
+            elif option.is_symlink() or option.exists():
+                escaped = True  # it exists, but its real path (a symlink's target) is outside
         for real in inside:
             if real.exists():
                 return real
+        if escaped or not inside:
+            raise AccessError(f"{text}: outside the served folders")
         raise NotFoundError(f"{text}: no such file under the served folders")
 
     def display(self, path: Path) -> str:
@@ -110,4 +116,5 @@ class ServedRoots:
             for dirpath, dirnames, filenames in os.walk(base):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "node_modules")
                 found.extend(Path(dirpath) / f for f in filenames if keep(f))
-            yield from sorted(found)
+            # a symlink whose target is outside the roots is not served (nor listed under its target's path)
+            yield from sorted(f for f in found if self.contains(f.resolve()))

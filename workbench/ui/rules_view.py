@@ -24,7 +24,7 @@ from workbench.rules import (
     render_system_prompt,
     resolve_rule_url,
 )
-from workbench.ttsr import TtsrManager
+from workbench.ttsr import TtsrManager, compile_rule_condition
 from workbench.ui.entry_html import STYLESHEET, esc, pre, table_html
 from workbench.ui.notify import reporting
 from workbench.ui.roots import ServedRoots
@@ -34,6 +34,20 @@ from workbench.ui.stepper_view import StepperView
 _BUCKETS = (("ttsr", "TTSR (stream-triggered)"), ("always_apply", "Always apply"), ("rulebook", "Rulebook"),
             ("dropped", "Dropped"))
 _MAX_FIRES_LISTED = 40
+
+
+def editor_problems_html(name: str, rule: Any, warnings: list[str]) -> str:
+    """What is wrong with an edited rule, named: each regex that does not compile (rule, pattern and the
+    engine's message, which gives the position), then the build's warnings."""
+
+    lines = []
+    for i, pattern in enumerate(rule.condition or (), start=1):
+        try:
+            compile_rule_condition(pattern)
+        except WorkbenchError as exc:
+            lines.append(f'<div class="wb-editor-error">✖ {esc(name)}: condition {i} {esc(pattern)!s}: {esc(exc)}</div>')
+    lines.extend(f'<div class="wb-kv">⚠ {esc(name)}: {esc(w)}</div>' for w in warnings)
+    return "".join(lines)
 
 
 class RulesView(Viewer):
@@ -54,6 +68,8 @@ class RulesView(Viewer):
         self.editor.param.watch(self._on_edit, "value_input")
         self.builtin = pn.widgets.Checkbox(label="Bundled rules (builtin-defaults)", value=self.state.rule_set().builtin)
         self.builtin.param.watch(lambda e: self._set_builtin(e.new), "value")
+        self.editor_status = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width",
+                                          css_classes=["wb-editor-status"], margin=(0, 10))
         self.revert = pn.widgets.Button(label="Revert to file", width=130)
         self.revert.on_click(lambda e: self._revert())
         self.open_first = pn.widgets.Button(label="Open first fire in Stepper", width=200, disabled=True)
@@ -196,8 +212,14 @@ class RulesView(Viewer):
         ruleset = self.state.rule_set()
         if text == ruleset.source_text(name):
             return
+        try:
+            built = ruleset.edit(name, text)
+        except WorkbenchError as exc:
+            # broken frontmatter (YAML) and the like: shown under the editor while typing, the rule unchanged
+            self.editor_status.object = f'<div class="wb-editor-error">✖ {esc(name)}: {esc(exc)}</div>'
+            return
+        self.editor_status.object = editor_problems_html(name, built, ruleset.edit_warnings.get(name, []))
         with reporting(f"Rule {name}"):
-            ruleset.edit(name, text)
             self.state.rules_revision += 1  # the stepper rebuilds first (registered earlier), then _refresh
 
     def _revert(self) -> None:
@@ -302,10 +324,10 @@ class RulesView(Viewer):
 
     def _open_first(self) -> None:
         if self._first_fire is not None:
-            self.state.param.update(step=self._first_fire, tab="stepper")
+            self.state.open_step(self._first_fire)
 
     def __panel__(self) -> pn.viewable.Viewable:
         left = pn.Column(self.builtin, self.summary, scroll=True, sizing_mode="stretch_both", min_width=560)
-        right = pn.Column(pn.Row(self.rule_select, self.revert, self.open_first), self.editor, self.fires,
+        right = pn.Column(pn.Row(self.rule_select, self.revert, self.open_first), self.editor, self.editor_status, self.fires,
                           self.examples, self.preview, scroll=True, sizing_mode="stretch_both", min_width=560)
         return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)

@@ -8,6 +8,7 @@ until its newline arrives (the reader would otherwise report it as truncated on 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from workbench.errors import SessionFileError
 from workbench.sessions import SessionTree, build_session_context, parse_session_bytes
 from workbench.sessions.treelist import TreeList, TreeRow
+from workbench.ui import graph as graph_mod
 
 # Rows per Left/Right page in the browser list (TreeList derives max_visible = height // 2).
 PAGE_HEIGHT = 40
@@ -63,7 +65,9 @@ def cap_prefix(prefix: str, levels: int = MAX_PREFIX_LEVELS) -> str:
 class SessionDoc:
     """One session file, loaded for a flavour."""
 
-    def __init__(self, path: Path, flavour: str = "omp") -> None:
+    def __init__(self, path: Path, flavour: str = "omp", progress: Callable[[int, int, str], None] | None = None) -> None:
+        """Load ``path``; ``progress(done, total, text)`` hears the phases in percent (and may raise
+        to stop the load: the background task's cancel)."""
         self.path = path
         self.flavour = flavour
         self._stamp: tuple[int, int] | None = None
@@ -72,11 +76,14 @@ class SessionDoc:
         self.tree: SessionTree | None = None
         self.base: TreeList | None = None
         self.partial_tail = False
-        self.refresh()
+        self._graph_layout: Any = None
+        self._active: tuple[Any, set[str]] | None = None
+        self.refresh(progress)
 
     # -- loading -----------------------------------------------------------------------------------
-    def refresh(self) -> bool:
+    def refresh(self, progress: Callable[[int, int, str], None] | None = None) -> bool:
         """Re-read the file if it changed on disk; True when the entries changed."""
+        report = progress or (lambda done, total, text: None)
         try:
             st = os.stat(self.path)
         except OSError as exc:
@@ -85,6 +92,7 @@ class SessionDoc:
         if stamp == self._stamp:
             return False
         self._stamp = stamp
+        report(0, 100, f"Reading {self.path.name}")
         try:
             data = self.path.read_bytes()
         except OSError as exc:
@@ -95,10 +103,15 @@ class SessionDoc:
         if self.session is not None and cut == self._consumed:
             return False
         self._consumed = cut
-        self.session = parse_session_bytes(usable, path=str(self.path))
-        self.tree = SessionTree(self.session, flavor=self._tree_flavour)
-        self.base = TreeList(self.tree, flavor=self._tree_flavour, height=PAGE_HEIGHT)
-        self._graph_cache = None
+        report(10, 100, f"Parsing {len(usable) / 1e6:.1f} MB")
+        session = parse_session_bytes(usable, path=str(self.path))
+        report(50, 100, f"Building the tree of {len(session.entries):,} entries")
+        tree = SessionTree(session, flavor=self._tree_flavour)
+        report(65, 100, f"Flattening {len(session.entries):,} entries into the list")
+        base = TreeList(tree, flavor=self._tree_flavour, height=PAGE_HEIGHT)
+        # assigned together at the end: a cancelled load leaves the previous state whole
+        self.session, self.tree, self.base = session, tree, base
+        self._graph_layout = None
         return True
 
     @property
@@ -131,7 +144,12 @@ class SessionDoc:
         return self.base.leaf_id if self.base else None
 
     def active_ids(self) -> set[str]:
-        return self.tree.active_path_ids(self.leaf()) if self.tree else set()
+        """Ids on the active path (kept per load: every selection change asks for it)."""
+        if self.tree is None:
+            return set()
+        if self._active is None or self._active[0] is not self.tree:
+            self._active = (self.tree, self.tree.active_path_ids(self.leaf()))
+        return self._active[1]
 
     def display_text(self, entry_id: str) -> str:
         return self.base.display_text(entry_id) if self.base else ""
@@ -139,3 +157,17 @@ class SessionDoc:
     def context(self, leaf_id: str) -> Any:
         flavor = "pi" if self.flavour == "pi" else "omp"
         return build_session_context(self.session, leaf_id, flavor=flavor)
+
+    # -- graph ---------------------------------------------------------------------------------------
+    def graph_window(self, centre: str | None, on_select: Callable[[str], None] | None = None) -> Any:
+        """The branch graph around entry ``centre`` (all of it for sessions up to ``GRAPH_ROWS`` rows)."""
+
+        if self.tree is None:
+            return None
+        if self._graph_layout is None:
+            active = self.active_ids()
+            order = {e.id: e.index for e in self.session.entries}
+            self._graph_layout = (graph_mod.layout(self.tree.get_tree(), active, order), active)
+        lay, active = self._graph_layout
+        return graph_mod.GraphWindow(lay, centre, self.tree.by_id, active, self.tree.labels,
+                                     lambda e: self.display_text(e.id), on_select=on_select)

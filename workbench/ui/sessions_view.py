@@ -13,7 +13,10 @@ from panel.viewable import Viewer
 
 from workbench.errors import AccessError, UsageError
 from workbench.ui.catalog import Catalog
+from workbench.ui.entry_html import STYLESHEET, esc
+from workbench.ui.help_panel import PURPOSE, first_step
 from workbench.ui.notify import guarded, notify, reporting
+from workbench.ui.snippets import snippet_html
 from workbench.ui.state import AppState
 
 _TABLE_TITLES = {"name": "Session", "date": "Date", "entries": "Entries", "branches": "Branches",
@@ -40,7 +43,7 @@ class SessionsView(Viewer):
         self._add = pn.widgets.Button(label="Add", color="primary", width=80)
         self._add.on_click(self._on_add)
         self._path.param.watch(self._on_add, "enter_pressed")
-        self._upload = pn.widgets.FileInput(accept=".jsonl", multiple=True, width=320,
+        self._upload = pn.widgets.FileInput(accept=".jsonl,.json", multiple=True, width=320,
                                             visible=self.uploads is not None)
         self._upload.param.watch(self._on_upload, "value")
         self._progress = pn.indicators.Progress(active=False, value=0, max=100, width=300, visible=False)
@@ -50,12 +53,25 @@ class SessionsView(Viewer):
             None, pagination="remote", page_size=10, show_index=False, disabled=True, selectable=False,
             sizing_mode="stretch_width", visible=False, layout="fit_data_stretch",
             titles={"session": "Session", "id": "Entry", "type": "Type", "text": "Text"},
+            formatters={"text": {"type": "html"}},
         )
         self._hits.on_click(self._on_hit_click)
         roots = ", ".join(str(r) for r in self.catalog.roots.roots if r != self.uploads)
         note = f"Serving: {roots}"
         self._note = pn.pane.Str(note, styles={"color": "#6e7781", "font-size": "12px"})
         self.state.param.watch(lambda e: self.reload(), "catalog_revision")
+        self._intro = pn.pane.HTML(f'<div class="wb-intro-text"><p><b>{esc(PURPOSE)}</b></p>'
+                                   "<p>Press <kbd>?</kbd> for the keys and what the stepper's words mean.</p></div>",
+                                   stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-intro"])
+        self._first = first_step(self.catalog.roots)
+        self._first_btn = pn.widgets.Button(label="First step: open the sample where a rule fires, at the trigger",
+                                            color="primary", visible=self._first is not None, css_classes=["wb-first-step"])
+        self._first_btn.on_click(self._on_first_step)
+
+    @guarded("First step")
+    def _on_first_step(self, event: Any) -> None:
+        if self._first is not None:
+            self.state.param.update(**self._first)
 
     def reload(self) -> None:
         self._table.value = self.catalog.frame()
@@ -92,11 +108,24 @@ class SessionsView(Viewer):
             self._progress.visible = False
         added = len(self.catalog.summaries()) - before
         for err in errors[:5]:
-            notify(err, "warning", 8000)
+            notify(self._shown(err), "warning", 8000)
         if len(errors) > 5:
             notify(f"… and {len(errors) - 5} more files with problems", "warning", 8000)
         notify(f"{added} session(s) added", "success")
         self.state.catalog_revision += 1
+
+    def _shown(self, message: str) -> str:
+        """A message as the user should read it: uploads by their file name, not the server's temp path."""
+        if self.uploads is None:
+            return message
+        for part in sorted({str(self.uploads.resolve()), str(self.uploads)}, key=len, reverse=True):
+            while part in message:
+                start = message.index(part)
+                rest = message[start + len(part):].lstrip("/")
+                # <uploads>/<tmpdir>/<name>: keep <name>
+                cut = rest.split("/", 1)
+                message = message[:start] + (cut[1] if len(cut) > 1 else cut[0])
+        return message
 
     def _on_upload(self, event: Any) -> None:
         with reporting("Upload"):
@@ -106,10 +135,14 @@ class SessionsView(Viewer):
             names = self._upload.filename if isinstance(self._upload.filename, list) else [self._upload.filename]
             saved = []
             for name, data in zip(names, values):
-                if not data:
-                    continue
                 # Only the file's base name is used: an upload can never choose where it lands.
                 safe = Path(str(name)).name or "upload.jsonl"
+                if not safe.endswith((".jsonl", ".json")):
+                    notify(f"{safe}: not uploaded: only .jsonl and .json session files are accepted", "warning", 8000)
+                    continue
+                if not data:
+                    notify(f"{safe}: not uploaded: the file is empty", "warning", 8000)
+                    continue
                 target = Path(tempfile.mkdtemp(dir=self.uploads)) / safe
                 target.write_bytes(data)
                 saved.append(target)
@@ -120,11 +153,16 @@ class SessionsView(Viewer):
         with reporting("Search"):
             hits = self.catalog.search(event.new)
 
-            self._hits.value = pd.DataFrame(hits, columns=["session", "id", "type", "text"])
+
+            # escaped here, then shown as HTML: the words around the match, the match marked
+            shown = [{**h, "text": snippet_html(str(h.get("text", "")), event.new)} for h in hits]
+            self._hits.value = pd.DataFrame(shown, columns=["session", "id", "type", "text"])
             self._hits.visible = bool(event.new.strip())
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(
+            self._intro,
+            self._first_btn,
             pn.pane.Markdown("#### Sessions · click a row to open it in the Tree tab", margin=(0, 5)),
             pn.Row(self._path, self._add, self._upload, self._progress),
             self._note,

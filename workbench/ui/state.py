@@ -59,6 +59,8 @@ class AppState(param.Parameterized):
     repeat_gap = param.Integer(default=10, bounds=(0, 1000))
     step = param.Integer(default=0, bounds=(0, None), doc="Stepper position (snapshot index).")
     tab = param.Selector(default="sessions", objects=list(TABS))
+    goal = param.String(default="", doc="One-shot request for the stepper once built: 'first-trigger' goes "
+                        "there, 'step' keeps the step set with a new stream (see open_step).")
     follow = param.Boolean(default=True, doc="Follow the open session file while an agent writes it.")
     revision = param.Integer(default=0, doc="Bumped when the open session file changed on disk.")
     rules_revision = param.Integer(default=0, doc="Bumped when a rule file changed on disk or in the editor.")
@@ -124,6 +126,18 @@ class AppState(param.Parameterized):
         """Open a session (checked against the roots) and switch to the tree."""
         real = self.roots.resolve(path)
         self.param.update(session=self.roots.display(real), leaf=leaf, q="", step=0, tab="tree")
+
+    def open_step(self, step: int, *, session: str | os.PathLike[str] | None = None, stream: str | None = None) -> None:
+        """Show ``step`` in the Stepper, in ``session`` (and ``stream``; ``""``: derived) when given.
+
+        A new stream starts at step 0; the one-shot goal ``"step"`` tells the stepper that this step
+        is wanted once it is built (a backtest hit, a compared change, a timeline click)."""
+        changes: dict[str, Any] = {"step": max(0, int(step)), "goal": "step", "tab": "stepper"}
+        if session is not None:
+            changes.update(session=self.roots.display(self.roots.resolve(session)), leaf="", q="")
+        if stream is not None:
+            changes["stream"] = stream
+        self.param.update(**changes)
 
     def apply_query(self, args: dict[str, Any]) -> None:
         """Set parameters from URL query arguments (``pn.state.session_args``: name -> [bytes]).

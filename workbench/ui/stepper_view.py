@@ -7,8 +7,6 @@ rebuilt when the stream, the rules or the settings change.
 from __future__ import annotations
 
 import json
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -19,10 +17,11 @@ from panel.viewable import Viewer
 from workbench.errors import UsageError
 from workbench.replay import Stepper, derive_stream, read_stream
 from workbench.sessions import load_session
-from workbench.ui.entry_html import STYLESHEET, conversation_html, esc, pre
+from workbench.ui.background import Background, Task
+from workbench.ui.entry_html import ACTIVE_BUTTON, STYLESHEET, conversation_html, esc, pre
 from workbench.ui.judge_view import JudgeView, judged_names, seek_or_pause, seek_until
 from workbench.ui.keys import KeyCatcher
-from workbench.ui.notify import notify, reporting
+from workbench.ui.notify import describe, notify, reporting
 from workbench.ui.roots import STREAM_SUFFIX, ServedRoots
 from workbench.ui.state import AppState
 from workbench.ui.step_html import buffers_html, rules_html
@@ -30,6 +29,15 @@ from workbench.ui.step_html import buffers_html, rules_html
 DERIVED = "(derived from the open session)"
 _CONVERSATION_TAIL = 14
 _LOG_WINDOW = 14
+_MARKS_CSS = """
+.wb-marks { position: relative; height: 12px; border-top: 1px solid #d0d7de; }
+.wb-mark { position: absolute; top: 0; width: 3px; height: 4px; margin-left: -1px; }
+.wb-mark-trigger { background: #d1242f; } .wb-mark-abort { background: #9a6700; } .wb-mark-retry { background: #1f6feb; }
+"""
+_MARK_KINDS = ("trigger", "abort", "retry")
+_MARKS_ALL_UPTO = 5000  # streams up to this many events are replayed whole after a build, so all marks show
+_LANE = "stepper"  # every computation on the stepper (build, seek, next trigger) runs here, in order
+_SCAN_CHUNK = 200  # events replayed between progress reports / cancel checks of "Next trigger"
 
 
 def _html(min_height: int = 120, **kw: Any) -> pn.pane.HTML:
@@ -38,6 +46,14 @@ def _html(min_height: int = 120, **kw: Any) -> pn.pane.HTML:
 
 def _card(title: str, body: Any, **kw: Any) -> pn.Card:
     return pn.Card(body, title=title, collapsible=False, sizing_mode="stretch_width", margin=(4, 4), **kw)
+
+
+def _first_trigger(stepper: Any, lo: int, hi: int) -> int | None:
+    """The first trigger step in ``[lo, hi)`` (replaying those steps as needed)."""
+    for i in range(lo, min(hi, len(stepper))):
+        if stepper.seek(i).is_trigger:
+            return i
+    return None
 
 
 class StepperView(Viewer):
@@ -49,19 +65,30 @@ class StepperView(Viewer):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self.stepper: Any = None
+        self.bg = Background()
+        self._task: Task | None = None
         self._generation = 0
         self._installed = -1  # the generation whose stepper is installed (late progress reports are dropped)
         self._events_at: dict[int, tuple[Any, ...]] = {}
         self._play_cb: Any = None
         s = self.state
+        # a linked stream= or rules= that is not among the choices stays chosen (the build then says
+        # why it cannot be used); a select would otherwise switch silently to its first option
         self.stream_select = pn.widgets.Select(label="Stream", options=self._stream_options(), width=280)
         self.stream_select.value = s.stream if s.stream in self.stream_select.options.values() else ""
         self.stream_select.param.watch(lambda e: setattr(s, "stream", e.new or ""), "value")
         self.chunking = pn.widgets.Select.from_param(s.param.chunking, label="Chunking", width=100)
         self.rules_select = pn.widgets.Select(label="Rules from", options=self._rules_options(), width=220)
+        if s.rules_dir in self.rules_select.options.values():
+            self.rules_select.value = s.rules_dir
         self.rules_select.param.watch(lambda e: setattr(s, "rules_dir", e.new or ""), "value")
-        self.context_mode = pn.widgets.RadioButtonGroup.from_param(s.param.context_mode, label="Context", width=140,
-                                                                   margin=(24, 10, 5, 10))
+        # the same light buttons as the tree's filters: the selected one is the filled (pressed) one,
+        # under a visible label (a RadioButtonGroup draws none of its own)
+        self.context_mode = pn.Column(
+            pn.pane.Str("Retry context", styles={"font-size": "12px", "color": "#24292f"}, margin=(4, 10, 0, 10)),
+            pn.widgets.RadioButtonGroup.from_param(s.param.context_mode, color="light", width=140, margin=(2, 10, 5, 10),
+                                                   css_classes=["wb-context-mode"], stylesheets=[ACTIVE_BUTTON]),
+            margin=0)
         self.interrupt_mode = pn.widgets.Select.from_param(s.param.interrupt_mode, label="Interrupt", width=110)
         self.repeat_mode = pn.widgets.Select.from_param(s.param.repeat_mode, label="Repeat", width=100)
         self.repeat_gap = pn.widgets.IntInput.from_param(s.param.repeat_gap, label="Gap", width=70)
@@ -74,10 +101,17 @@ class StepperView(Viewer):
         self.back_btn.on_click(lambda e: self.go(self.state.step - 1))
         self.step_btn.on_click(lambda e: self.go(self.state.step + 1))
         self.next_btn.on_click(lambda e: self.next_trigger())
+        self.cancel_btn = pn.widgets.Button(label="Cancel", width=80, visible=False, css_classes=["wb-stepper-cancel"])
+        self.cancel_btn.on_click(lambda e: self.cancel())
         self.play_btn.param.watch(self._on_play, "value")
         self.slider = pn.widgets.IntSlider(label="", start=0, end=1, value=0, sizing_mode="stretch_width",
                                            min_width=200, margin=(12, 10))
         self.slider.param.watch(lambda e: self.go(e.new), "value_throttled")
+        # marks under the slider: triggers, aborts and retries among the steps replayed so far
+        self.marks = pn.pane.HTML("", stylesheets=[STYLESHEET, _MARKS_CSS], sizing_mode="stretch_width",
+                                  css_classes=["wb-slider-marks"], margin=(0, 10), height=16)
+        self._marks: dict[int, tuple[str, ...]] = {}
+        self._marked = 0
 
         self.keys = KeyCatcher(["arrowleft", "arrowright", "space", "n", "shift+n", "home"], self._on_key)
         self.position = _html(min_height=20, css_classes=["wb-step-position"], margin=(8, 10))
@@ -128,6 +162,8 @@ class StepperView(Viewer):
         for f in self.state.stream_files():
             shown = self.state.roots.display(f)
             opts[shown] = shown
+        if self.state.stream and self.state.stream not in opts.values():
+            opts[self.state.stream] = self.state.stream
         return opts
 
     def _rules_options(self) -> dict[str, str]:
@@ -135,6 +171,8 @@ class StepperView(Viewer):
         for d in self.state.rule_dirs():
             shown = self.state.roots.display(d) or "."
             opts[shown] = self.state.roots.display(d)
+        if self.state.rules_dir and self.state.rules_dir not in opts.values():
+            opts[self.state.rules_dir] = self.state.rules_dir
         return opts or {"(no rules folder under the served roots)": ""}
 
     def _refresh_options(self) -> None:
@@ -159,7 +197,7 @@ class StepperView(Viewer):
     def ensure(self) -> None:
         """Rebuild now if something changed and the stepper is on screen (or not served at all)."""
         if self._dirty and self.state.tab in ("stepper", "rules"):
-            keep = self._keep_step
+            keep = self._keep_step or self.state.goal == "step"
             self._dirty, self._keep_step = False, True
             self.rebuild(keep_step=keep)
 
@@ -175,47 +213,70 @@ class StepperView(Viewer):
         return stream, f"{self.state.roots.display(session_path)} re-chunked by {self.state.chunking}"
 
     def rebuild(self, keep_step: bool = False) -> None:
-        """Make a new stepper from the current choices; errors become a notification.
+        """Make a new stepper from the current choices on the background lane; errors become a notification.
 
-        Served, the replay is prepared on a worker thread (the time-bound pre-check of a long stream
-        takes seconds) while the page shows that it is working; the result is installed on the
-        document's next tick. In a notebook it runs inline.
+        The time-bound pre-check of a long stream takes seconds: the page shows its progress (never
+        running backwards) and a Cancel button meanwhile; the result is installed on the document.
+        In a notebook it runs inline.
         """
         self._stop_play()
+        if self._task is not None:
+            self._task.cancel()
         self.stepper = None
         self.state.replay = None
         self._events_at = {}
         self._generation += 1
         generation = self._generation
-        doc = pn.state.curdoc
-        served = doc is not None and getattr(doc, "session_context", None) is not None
-        target = self.state.step if keep_step or self.state.step else 0
+        # a new stream or new settings start at step 0; a rule edit keeps the step being looked at
+        target = self.state.step if keep_step else 0
+        if not keep_step and self.state.step:
+            self.state.step = 0
         self._show_progress(generation, 0, "Loading the stream")
-        if not served:
-            self._install(generation, keep_step, *self._prepare(target, lambda pct, text: None))
-            return
         for pane in (self.buffers, self.rules):
-            pane.loading = True
-        last = [0.0]
+            pane.loading = self.bg.served
 
-        def report(pct: float, text: str) -> None:
-            # from the worker thread: hand the numbers to the document thread, a few times a second at most
-            now = time.monotonic()
-            if 20 < pct < 100 and now - last[0] < 0.2:
-                return
-            last[0] = now
-            doc.add_next_tick_callback(lambda: self._show_progress(generation, pct, text))
+        def work(task: Task) -> tuple[Any, str, BaseException | None]:
+            return self._prepare(target, lambda pct, text: task.progress(int(pct), 100, text))
 
-        def work() -> None:
-            result = self._prepare(target, report)
-            doc.add_next_tick_callback(lambda: self._install(generation, keep_step, *result))
+        self._task = self.bg.submit(
+            work, what="Stepper", lane=_LANE,
+            done=lambda result: self._install(generation, keep_step, *result),
+            progress=lambda done, total, text: self._show_progress(generation, done, text),
+        )
+        self._show_cancel("Cancel the stepper's preparation")
 
-        threading.Thread(target=work, name="workbench-stepper", daemon=True).start()
+    def cancel(self) -> None:
+        """Stop the running preparation or "Next trigger" search (the Cancel button)."""
+        if self._task is not None and not self._task.finished:
+            self._task.cancel()
+            self._generation += 1 if self.stepper is None else 0
+            self._hide_progress()
+            for pane in (self.buffers, self.rules):
+                pane.loading = False
+            notify("Cancelled.", "info", 2000)
+            if self.stepper is not None:
+                self._on_step()
+            else:
+                self.position.object = '<div class="wb-muted">Cancelled: change a choice to prepare the stepper again.</div>'
+
+    def _show_cancel(self, tip: str) -> None:
+        self.cancel_btn.param.update(visible=self.bg.served and not (self._task is None or self._task.finished),
+                                     description=tip)
+
+    def _hide_progress(self) -> None:
+        self.progress.visible = False
+        self.cancel_btn.visible = False
 
     def _show_progress(self, generation: int, pct: float, text: str) -> None:
         if generation != self._generation or generation == self._installed:
             return  # a newer rebuild reports its own progress; a finished one has nothing left to report
-        self.progress.param.update(value=max(0, min(100, int(pct))), visible=True)
+        self._progress_to(pct, text)
+
+    def _progress_to(self, pct: float, text: str) -> None:
+        value = max(0, min(100, int(pct)))
+        if self.progress.visible and value < self.progress.value:
+            return  # a report that arrives late must not move the bar back
+        self.progress.param.update(value=value, visible=True)
         self.position.object = (f'<div class="wb-kv"><span class="wb-tag wb-tag-active">working</span> '
                                 f"{esc(text)}</div>")
 
@@ -248,10 +309,13 @@ class StepperView(Viewer):
                               progress=checked, judge=self.judge.make_judge())
             goal = min(max(target, 0), max(len(stepper) - 1, 0))
             chunk = 250
-            for i in range(0, goal + 1, chunk):
+            for i in range(0, goal + 1 if n else 0, chunk):  # an empty stream has no step to go to
                 report(60 + 40 * i / max(goal, 1), f"Replaying events up to step {goal:,}: {i:,} done")
                 if seek_until(stepper, min(i + chunk - 1, goal)) < min(i + chunk - 1, goal):
                     break  # an ``ask`` judge paused the replay: it goes on once answered
+            if 0 < n <= _MARKS_ALL_UPTO:  # a short stream is replayed whole here: the slider marks are complete
+                report(99, f"Replaying all {n:,} events for the slider's marks")
+                seek_until(stepper, n - 1)
             report(100, "Done")
             return stepper, label, None
         except Exception as exc:  # reported on the document thread by _install
@@ -263,41 +327,118 @@ class StepperView(Viewer):
         self._installed = generation
         for pane in (self.buffers, self.rules):
             pane.loading = False
-        self.progress.visible = False
+        self._hide_progress()
         with reporting("Stepper"):
             if error is not None:
-                self.position.object = '<div class="wb-muted">The stepper could not be built (see the message).</div>'
-                raise error
+                # the reason where the stepper would be (a bad stream= or rules= link says which and why)
+                self.position.object = (f'<div class="wb-muted wb-stepper-error">The stepper could not be built: '
+                                        f"{esc(describe(error))}</div>")
+                for pane in (self.buffers, self.rules, self.events, self.rendered, self.keep, self.discard):
+                    pane.object = ""
+                notify(f"Stepper: {describe(error)}", "error")
+                return
             self.stepper = stepper
             self._label = label
+            self._marks, self._marked = {}, 0
+            self.marks.object = ""
             n = len(stepper)
             self.slider.param.update(start=0, end=max(n - 1, 1), disabled=n <= 1)
             if self.rules_select.value != self.state.rules_dir and self.state.rules_dir in self.rules_select.options.values():
                 self.rules_select.value = self.state.rules_dir
-            step = min(self.state.step, max(n - 1, 0)) if keep_step or self.state.step else 0
+            if self.state.goal == "step":
+                keep_step, self.state.goal = True, ""  # one shot: open_step asked for this step
+            step = min(self.state.step, max(n - 1, 0)) if keep_step else 0
             if step != self.state.step:
                 self.state.step = step
         self._on_step()
         self.state.replay = stepper
         self.built += 1
+        if self.state.goal == "first-trigger" and self.stepper is not None:
+            self.state.goal = ""  # one shot: the landing page's first step asks for the trigger
+            self.next_trigger()
 
     # -- moving --------------------------------------------------------------------------------------
     def go(self, index: int) -> None:
-        if self.stepper is None:
+        """Show step ``index`` (clamped); steps far beyond those replayed so far are reached on the lane."""
+        if self.stepper is None or self._busy():
             return
-        n = len(self.stepper)
-        self.state.step = max(0, min(int(index), n - 1)) if n else 0
+        st = self.stepper
+        n = len(st)
+        target = max(0, min(int(index), n - 1)) if n else 0
+        done_upto = self._computed()
+        if target < done_upto + _SCAN_CHUNK:
+            self._set_step(target)
+            return
+        generation = self._generation
+
+        def work(task: Task) -> int:
+            for lo in range(done_upto, target + 1, _SCAN_CHUNK):
+                task.progress(lo - done_upto, target - done_upto, f"Replaying up to step {target:,}: {lo:,} done")
+                st.seek(min(lo + _SCAN_CHUNK - 1, target))
+            return target
+
+        def done(found: int) -> None:
+            self._hide_progress()
+            if generation == self._generation:
+                self._set_step(found)
+
+        self._lane_work(work, "Step", f"Replaying up to step {target:,}", done)
+
+    def _set_step(self, index: int) -> None:
+        self.state.step = index
+        if self.slider.value != index:
+            self.slider.value = index
 
     def next_trigger(self) -> None:
-        if self.stepper is None:
+        """Go to the next step where a rule matched or the session acted.
+
+        The steps ahead may not have been replayed yet (thousands of events on a long stream): the
+        search runs on the lane with a progress bar and a Cancel button.
+        """
+        st = self.stepper
+        if st is None or (self._task is not None and not self._task.finished):
             return
-        with reporting("Next trigger"):
-            found = self.stepper.next_trigger(self.state.step)
+        start, n = self.state.step, len(st)
+        generation = self._generation
+
+        def work(task: Task) -> int | None:
+            for lo in range(start + 1, n, _SCAN_CHUNK):
+                task.progress(lo - start, n - start, f"Looking for the next trigger: step {lo:,} of {n - 1:,}")
+                found = _first_trigger(st, lo, lo + _SCAN_CHUNK)
+                if found is not None:
+                    return found
+            return None
+
+        def done(found: int | None) -> None:
+            self._hide_progress()
+            if generation != self._generation:
+                return
             if found is None:
                 notify("No further trigger in this stream.", "info", 2500)
-                self.go(len(self.stepper) - 1)
+                self._set_step(n - 1)
             else:
-                self.go(found)
+                self._set_step(found)
+
+        self._lane_work(work, "Next trigger", "Looking for the next trigger", done)
+
+    def _lane_work(self, work: Any, what: str, text: str, done: Any) -> None:
+        generation = self._generation
+
+        def progress(d: int, t: int, msg: str) -> None:
+            if generation == self._generation:
+                self._progress_to(100 * d / max(t, 1), msg)
+
+        self._progress_to(0, text)
+        self._task = self.bg.submit(work, what=what, lane=_LANE, done=done, progress=progress,
+                                    failed=lambda exc: (self._hide_progress(), notify(f"{what}: {exc}", "error")))
+        self._show_cancel(f"Stop: {text.lower()}")
+
+    def _busy(self) -> bool:
+        return self._task is not None and not self._task.finished and not self._task.cancelled
+
+    def _computed(self) -> int:
+        # how many steps the stepper has replayed so far (its snapshot list only grows)
+        return len(self.stepper._snapshots) if self.stepper is not None else 0
 
     def previous_trigger(self) -> None:
         if self.stepper is not None:
@@ -351,7 +492,9 @@ class StepperView(Viewer):
     def _render(self) -> None:
         st = self.stepper
         if st is None or not len(st):
-            msg = '<div class="wb-muted">Nothing to step: choose a stream or open a session.</div>'
+            msg = ('<div class="wb-muted">Nothing to step: the stream has no events (a session with no entries, '
+                   "or an empty stream file).</div>" if st is not None else
+                   '<div class="wb-muted">Nothing to step: choose a stream or open a session.</div>')
             for pane in (self.buffers, self.rules, self.events, self.rendered, self.keep, self.discard):
                 pane.object = msg if pane is self.buffers else ""
             self.position.object = ""
@@ -359,6 +502,7 @@ class StepperView(Viewer):
         snap, i = seek_or_pause(st, min(self.state.step, len(st) - 1))
         if i != self.state.step:
             self.state.step = i  # the judge waits here: the replay goes no further until answered
+        self._update_marks()
         if self.slider.value != i:
             self.slider.value = i
         ev = snap.event
@@ -379,6 +523,31 @@ class StepperView(Viewer):
         mode = self.state.context_mode
         self.keep.object = self._conversation(snap.retry_keep.messages(), "keep", mode)
         self.discard.object = self._conversation(snap.retry_discard.messages(), "discard", mode)
+
+    def _update_marks(self) -> None:
+        """Mark the steps replayed since the last call; redraw the strip when any was added."""
+        st = self.stepper
+        done = self._computed()
+        if st is None or done <= self._marked:
+            return
+        for j in range(self._marked, done):
+            snap = st.seek(j)
+            types = {e.type for e in snap.events}
+            kinds = tuple(k for k, on in (("trigger", snap.is_trigger), ("abort", "abort" in types),
+                                          ("retry", "retry" in types)) if on)
+            if kinds:
+                self._marks[j] = kinds
+        self._marked = done
+        n = max(len(st) - 1, 1)
+        # one row per kind (trigger on top, then abort, then retry): a step can be all three
+        ticks = "".join(f'<span class="wb-mark wb-mark-{k}" style="left:{100 * j / n:.3f}%;top:{4 * _MARK_KINDS.index(k)}px" '
+                        f'title="step {j}: {k}"></span>'
+                        for j, ks in sorted(self._marks.items())[:400] for k in ks)
+        counts = {k: sum(1 for ks in self._marks.values() if k in ks) for k in _MARK_KINDS}
+        seen = "" if done >= len(st) else f" · marks for the first {done:,} steps (replayed so far)"
+        self.marks.object = (f'<div class="wb-marks">{ticks}</div><div class="wb-muted" style="font-size:11px">'
+                             f'{counts["trigger"]} trigger(s) · {counts["abort"]} abort(s) · {counts["retry"]} retry(ies)'
+                             f"{seen}</div>")
 
     def _events_at_step(self, j: int) -> tuple[Any, ...]:
         if j not in self._events_at:
@@ -411,7 +580,8 @@ class StepperView(Viewer):
     def __panel__(self) -> pn.viewable.Viewable:
         choose = pn.Row(self.stream_select, self.chunking, self.rules_select, self.context_mode, self.interrupt_mode,
                         self.repeat_mode, self.repeat_gap, self.judge.select, sizing_mode="stretch_width")
-        controls = pn.Row(self.reset_btn, self.back_btn, self.step_btn, self.play_btn, self.next_btn, self.slider,
+        controls = pn.Row(self.reset_btn, self.back_btn, self.step_btn, self.play_btn, self.next_btn, self.cancel_btn,
+                          pn.Column(self.slider, self.marks, sizing_mode="stretch_width", margin=0),
                           self.keys, sizing_mode="stretch_width")
         top = pn.Row(_card("Buffers", self.buffers, height=230, scroll=True),
                      _card("Rules", self.rules, height=230, scroll=True), sizing_mode="stretch_width")

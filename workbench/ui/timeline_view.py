@@ -271,7 +271,7 @@ class TimelineView(Viewer):
             if self.timeline is None or not self.timeline.steps:
                 return
             step = max(0, min(round(x), self.timeline.steps - 1))
-            self.state.param.update(step=step, tab="stepper")
+            self.state.open_step(step)
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(pn.Row(self.tool, self.error, self.model), self.status, self.plot,

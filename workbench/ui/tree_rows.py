@@ -1,6 +1,6 @@
 """The ``/tree`` list as a browser component: monospace rows, a keyboard, inline label editing.
 
-Rows are drawn with ``textContent`` only, so session text (HTML, ``<script>``) is inert by
+Only a window of rows is sent and drawn (see ``TreeRows``). Rows are drawn with ``textContent`` only, so session text (HTML, ``<script>``) is inert by
 construction. Keys are sent to Python, which owns filter, search and selection (the flavour's rules
 live there); the browser only draws, scrolls and hosts the inline label box (Shift+L).
 """
@@ -18,7 +18,9 @@ _CSS = """
 .wb-tree { height: 100%; overflow: auto; outline: none; font-family: "DejaVu Sans Mono", "Liberation Mono", Menlo, monospace;
   font-size: 12.5px; line-height: 19px; border: 1px solid #d0d7de; border-radius: 6px; background: #fff; }
 .wb-tree:focus { border-color: #1f6feb; box-shadow: 0 0 0 2px rgba(31,111,235,.25); }
-.wb-tree-row { white-space: pre; cursor: pointer; padding: 0 8px; overflow: hidden; text-overflow: ellipsis; }
+.wb-tree-spacer { position: relative; min-height: 100%; }
+.wb-tree-window { position: absolute; left: 0; right: 0; top: 0; }
+.wb-tree-row { height: 19px; box-sizing: border-box; white-space: pre; cursor: pointer; padding: 0 8px; overflow: hidden; text-overflow: ellipsis; }
 .wb-tree-row:hover { background: #f3f4f6; }
 .wb-tree-row .wb-prefix { color: #8c959f; }
 .wb-tree-row .wb-bullet { color: #1f6feb; font-weight: 700; }
@@ -51,34 +53,71 @@ export function render({ model, el }) {
     const t = document.createElement("span"); t.className = "wb-text"; t.textContent = r[4]; d.appendChild(t);
     return d;
   }
+  // Windowed: the list is as tall as all its rows (a spacer), but only the window Python sent
+  // (model.rows, starting at row model.offset) exists in the DOM. Scrolling outside it asks Python
+  // for the rows there; whatever the session's size the browser holds about a hundred rows.
+  const ROW_H = 19;
+  const spacer = document.createElement("div");
+  spacer.className = "wb-tree-spacer";
+  const win = document.createElement("div");
+  win.className = "wb-tree-window";
+  spacer.appendChild(win);
+  box.appendChild(spacer);
+  let asked = -1;
   function draw() {
     const frag = document.createDocumentFragment();
     byId = new Map();
     for (const r of model.rows) { const d = rowEl(r); byId.set(r[0], d); frag.appendChild(d); }
-    box.replaceChildren(frag);
-    if (!model.rows.length) {
-      const e = document.createElement("div"); e.className = "wb-tree-empty"; e.textContent = model.empty_text; box.appendChild(e);
+    win.replaceChildren(frag);
+    spacer.style.height = (model.total * ROW_H) + "px";
+    win.style.top = (model.offset * ROW_H) + "px";
+    box.dataset.total = model.total;
+    box.dataset.offset = model.offset;
+    if (!model.rows.length && !model.total) {
+      const e = document.createElement("div"); e.className = "wb-tree-empty"; e.textContent = model.empty_text; win.appendChild(e);
     }
-    mark(true);
-    // the list may not be laid out yet (first render, a tab just shown): scroll again once it is
-    requestAnimationFrame(() => mark(true));
-    setTimeout(() => mark(true), 250);
+    asked = -1;
+    mark();
+    // the list may not be laid out yet (first render, a tab just shown): try again once it is
+    requestAnimationFrame(reveal);
+    setTimeout(reveal, 250);
   }
   let current = null;
-  function mark(scroll) {
-    if (current) current.classList.remove("wb-selected");
+  let revealed = -2;  // the selected index last scrolled into view: a new window alone never scrolls
+  function mark() {
+    if (current) { current.classList.remove("wb-selected"); current.removeAttribute("aria-selected"); }
     current = byId.get(model.selected) || null;
     if (current) {
       current.classList.add("wb-selected");
       current.setAttribute("aria-selected", "true");
-      if (scroll && box.clientHeight) {
-        const top = current.offsetTop, bottom = top + current.offsetHeight;
-        if (top < box.scrollTop || bottom > box.scrollTop + box.clientHeight) {
-          box.scrollTop = Math.max(0, top - box.clientHeight / 2);
-        }
-      }
+    }
+    reveal();
+  }
+  function reveal() {
+    const idx = model.selected_index;
+    if (idx === revealed || idx < 0 || !box.clientHeight) return;
+    revealed = idx;
+    const top = idx * ROW_H, bottom = top + ROW_H;
+    if (top < box.scrollTop || bottom > box.scrollTop + box.clientHeight) {
+      box.scrollTop = Math.max(0, top - box.clientHeight / 2);
     }
   }
+  // ask for the window under the viewport shortly after scrolling settles (a timer, not an animation
+  // frame: frames are not run for a page in the background, a timer is)
+  let timer = null;
+  function askWindow() {
+    timer = null;
+    const first = Math.floor(box.scrollTop / ROW_H);
+    const shown = Math.ceil(box.clientHeight / ROW_H) + 1;
+    const lo = model.offset, hi = model.offset + model.rows.length;
+    if ((first < lo && lo > 0) || (first + shown > hi && hi < model.total)) {
+      const start = Math.max(0, first - 40);
+      if (start !== asked) { asked = start; model.send_msg({ kind: "window", start: start }); }
+    }
+  }
+  box.addEventListener("scroll", () => {
+    if (timer === null) timer = setTimeout(askWindow, 40);
+  });
   function openLabelEditor() {
     const row = byId.get(model.selected);
     if (!row || row.querySelector("input")) return;
@@ -131,14 +170,19 @@ export function render({ model, el }) {
   // Alt+D/T/U/L/A and Ctrl+O also work while the search box has focus (omp's search is typed into the list).
   const onDoc = (e) => {
     if (!box.isConnected || box.offsetParent === null) return;
+    if (e.key === "Escape") {
+      // Esc in the tree's search box clears the box and the list (Python owns the query)
+      const inSearch = e.composedPath().some((n) => n.classList && n.classList.contains("wb-search"));
+      if (inSearch) { e.preventDefault(); model.send_msg({ kind: "key", key: "clear-search" }); }
+      return;
+    }
     const msg = shortcut(e);
     if (msg) { e.preventDefault(); model.send_msg(msg); }
   };
   document.addEventListener("keydown", onDoc);
   model.on("remove", () => document.removeEventListener("keydown", onDoc));
-  model.on("rows", draw);
-  model.on("empty_text", draw);
-  model.on("selected", () => mark(true));
+  for (const name of ["rows", "offset", "total", "empty_text"]) model.on(name, draw);
+  for (const name of ["selected", "selected_index"]) model.on(name, mark);
   model.on("msg:custom", (msg) => {
     if (msg.kind === "edit-label") openLabelEditor();
     else if (msg.kind === "focus") box.focus();
@@ -150,10 +194,17 @@ export function render({ model, el }) {
 
 
 class TreeRows(JSComponent):
-    """Rows of the tree list. ``rows`` items: ``[id, prefix, on_active_path, label, text, kind]``."""
+    """A window of the tree list's rows. ``rows`` items: ``[id, prefix, on_active_path, label, text, kind]``.
 
-    rows = param.List(default=[], doc="Visible rows, in display order.")
+    ``total`` is the number of visible rows of the whole list, ``offset`` the index of ``rows[0]`` in
+    it; a ``{"kind": "window", "start": n}`` message asks for the rows from ``n`` (the user scrolled).
+    """
+
+    rows = param.List(default=[], doc="The window of visible rows sent to the browser, in display order.")
+    offset = param.Integer(default=0, doc="Index of rows[0] among all visible rows.")
+    total = param.Integer(default=0, doc="Number of visible rows of the whole list.")
     selected = param.String(default="", doc="Id of the selected row.")
+    selected_index = param.Integer(default=-1, doc="Index of the selected row among all visible rows (-1: none).")
     empty_text = param.String(default="No entries found")
 
     _esm = _ESM

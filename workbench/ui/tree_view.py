@@ -17,38 +17,63 @@ from panel.viewable import Viewer
 from workbench.errors import NotFoundError, WorkbenchError
 from workbench.sessions import append_label
 from workbench.ui import graph as graph_mod
-from workbench.ui.entry_html import (
-    STYLESHEET,
-    conversation_html,
-    entry_html,
-    esc,
-    raw_json_html,
-)
+from workbench.ui.background import Background, Task
+from workbench.ui.entry_html import ACTIVE_BUTTON, STYLESHEET, conversation_html, entry_html, esc, raw_json_html
 from workbench.ui.notify import notify, reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.session_doc import SessionDoc, row_view
 from workbench.ui.state import AppState
+from workbench.ui.tree_problems import ProblemsPanel
 from workbench.ui.tree_rows import TreeRows
 
 _FILTER_LABELS = {"default": "default", "no-tools": "no-tools", "user-only": "user", "labeled-only": "labeled",
                   "all": "all"}
+WINDOW = 120  # rows sent to the browser at a time (about three screens of the list)
+_LANE = "tree"  # loading, filtering and key presses of one tree run in order, off the event loop
 _KEY_HELP = ("Keys (click the list first): ↑/↓ move · ←/→ page · Alt+D/T/U/L/A filter · Ctrl+O cycle · "
              "Shift+L label · type to search · Esc clears")
 
 
+CONVERSATION_TAIL = 200  # messages drawn in "Conversation at this leaf" (the rest are counted)
+
+
+def conversation_tail_html(doc: SessionDoc, leaf: str) -> str:
+    """What the model would see with ``leaf`` as the leaf: a count, then the last messages."""
+    messages = doc.context(leaf).messages
+    head = (f'<div class="wb-kv">{len(messages):,} message(s) the model would see with <b>{esc(leaf)}</b> '
+            "as the leaf</div>")
+    if len(messages) > CONVERSATION_TAIL:
+        head += (f'<div class="wb-muted">… {len(messages) - CONVERSATION_TAIL:,} earlier message(s) not drawn; '
+                 f"the last {CONVERSATION_TAIL} follow</div>")
+        messages = messages[-CONVERSATION_TAIL:]
+    return head + conversation_html(messages)
+
+
 class TreeView(Viewer):
-    """The `/tree` list with its keyboard, the branch graph and the selected entry."""
+    """The `/tree` list with its keyboard, the branch graph, the selected entry and the file's problems.
+
+    Served, everything that grows with the session (reading and parsing the file, the tree, the
+    flattened list, a filter or search over it, the graph) runs on the ``Background`` lane of this
+    view, in order; the page shows the list arriving with a progress bar and stays responsive. The
+    browser holds only a window of ``WINDOW`` rows (``TreeRows``) whatever the session's size.
+    """
 
     state = param.ClassSelector(class_=AppState)
     catalog = param.Parameter(default=None, doc="Catalog to refresh after a label edit (optional).")
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
+        self.bg = Background()
         self.doc: SessionDoc | None = None
-        self.tl: Any = None
-        self._layout_cache: Any = None
-        self._fig: Any = None
-        self._sel_source: Any = None
+        self.tl: Any = None  # the list state the browser shows
+        self._latest: Any = None  # the newest list state computed on the lane (ahead of ``tl`` while work runs)
+        self._offset = 0
+        self._generation = 0  # bumped by every (re)load: results of an older load are dropped
+        self._load_task: Task | None = None
+        self._filter_task: Task | None = None
+        self._graph: graph_mod.GraphWindow | None = None
+        self._problems_title = "Problems"
+        self._context_for = ""
         self.rows = TreeRows(min_height=300)
         self.rows.on_message(self._on_message)
         self.rows.param.watch(self._on_row_clicked, "selected")
@@ -56,25 +81,44 @@ class TreeView(Viewer):
         self.search.param.watch(self._on_search_typed, "value_input")
         self.filter = pn.widgets.RadioButtonGroup(
             options={v: k for k, v in _FILTER_LABELS.items()}, value=self.state.filter, color="light",
-            css_classes=["wb-filter"],
+            css_classes=["wb-filter"], stylesheets=[ACTIVE_BUTTON],
         )
         self.filter.param.watch(lambda e: setattr(self.state, "filter", e.new), "value")
-        self.count = pn.pane.HTML("", css_classes=["wb-count"], stylesheets=[STYLESHEET], margin=(8, 10))
+        self.count = pn.pane.HTML("", css_classes=["wb-count"], stylesheets=[STYLESHEET], margin=(6, 10), width=150)
         self.label_button = pn.widgets.Button(label="Label…", color="default", width=80, margin=(2, 10))
         self.label_button.on_click(lambda e: self.rows.edit_label())
         self.status = pn.pane.HTML("", stylesheets=[STYLESHEET], margin=(0, 10), css_classes=["wb-tree-status"])
+        self.progress = pn.indicators.Progress(value=0, max=100, width=260, visible=False, bar_color="primary",
+                                               css_classes=["wb-tree-progress"], margin=(8, 10))
+        self.progress_text = pn.pane.HTML("", stylesheets=[STYLESHEET], margin=(4, 10), visible=False,
+                                          css_classes=["wb-tree-progress-text"])
+        self.cancel_button = pn.widgets.Button(label="Cancel", width=80, visible=False, margin=(4, 10),
+                                               css_classes=["wb-tree-cancel"])
+        self.cancel_button.on_click(lambda e: self.cancel_load())
         self.graph = pn.pane.Bokeh(None, sizing_mode="stretch_both", min_height=280)
         self.entry = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-entry-pane"])
         self.conversation = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width")
         self.raw = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width")
+        self.problems = ProblemsPanel(on_pick=self._on_problem_picked)
         self.detail = pn.Tabs(("Entry", pn.Column(self.entry, scroll=True, sizing_mode="stretch_both")),
                               ("Conversation at this leaf", pn.Column(self.conversation, scroll=True, sizing_mode="stretch_both")),
                               ("Raw JSON", pn.Column(self.raw, scroll=True, sizing_mode="stretch_both")),
+                              ("Problems", self.problems),
                               sizing_mode="stretch_both", min_height=300)
         self.state.param.watch(self._on_session, ["session", "flavour", "revision"])
         self.state.param.watch(self._on_filter, ["filter", "q"])
         self.state.param.watch(self._on_leaf, "leaf")
-        self._on_session()
+        if self.bg.served:
+            # start once the page is in the browser: the page's own request is then answered at once,
+            # without a parse competing with it, and the list arrives (with its progress) after
+            self._clear("Opening the session…")
+            pn.state.onload(self._start)
+        else:
+            self._on_session()
+
+    def _start(self) -> None:
+        if self._generation == 0:  # nothing (a changed session, flavour) started a load meanwhile
+            self._on_session()
 
     # -- notebook entry point ------------------------------------------------------------------------
     @classmethod
@@ -93,38 +137,105 @@ class TreeView(Viewer):
             self._load(reload_only=any(e.name == "revision" for e in events) and len(events) == 1)
 
     def _load(self, reload_only: bool = False) -> None:
-        path = self.state.session_path()
+        """(Re)load the open session on the lane; the list, graph and entry follow when it is ready."""
+        try:
+            path = self.state.session_path()  # checked against the served roots here, on the document
+        except WorkbenchError as exc:
+            # a link to a file outside the roots (a symlink out of them) or one that is gone: say so in
+            # place of the list, never keep showing the previous session
+            self._generation += 1
+            self._end_progress()
+            self._clear(f"Cannot open this session:\n{exc}")
+            raise
+        self._generation += 1
+        generation = self._generation
+        if self._load_task is not None:
+            self._load_task.cancel()
         if path is None:
-            self.doc = self.tl = None
-            self._render_rows()
+            self._clear("No session open: pick one on the Sessions tab.")
             return
         same = self.doc is not None and self.doc.path == path and self.doc.flavour == self.state.flavour
-        if not (reload_only and same):  # a revision bump means poll() already re-read the file
-            self.rows.loading = True
-            try:
-                self.doc = SessionDoc(path, self.state.flavour)
-            except WorkbenchError as exc:
-                # show the problem in place of the list (and as a notification), not the previous session
-                self.doc = self.tl = None
-                self.graph.object = None
-                self.rows.param.update(rows=[], selected="", empty_text=f"Cannot open this session:\n{exc}")
-                self.count.object = self.status.object = ""
-                self.entry.object = self.conversation.object = self.raw.object = ""
-                raise
-            finally:
-                self.rows.loading = False
-        doc = self.doc
-        selected = self.state.leaf or None
-        self.tl = doc.tree_list(self.state.filter, self.state.q, selected)
+        reuse = self.doc if (reload_only and same) else None  # a revision bump: poll() already re-read the file
+        if reuse is None:
+            # never leave another session's rows on screen while this one loads
+            self._clear(f"Loading {path.name}…", keep_doc=False)
+        flavour, filter_mode, query, leaf = self.state.flavour, self.state.filter, self.state.q, self.state.leaf or None
+
+        def work(task: Task) -> tuple[SessionDoc, Any]:
+            doc = reuse or SessionDoc(path, flavour, progress=task.progress)
+            task.progress(90, 100, "Filtering the list")
+            tl = doc.tree_list(filter_mode, query, leaf)
+            task.check()
+            self._latest = tl
+            return doc, tl
+
+        def failed(exc: BaseException) -> None:
+            if generation != self._generation:
+                return
+            self._end_progress()
+            self._clear(f"Cannot open this session:\n{exc}")
+            notify(f"Open session: {exc}", "error")
+
+        self._begin_progress(f"Opening {path.name}")
+        self._load_task = self.bg.submit(
+            work, what="Open session", lane=_LANE, failed=failed,
+            done=lambda result: self._loaded(generation, reload_only, *result),
+            progress=lambda done, total, text: self._show_progress(generation, done, total, text),
+        )
+
+    def cancel_load(self) -> None:
+        """Stop loading the session (the Cancel button beside the progress bar)."""
+        if self._load_task is not None and not self._load_task.finished:
+            self._load_task.cancel()
+            self._generation += 1
+            self._end_progress()
+            self._clear("Loading cancelled. Pick the session again to retry.")
+            notify("Loading the session was cancelled.", "info", 2500)
+
+    def _loaded(self, generation: int, reload_only: bool, doc: SessionDoc, tl: Any) -> None:
+        if generation != self._generation:
+            return
+        self._end_progress()
+        self.doc, self.tl = doc, tl
         if self.search.value_input != self.state.q:
             self.search.value = self.state.q
-        self._build_graph()
-        self._render_rows()
-        if self.tl.selected_id and self.tl.selected_id != self.state.leaf and not reload_only:
-            self.state.leaf = self.tl.selected_id
+        self._regraph(tl.selected_id)  # the list first; the graph follows from the lane
+        self._render_rows(follow_selection=True)
+        self.problems.show(doc)
+        found = len(doc.session.diagnostics)
+        title = f"Problems ({found})" if found else "Problems"
+        if title != self._problems_title:
+            self._problems_title = title
+            self.detail[3] = (title, self.problems)
+        if tl.selected_id and tl.selected_id != self.state.leaf and not reload_only:
+            self.state.leaf = tl.selected_id
         else:
             self._show_entry()
         self._render_status()
+
+    def _clear(self, message: str, keep_doc: bool = False) -> None:
+        if not keep_doc:
+            self.doc = self.tl = self._latest = None
+            self._graph = None
+            self.graph.object = None
+            self.problems.show(None)
+        self.rows.param.update(rows=[], total=0, offset=0, selected="", selected_index=-1, empty_text=message)
+        self.count.object = self.status.object = ""
+        self.entry.object = self.conversation.object = self.raw.object = ""
+
+    def _begin_progress(self, text: str) -> None:
+        self.progress.param.update(value=0, visible=True)
+        self.progress_text.param.update(object=f'<div class="wb-kv">{esc(text)}</div>', visible=True)
+        self.cancel_button.visible = self.bg.served
+
+    def _show_progress(self, generation: int, done: int, total: int, text: str) -> None:
+        if generation != self._generation:
+            return
+        self.progress.value = max(self.progress.value, min(100, int(100 * done / max(total, 1))))
+        self.progress_text.object = f'<div class="wb-kv">{esc(text)}</div>'
+
+    def _end_progress(self) -> None:
+        self.progress.visible = self.progress_text.visible = self.cancel_button.visible = False
 
     def _render_status(self) -> None:
         doc = self.doc
@@ -132,9 +243,9 @@ class TreeView(Viewer):
             self.status.object = ""
             return
         problems = len(doc.session.diagnostics)
-        bits = [f"{esc(doc.path.name)} · {doc.entry_count} entries"]
+        bits = [f"{esc(doc.path.name)} · {doc.entry_count:,} entries"]
         if problems:
-            bits.append(f'<span class="wb-tag wb-tag-suppressed">{problems} problem line(s)</span>')
+            bits.append(f'<span class="wb-tag wb-tag-suppressed">{problems} problem line(s): see the Problems tab</span>')
         if doc.partial_tail:
             bits.append('<span class="wb-tag">partial last line: waiting for its newline</span>')
         if self.state.follow:
@@ -143,7 +254,7 @@ class TreeView(Viewer):
 
     def poll(self) -> None:
         """Live follow: re-read the file if an agent appended to it (called every ~0.5 s when served)."""
-        if self.doc is None or not self.state.follow:
+        if self.doc is None or not self.state.follow or self.bg.busy(_LANE):
             return
         partial = self.doc.partial_tail
         try:
@@ -156,38 +267,82 @@ class TreeView(Viewer):
             self._render_status()
 
     # -- list ----------------------------------------------------------------------------------------
-    def _render_rows(self) -> None:
-        if self.tl is None:
-            self.rows.param.update(rows=[], selected="", empty_text="No session open: pick one on the Sessions tab.")
-            self.count.object = ""
+    def _render_rows(self, follow_selection: bool = False) -> None:
+        """Send the window of rows around the selection (or the scrolled-to window) to the browser."""
+        tl = self.tl
+        if tl is None:
             return
-        rows = self.tl.rows()
+        total = tl.visible_count
+        sel = tl.selected_index
+        if follow_selection and sel is not None and not (self._offset + 5 <= sel < self._offset + WINDOW - 5):
+            self._offset = sel - WINDOW // 3
+        self._offset = max(0, min(self._offset, total - WINDOW))
+        rows = tl.rows(self._offset, self._offset + WINDOW)
         empty = "No entries found"
-        if not rows and self.tl.total:
-            empty = (f'No entries match search "{self.tl.search}"\nPress Esc to clear the search'
-                     if self.tl.search.strip() else
-                     f"{self.tl.total} entries hidden by the current filter\nPress Alt+A to show all, Alt+D for default")
-        self.rows.param.update(rows=[row_view(r).as_list() for r in rows], selected=self.tl.selected_id or "",
+        if not total and tl.total:
+            empty = (f'No entries match search "{tl.search}"\nPress Esc to clear the search'
+                     if tl.search.strip() else
+                     f"{tl.total} entries hidden by the current filter\nPress Alt+A to show all, Alt+D for default")
+        self.rows.param.update(rows=[row_view(r).as_list() for r in rows], offset=self._offset, total=total,
+                               selected=tl.selected_id or "", selected_index=-1 if sel is None else sel,
                                empty_text=empty)
-        self.count.object = f'<span class="wb-kv"><b>{len(rows)}</b>/{self.tl.total} shown</span>'
-        if self.filter.value != self.tl.filter_mode:
-            self.filter.value = self.tl.filter_mode
+        self.count.object = f'<span class="wb-kv"><b>{total:,}</b>/{tl.total:,} shown</span>'
+        if self.filter.value != tl.filter_mode:
+            self.filter.value = tl.filter_mode
+
+    def _apply(self, tl: Any) -> None:
+        """Show a list state computed on the lane (a filter, a search, a key)."""
+        if tl is None or self.doc is None:
+            return
+        self.tl = tl
+        if not self.bg.busy(_LANE) and self.search.value_input != tl.search and tl.search == self.state.q:
+            self.search.value = tl.search
+        self._render_rows(follow_selection=True)
+        if tl.selected_id and tl.selected_id != self.state.leaf:
+            self.state.leaf = tl.selected_id
+        if self._graph is not None and tl.selected_id and not self._graph.covers(tl.selected_id):
+            self._regraph(tl.selected_id)
+
+    def _run(self, what: str, step: Any, *, search: bool = False, sync_filter: bool = False) -> None:
+        """Compute ``step(latest list state)`` on the lane and show it; a newer search cancels an older one."""
+        generation = self._generation
+
+        def work(task: Task) -> Any:
+            base = self._latest
+            if base is None:
+                return None
+            new = step(base)
+            task.check()
+            self._latest = new
+            return new
+
+        def done(tl: Any) -> None:
+            if generation != self._generation or tl is None:
+                return
+            self._apply(tl)
+            if sync_filter and tl.filter_mode != self.state.filter:
+                self.state.filter = tl.filter_mode  # a filter key: the buttons and the URL follow
+
+        task = self.bg.submit(work, what=what, lane=_LANE, done=done)
+        if search:
+            if self._filter_task is not None:
+                self._filter_task.cancel()
+            self._filter_task = task
 
     def _on_filter(self, *events: Any) -> None:
-        if self.tl is None:
+        if self._latest is None:
             return
-        with reporting("Filter"):
-            tl = self.tl
-            if tl.filter_mode != self.state.filter:
-                tl = tl.set_filter(self.state.filter)
-            if tl.search != self.state.q:
-                tl = tl.set_search(self.state.q)
-            self.tl = tl
-            if self.search.value_input != self.state.q:
-                self.search.value = self.state.q
-            self._render_rows()
-            if tl.selected_id and tl.selected_id != self.state.leaf:
-                self.state.leaf = tl.selected_id
+        mode, query = self.state.filter, self.state.q
+
+        def step(tl: Any) -> Any:
+            if tl.filter_mode != mode:
+                tl = tl.set_filter(mode)
+            if tl.search != query:
+                tl = tl.set_search(query)
+            return tl
+
+        if self._latest.filter_mode != mode or self._latest.search != query or self.bg.busy(_LANE):
+            self._run("Filter", step, search=True)
 
     def _on_search_typed(self, event: Any) -> None:
         if event.new is not None and event.new != self.state.q:
@@ -198,38 +353,60 @@ class TreeView(Viewer):
             self.state.leaf = event.new
 
     def _on_leaf(self, event: Any) -> None:
-        if self.tl is not None and self.state.leaf:
-            self.tl = self.tl.select(self.state.leaf)
-            if self.rows.selected != self.state.leaf and self.tl.selected_id == self.state.leaf:
-                self.rows.selected = self.state.leaf
+        leaf = self.state.leaf
+        if self.tl is not None and leaf:
+            self.tl = self.tl.select(leaf)
+            if self._latest is not None:
+                self._latest = self._latest.select(leaf)
+            if self.tl.selected_id == leaf:
+                self._render_rows(follow_selection=True)
+            if self._graph is not None and not self._graph.covers(leaf):
+                self._regraph(leaf)
         self._show_entry()
 
     def _on_message(self, msg: dict[str, Any]) -> None:
         with reporting("Tree"):
-            if self.tl is None:
+            if self._latest is None:
                 return
             kind = msg.get("kind")
+            if kind == "window":
+                start = msg.get("start")
+                if isinstance(start, int) and self.tl is not None:
+                    self._offset = start
+                    self.bg.call_soon(self._render_rows)
+                return
             if kind == "label":
                 self.write_label(str(msg.get("id", "")), str(msg.get("value", "")))
                 return
             if kind == "type":
-                new = self.tl.press(str(msg.get("text", ""))[:1])
-            elif kind == "key":
-                key = str(msg.get("key", ""))
-                key = {"arrowup": "up", "arrowdown": "down", "arrowleft": "left", "arrowright": "right"}.get(key, key)
-                if key in ("home", "end"):
-                    ids = self.tl.visible_ids
-                    new = self.tl.select(ids[0 if key == "home" else -1]) if ids else self.tl
-                else:
-                    new = self.tl.press(key)
-            else:
+                # typing edits the search, which runs on the lane like any other search
+                self.state.q = self.state.q + str(msg.get("text", ""))[:1]
                 return
-            self.tl = new
-            self.state.param.update(filter=new.filter_mode, q=new.search)
-            if new.selected_id and new.selected_id != self.state.leaf:
-                self.state.leaf = new.selected_id
-            elif new.selected_id:
-                self.rows.selected = new.selected_id
+            if kind != "key":
+                return
+            key = str(msg.get("key", ""))
+            key = {"arrowup": "up", "arrowdown": "down", "arrowleft": "left", "arrowright": "right"}.get(key, key)
+            if key == "clear-search" or (key == "escape" and self.state.q):
+                # value may never have left "" (typing only moves value_input): clear both, so the
+                # browser's box is emptied whatever was last committed
+                self.search.param.update(value=self.search.value_input or " ", value_input="")
+                self.search.param.update(value="", value_input="")
+                self.state.q = ""
+                return
+            if key == "backspace" and self.state.q:
+                self.state.q = self.state.q[:-1]
+                return
+            self._run("Tree", lambda tl: tl.press(key), sync_filter=True)
+
+    # -- problems ------------------------------------------------------------------------------------
+    def _on_problem_picked(self, entry_id: str | None) -> None:
+        if entry_id is None:
+            notify("No entry near that line to show.", "info", 2500)
+            return
+        if self.tl is not None and self.tl.select(entry_id).selected_id != entry_id:
+            self.state.filter = "all"  # the neighbour may be hidden by the filter: show everything
+        self.state.leaf = entry_id
+        self.detail.active = 0
 
     # -- labels --------------------------------------------------------------------------------------
     def write_label(self, entry_id: str, value: str) -> None:
@@ -239,29 +416,32 @@ class TreeView(Viewer):
         text = value.strip()
         append_label(self.doc.path, entry_id, text or None)
         notify(f"Label {'set to [' + text + ']' if text else 'cleared'} on {entry_id}", "success")
-        self.doc.refresh()
-        keep = self.state.leaf
-        self.tl = self.doc.tree_list(self.state.filter, self.state.q, keep)
-        self._build_graph()
-        self._render_rows()
-        self._show_entry()
         if self.catalog is not None:
             self.catalog.refresh(self.doc.path)
             self.state.catalog_revision += 1
+        if self.doc.refresh():
+            self.state.revision += 1  # reloads the list (on the lane) with the label shown
 
     # -- graph and entry -----------------------------------------------------------------------------
-    def _build_graph(self) -> None:
-        doc = self.doc
-        if doc is None or doc.tree is None:
-            self.graph.object = None
+    def _set_graph(self, graph: graph_mod.GraphWindow | None) -> None:
+        self._graph = graph
+        self.graph.object = graph.figure if graph is not None else None
+
+    def _regraph(self, centre: str | None) -> None:
+        """Lay out and draw the graph (of a large session: the part around ``centre``) on the lane."""
+        doc, generation = self.doc, self._generation
+        if doc is None:
             return
-        active = doc.active_ids()
-        order = {e.id: e.index for e in doc.session.entries}
-        lay = graph_mod.layout(doc.tree.get_tree(), active, order)
-        fig, sel = graph_mod.build_figure(lay, doc.tree.by_id, active, doc.tree.labels, lambda e: doc.display_text(e.id),
-                                          on_select=self._on_graph_tap)
-        self._layout_cache, self._fig, self._sel_source = lay, fig, sel
-        self.graph.object = fig
+
+        def done(graph: graph_mod.GraphWindow | None) -> None:
+            if generation != self._generation:
+                return
+            self._set_graph(graph)
+            if graph is not None and self.state.leaf and graph.covers(self.state.leaf):
+                graph_mod.in_document(graph.figure, lambda: graph.mark(self.state.leaf))
+
+        self.bg.submit(lambda task: doc.graph_window(centre, on_select=self._on_graph_tap), what="Branch graph",
+                       lane=_LANE, done=done)
 
     def _on_graph_tap(self, entry_id: str) -> None:
         if entry_id != self.state.leaf:
@@ -280,19 +460,25 @@ class TreeView(Viewer):
         active = doc.active_ids()
         self.entry.object = entry_html(entry.obj, label=doc.label(entry.id), line=entry.line,
                                        on_active_path=entry.id in active)
-        ctx = doc.context(entry.id)
-        self.conversation.object = (f'<div class="wb-kv">{len(ctx.messages)} message(s) the model would see '
-                                    f"with <b>{esc(entry.id)}</b> as the leaf</div>" + conversation_html(ctx.messages))
         self.raw.object = raw_json_html(entry.raw)
-        if self._fig is not None:
-            fig, source, lay, eid = self._fig, self._sel_source, self._layout_cache, entry.id
-            graph_mod.in_document(fig, lambda: graph_mod.mark_selected(fig, source, lay, eid))
+        # the context of a leaf deep in a long session is tens of thousands of messages: built on its
+        # own lane (not delaying the list's keys), the newest selection wins, only the tail is drawn
+        self._context_for = eid = entry.id
+        self.conversation.object = '<div class="wb-muted">Building the conversation at this leaf…</div>'
+        self.bg.submit(lambda task: conversation_tail_html(doc, eid), what="Conversation", lane="context",
+                       done=lambda html: setattr(self.conversation, "object", html) if self._context_for == eid else None)
+        graph = self._graph
+        if graph is not None and graph.covers(entry.id):
+            graph_mod.in_document(graph.figure, lambda: graph.mark(entry.id))
 
     def __panel__(self) -> pn.viewable.Viewable:
-        toolbar = pn.Row(self.search, self.filter, self.count, sizing_mode="stretch_width")
-        help_row = pn.Row(pn.pane.HTML(f'<div class="wb-kv">{esc(_KEY_HELP)}</div>', stylesheets=[STYLESHEET],
-                                       margin=(6, 10), sizing_mode="stretch_width"), self.label_button,
+        # the "N/M shown" counter sits with the key help, under the filters: beside them it ran into the
+        # graph's title once the numbers had five digits
+        toolbar = pn.Row(self.search, self.filter, sizing_mode="stretch_width")
+        help_row = pn.Row(self.count, pn.pane.HTML(f'<div class="wb-kv">{esc(_KEY_HELP)}</div>', stylesheets=[STYLESHEET],
+                                                   margin=(6, 10), sizing_mode="stretch_width"), self.label_button,
                           sizing_mode="stretch_width")
-        left = pn.Column(toolbar, help_row, self.rows, self.status, sizing_mode="stretch_both", min_width=520)
+        loading = pn.Row(self.progress, self.progress_text, self.cancel_button, sizing_mode="stretch_width")
+        left = pn.Column(toolbar, help_row, loading, self.rows, self.status, sizing_mode="stretch_both", min_width=520)
         right = pn.Column(self.graph, self.detail, sizing_mode="stretch_both", min_width=520)
         return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)

@@ -1,0 +1,149 @@
+"""Browser timings of the app at real sizes, as ratios against a small session (prints; never asserts).
+
+In headless chromium against an in-process server over a generated small session (``--small``
+entries, default 1,000) and a large one (``--large``, default 100,000):
+
+- first row: navigation to the Tree tab → the first list row drawn;
+- keystroke: one character typed in the search box → the "N/M shown" counter updated;
+- second user's load: another browser context's navigation → first row, idle and while the first
+  user opens the large session (a long action on the same server);
+- server memory (RSS of this process, which hosts the server) before and after the large session
+  is open in a browser.
+
+    .venv/bin/python benchmarks/ui_browser.py [--small 1000] [--large 100000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ROW = ".wb-tree-row"
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _serve(folder: Path) -> str:
+    import panel as pn
+
+    from workbench.ui.app import create_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    pn.serve({"app": create_app([folder])}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"],
+             threaded=True, show=False, liveness=True)
+    base = f"http://127.0.0.1:{port}"
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(f"{base}/liveness", timeout=1)
+            break
+        except OSError:
+            time.sleep(0.1)
+    return f"{base}/app"
+
+
+def first_row(context, url: str, session: str) -> tuple[float, object]:
+    print(f"  loading {session} …", file=sys.stderr, flush=True)
+    page = context.new_page()
+    page.set_default_timeout(300_000)
+    t0 = time.perf_counter()
+    page.goto(f"{url}?session={session}&tab=tree")
+    page.locator(ROW).first.wait_for()
+    return time.perf_counter() - t0, page
+
+
+def _changed(count, before: str, limit: float = 300) -> None:
+    # the counter is inside a shadow root: poll it through Playwright's piercing locator
+    deadline = time.perf_counter() + limit
+    while count.text_content() == before and time.perf_counter() < deadline:
+        time.sleep(0.01)
+
+
+def keystroke(page) -> float:
+    """Seconds from one more character of a search (``module4`` → ``module42``) to the counter's update."""
+    print("  typing …", file=sys.stderr, flush=True)
+    count = page.locator(".wb-count .wb-kv")
+    box = page.get_by_placeholder("Search", exact=True)
+    before = count.text_content()
+    box.click()
+    box.press_sequentially("module4")
+    _changed(count, before)
+    time.sleep(1.0)  # let the prefix's search settle
+    before = count.text_content()
+    t0 = time.perf_counter()
+    box.press("2")
+    _changed(count, before)
+    return time.perf_counter() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--small", type=int, default=1_000)
+    ap.add_argument("--large", type=int, default=100_000)
+    args = ap.parse_args(argv)
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from playwright.sync_api import sync_playwright
+
+    from workbench.sessions.synthetic import generate_session_text
+
+    folder = Path(tempfile.mkdtemp(prefix="wb-ui-bench-"))
+    (folder / "small.jsonl").write_text(generate_session_text(args.small), encoding="utf-8")
+    (folder / "large.jsonl").write_text(generate_session_text(args.large), encoding="utf-8")
+    (folder / "other.jsonl").write_text(generate_session_text(200), encoding="utf-8")
+    size_mb = (folder / "large.jsonl").stat().st_size / 1e6
+    url = _serve(folder)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS, headless=True)
+        ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+        first_row(ctx, url, "other.jsonl")[1].close()  # warm-up: the first page of a run loads the bundles
+        mem_before = rss_mb()
+        small_first, small_page = first_row(ctx, url, "small.jsonl")
+        small_key = keystroke(small_page)
+        small_page.close()
+        large_first, large_page = first_row(ctx, url, "large.jsonl")
+        mem_after = rss_mb()
+        large_key = keystroke(large_page)
+        large_page.close()
+
+        idle_ctx = browser.new_context()
+        idle_load, page = first_row(idle_ctx, url, "other.jsonl")
+        page.close()
+        busy = browser.new_context()
+        busy_page = busy.new_page()
+        busy_page.goto(f"{url}?session=large.jsonl&tab=tree")  # the first user's long action starts
+        busy_page.locator(".wb-tree-cancel").first.wait_for(state="attached")
+        second_load, page = first_row(idle_ctx, url, "other.jsonl")
+        still_loading = busy_page.locator(ROW).count() == 0
+        page.close()
+        browser.close()
+
+    print(f"sessions: small {args.small:,} entries, large {args.large:,} entries ({size_mb:.0f} MB)")
+    print(f"{'':<34}{'small':>9}{'large':>9}{'ratio':>8}")
+    print(f"{'navigation -> first tree row':<34}{small_first:>8.2f}s{large_first:>8.2f}s{large_first / small_first:>7.2f}x")
+    print(f"{'search keystroke -> list updated':<34}{small_key:>8.2f}s{large_key:>8.2f}s{large_key / small_key:>7.2f}x")
+    print(f"{'second user: page -> first row':<34}{idle_load:>8.2f}s{second_load:>8.2f}s{second_load / idle_load:>7.2f}x"
+          f"   (idle vs while the first user opens the large session"
+          f"{'' if still_loading else '; that load had already ended'})")
+    print(f"server RSS: {mem_before:.0f} MB before, {mem_after:.0f} MB with the large session open "
+          f"(+{mem_after - mem_before:.0f} MB for {args.large:,} entries, {size_mb:.0f} MB on disk)")
+    import panel as pn
+
+    pn.state.kill_all_servers()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

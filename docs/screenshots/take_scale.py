@@ -1,0 +1,81 @@
+"""Screenshots of the panels added for real sizes and problems (1400×900, headless chromium).
+
+    .venv/bin/python docs/screenshots/take_scale.py
+
+Serves ``sample_sessions/`` plus a generated 100,000-entry session (in a temporary folder, never
+committed) and writes: ``landing.png`` (purpose and first step), ``help.png`` (the ``?`` panel),
+``large_loading.png`` and ``large_tree.png`` (the 100k session arriving, then its windowed list and
+graph), ``problems.png`` (the Problems tab of ``broken-line.jsonl``), ``first_trigger.png`` (the first
+step's result), ``graph_branches.png`` (big-refactor's graph, branches in view).
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SAMPLES = HERE.parents[1] / "sample_sessions"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+
+def main() -> None:
+    sys.path.insert(0, str(HERE.parents[1]))
+    import panel as pn
+    from playwright.sync_api import expect, sync_playwright
+
+    from workbench.sessions.synthetic import generate_session_text
+    from workbench.ui.app import create_app
+
+    big = Path(tempfile.mkdtemp(prefix="wb-shots-"))
+    (big / "synthetic-100k.jsonl").write_text(generate_session_text(100_000), encoding="utf-8")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    pn.serve({"app": create_app([SAMPLES, big])}, port=port, address="127.0.0.1",
+             websocket_origin=[f"127.0.0.1:{port}"], threaded=True, show=False)
+    time.sleep(2)
+    base = f"http://127.0.0.1:{port}/app"
+    expect.set_options(timeout=120_000)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_FLAGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            page.goto(base)
+            expect(page.locator(".wb-first-step")).to_be_visible()
+            page.screenshot(path=str(HERE / "landing.png"))
+            page.get_by_role("button", name="? Help").click()
+            expect(page.locator(".wb-help").first).to_be_visible()
+            page.screenshot(path=str(HERE / "help.png"))
+            page.goto(base)
+            page.get_by_role("button", name="First step: open the sample where a rule fires, at the trigger").click()
+            expect(page.locator(".wb-step-position")).to_contain_text("TRIGGER")
+            page.screenshot(path=str(HERE / "first_trigger.png"))
+            page.goto(f"{base}?session=big-refactor.jsonl&tab=tree")
+            expect(page.locator(".wb-tree-row").first).to_be_visible()
+            page.wait_for_timeout(2500)
+            page.screenshot(path=str(HERE / "graph_branches.png"))
+            page.goto(f"{base}?session=broken-line.jsonl&tab=tree")
+            expect(page.locator(".wb-tree-row").first).to_be_visible()
+            page.locator(".bk-tab", has_text="Problems").first.click()
+            expect(page.locator(".wb-problems .tabulator-row").first).to_be_visible()
+            page.screenshot(path=str(HERE / "problems.png"))
+            page.goto(f"{base}?session=synthetic-100k.jsonl&tab=tree")
+            expect(page.locator(".wb-tree-progress-text")).to_be_visible()
+            page.screenshot(path=str(HERE / "large_loading.png"))
+            expect(page.locator(".wb-tree-row").first).to_be_visible()
+            page.wait_for_timeout(3000)
+            page.screenshot(path=str(HERE / "large_tree.png"))
+            browser.close()
+    finally:
+        pn.state.kill_all_servers()
+        shutil.rmtree(big, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
