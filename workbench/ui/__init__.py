@@ -41,7 +41,7 @@ _EXPORTS = {
     "draft_rules": "drafts",
     "ServedRoots": "roots",
     "configure": "ruleset",
-    "exposure": "exposure",
+    "exposure": "access",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -12,7 +12,7 @@ import pytest
 from tests.ui.conftest import FIXTURES, serving
 from workbench.cli import main
 from workbench.errors import UsageError
-from workbench.ui.exposure import TOKEN_ENV, exposure
+from workbench.ui.access import TOKEN_ENV, exposure
 
 
 def test_loopback_needs_no_token_and_allows_only_loopback_origins():
