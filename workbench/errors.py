@@ -56,7 +56,7 @@ class Diagnostic:
 
 
 # Diagnostic kinds that report something unusual but lose nothing (the entry is kept and shown).
-NOTICE_KINDS: frozenset[str] = frozenset({"unknown-type", "newer-version"})
+NOTICE_KINDS: frozenset[str] = frozenset({"unknown-type", "newer-version", "message-not-object"})
 
 
 class WorkbenchError(Exception):

@@ -192,3 +192,12 @@ def test_newer_version_and_unknown_types_are_flagged():
     assert "2 entries" in session.diagnostics[1].message
     assert [e.id for e in session.entries] == ["u1", "c1", "c2"]  # kept and shown
     assert TreeList(session, flavor="omp18", filter_mode="all").display_text("c1") == "[context edit]"
+
+
+def test_a_plain_string_message_reads_as_the_agent_shows_it_and_is_explained():
+    text = _text(HEADER, {"type": "message", "id": "s1", "parentId": None,
+                 "timestamp": "2026-01-01T00:00:00Z", "message": "just text"})
+    session = parse_session_text(text)
+    (diag,) = [d for d in session.diagnostics if d.kind == "message-not-object"]
+    assert diag.is_notice and "'just text'" in diag.message and "[undefined]" in diag.message
+    assert diag.line == 2

@@ -33,6 +33,7 @@ DiagnosticKind = Literal[
     "no-header",  # the first record is not a session header: the agent loads no entries (non-strict)
     "unknown-type",  # an entry type no known agent version writes (kept and shown)
     "newer-version",  # the header declares a version newer than the agents this workbench follows
+    "message-not-object",  # a message entry whose `message` is a string (or other non-object)
 ]
 
 

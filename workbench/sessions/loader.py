@@ -22,7 +22,7 @@ from typing import Any
 
 from workbench.errors import SessionFileError
 from workbench.sessions.entries import Diagnostic, Entry, NotLoaded, Session, paused_gc
-from workbench.sessions.structure import CURRENT_VERSION, js_number, structure_diagnostics, unknown_types
+from workbench.sessions.structure import CURRENT_VERSION, js_number, odd_messages, structure_diagnostics, unknown_types
 
 _DECODER = json.JSONDecoder()
 _WHITESPACE = " \t\r\n\ufeff\u00a0\u2028\u2029\u000b\u000c"
@@ -313,6 +313,7 @@ def _build(
 
     diags.extend(structure_diagnostics(path, entries, by_id))
     diags.extend(unknown_types(path, entries))
+    diags.extend(odd_messages(path, entries))
     if version < 3:
         header = {**header, "version": 3}
     diags.sort(key=lambda d: d.line)  # type: ignore[arg-type, return-value]

@@ -52,6 +52,21 @@ def unknown_types(path: str, entries: list[Entry]) -> list[Diagnostic]:
     return out
 
 
+def odd_messages(path: str, entries: list[Entry]) -> list[Diagnostic]:
+    """Message entries whose ``message`` is not an object (a plain string, say): the agent keeps them
+    and its /tree shows them as ``[undefined]`` (the role of a string is undefined in JavaScript), so
+    the row reads like that here too and this diagnostic says what the file really holds."""
+    out: list[Diagnostic] = []
+    for entry in entries:
+        value = entry.raw.get("message", None) if entry.type == "message" else {}
+        if not isinstance(value, Mapping):
+            shown = f"the string {value[:60]!r}" if isinstance(value, str) else f"a JSON {type(value).__name__}"
+            out.append(Diagnostic(path=path, line=entry.line, kind="message-not-object",
+                                  message=f"the message is {shown}, not an object; the agent's /tree shows "
+                                  "this entry as [undefined]"))
+    return out
+
+
 def structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, Entry]) -> list[Diagnostic]:
     """Missing parents and parent cycles, found in one linear pass (each entry is resolved once)."""
     out: list[Diagnostic] = []
