@@ -7,12 +7,12 @@ states of one ``TreeList`` share. All of it is iterative and linear: 100k-entry 
 
 from __future__ import annotations
 
+import threading
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from workbench.sessions.fuzzy import word_prefilter
 from workbench.sessions.fuzzy18 import index_text18, word_match18
 from workbench.sessions.rowtext import display_text, hidden_tool_call_only, search_text
 from workbench.sessions.rowtext18 import (
@@ -37,7 +37,13 @@ from workbench.sessions.treelayout import (
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FlatTree", "Layout", "TreeRow", "VisibleForest", "layout_forest",
            "pi_visible_forest", "render_prefix", "render_rows", "truncate_to_width"]
-from workbench.sessions.wordfilter import norm_matches, normalize_many, query_matcher, word_query
+from workbench.sessions.searchindex import SearchIndex
+from workbench.sessions.wordfilter import _swaps, norm_matches, normalize_many, query_matcher, word_query
+from workbench.sessions.wordfilter18 import normalized18_many, query_matcher18, query_tokens18
+
+# Below this many rows a search scans every row (a few ms): no index, no thread.
+INDEX_MIN_ROWS = 2000
+IndexMode = Literal["auto", "background", "now", "off"]
 
 Flavor = Literal["omp", "pi", "omp57", "omp18"]
 FilterMode = Literal["default", "no-tools", "user-only", "labeled-only", "all"]
@@ -91,7 +97,8 @@ class FlatTree:
     their lowered / normalized forms, the rows of each filter mode and recent search results.
     """
 
-    def __init__(self, tree: SessionTree, flavor: Flavor, leaf: str | None, home: str | None) -> None:
+    def __init__(self, tree: SessionTree, flavor: Flavor, leaf: str | None, home: str | None,
+                 index: IndexMode = "auto") -> None:
         self.flavor = flavor
         self.leaf = leaf
         self.home = home
@@ -211,6 +218,56 @@ class FlatTree:
         self._by_mode: dict[str, list[int]] = {}
         self._found: dict[tuple[str, tuple[str, ...]], list[int]] = {}
         self.prefix_memo: dict[tuple[Any, ...], tuple[str, int, bool]] = {}
+        self._index: SearchIndex | None = None
+        self._index_thread: threading.Thread | None = None
+        self._index_mode: IndexMode = index
+        if index == "now":
+            self.build_search_index()
+        elif index == "background" or (index == "auto" and count >= INDEX_MIN_ROWS):
+            self.start_search_index()
+
+    # ----- the search index (built once, in the background on large trees) ----------------------
+    def haystacks(self) -> list[str]:
+        """Every node's text as the flavour's search compares it (filled once, then cached)."""
+        rows = list(range(len(self.nodes)))
+        return self.normalized(rows) if self.flavor in ("omp", "omp18") else self.lowered(rows)
+
+    def build_search_index(self) -> SearchIndex:
+        """Build the word index now (or wait for the background build); idempotent."""
+        if self._index is None:
+            thread = self._index_thread
+            if thread is not None and thread is not threading.current_thread():
+                thread.join()
+            if self._index is None:
+                self._index = SearchIndex(self.haystacks(), fuzzy=self.flavor in ("omp", "omp18"))
+        return self._index
+
+    def start_search_index(self) -> None:
+        """Build the index in a daemon thread; a search meanwhile waits for it (the work is shared)."""
+        if self._index is None and self._index_thread is None:
+            self._index_thread = threading.Thread(target=self.build_search_index, name="tree-search-index",
+                                                  daemon=True)
+            self._index_thread.start()
+
+    def _search_index(self) -> SearchIndex | None:
+        if self._index is not None:
+            return self._index
+        if self._index_thread is not None or self._index_mode == "now":
+            return self.build_search_index()
+        return None
+
+    def _candidates(self, subtokens: list[str]) -> set[int] | None:
+        """Rows that can match every normalized subtoken (None: no index, every row is a candidate)."""
+        index = self._search_index()
+        if index is None or not all(subtokens):
+            return None
+        found: set[int] | None = None
+        for tok in subtokens:
+            rows = index.candidates((tok, *_swaps(tok)) if index.fuzzy else (tok,))
+            found = rows if found is None else found & rows
+            if not found:
+                break
+        return found
 
     def display(self, n: int) -> str:
         text = self._display[n]
@@ -247,8 +304,8 @@ class FlatTree:
         return self._fill(self._lower, rows, lambda texts: [t.lower() for t in texts])
 
     def normalized(self, rows: list[int]) -> list[str]:
-        """Normalized search texts (omp17 word search), filled for ``rows`` on first use in one batch."""
-        return self._fill(self._norm, rows, normalize_many)
+        """Normalized search texts (omp17 / omp18 word search), filled for ``rows`` on first use in one batch."""
+        return self._fill(self._norm, rows, normalized18_many if self.flavor == "omp18" else normalize_many)
 
     def mode_rows(self, mode: str) -> list[int]:
         """Display-order nodes shown by a filter mode with no search (cached per mode)."""
@@ -286,20 +343,30 @@ class FlatTree:
             return self.mode_rows(mode)
         rows = self.filtered(mode, tokens[:-1])
         tok = tokens[-1]
+        # With the word index, only its candidate rows meet the exact test (a superset: same answer).
         if self.flavor == "omp18":
-            # Cheap necessary condition first (every way a token matches uses its letters in order,
-            # give or take the last two), then pi-tui 18.2.9's scorer on the rows that pass.
-            pre = word_prefilter(tok)
-            if pre is not None:
-                low = self.lowered(rows)
-                rows = [n for n in rows if pre.search(low[n])]
-            rows = [n for n in rows if self.match18(tok, n)]
+            # pi-tui 18.2.9's yes/no answer from the normalized text (no word index object per row).
+            subtokens = query_tokens18(tok)
+            if subtokens is not None:
+                cand = self._candidates(subtokens)
+                if cand is not None:
+                    rows = [n for n in rows if n in cand]
+                norm = self.normalized(rows)
+                match = query_matcher18(tok)
+                rows = [n for n in rows if match(norm[n])]
         elif self.flavor == "omp":
-            if word_query(tok) is not None:
+            subtokens = word_query(tok)
+            if subtokens is not None:
+                cand = self._candidates(subtokens)
+                if cand is not None:
+                    rows = [n for n in rows if n in cand]
                 norm = self.normalized(rows)
                 match = query_matcher(tok)
                 rows = [n for n in rows if match(norm[n])]
         else:
+            cand = self._candidates([tok])
+            if cand is not None:
+                rows = [n for n in rows if n in cand]
             low = self.lowered(rows)
             rows = [n for n in rows if tok in low[n]]
         if len(self._found) >= 24:  # ~24 lists of row numbers: bounded memory on 100k rows
@@ -332,7 +399,8 @@ class FlatTree:
         if not ok or not tokens:
             return ok
         if self.flavor == "omp18":
-            return all(self.match18(tok, n) for tok in tokens)
+            norm18 = self.normalized([n])[n]
+            return all(query_matcher18(tok)(norm18) for tok in tokens)
         if self.flavor == "omp":
             norm = self.normalized([n])[n]
             for tok in tokens:

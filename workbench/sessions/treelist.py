@@ -62,6 +62,7 @@ class TreeList:
         selected: str | None = None,
         home: str | None = _UNSET,
         width: int | None = None,
+        search_index: str = "auto",
     ) -> None:
         """Build the selector for ``session`` (a Session, SessionTree or entries).
 
@@ -70,6 +71,9 @@ class TreeList:
         navigating to a root user message). ``height`` gives ``max_visible = max(5, height // 2)``;
         ``selected`` is the initial selection (default: the leaf or its nearest visible ancestor);
         ``home`` shortens tool paths to ``~`` (default ``$HOME``); ``width`` truncates rendered lines.
+        ``search_index``: the word index that keeps a search keystroke cheap on large trees — ``auto``
+        (built in a background thread from 2000 rows on), ``background``, ``now`` or ``off`` (every
+        keystroke scans the rows; the command line, which searches once). Answers are the same.
         """
         flavor = resolve_flavor(flavor, session)  # type: ignore[assignment]
         if filter_mode not in FILTER_MODES:
@@ -80,7 +84,7 @@ class TreeList:
         if home is _UNSET:
             home = os.environ.get("HOME")
         with paused_gc():
-            self._b = FlatTree(tree, flavor, leaf, home)
+            self._b = FlatTree(tree, flavor, leaf, home, search_index)  # type: ignore[arg-type]
         self.filter_mode: str = filter_mode
         self.search = search
         if max_visible is None:

@@ -1,0 +1,103 @@
+"""A word index over a `/tree`'s search texts: which rows can match a search token (a superset).
+
+Every row's haystack is split into words (omp / omp18: the normalized text, whose words are runs of
+letters, marks and numbers; pi / omp57: the lowered search text split on whitespace). The index maps
+each distinct word to the rows holding it. A token's candidate rows are the rows of the words that
+pass a per-word test that every real match implies, found with one C-speed regex over the vocabulary
+joined by newlines, so a keystroke costs the vocabulary scan plus the candidates, not 100k Python
+calls. The caller then runs the exact scorer on the candidates only, which keeps the answers identical.
+
+Why the word tests are sound (a row that matches has a word passing them):
+
+* pi / omp57 (substring): a token holds no whitespace, so an occurrence lies inside one word. Exact.
+* omp17 / omp18 (word-local scorer, ``wordfilter`` / ``wordfilter18``), for the token or one of its
+  letter/digit swaps ``v``: the token inside one word or as an in-word subsequence → ``v`` is a
+  subsequence of a word; a word equal to ``v`` minus one or two characters → a word is a prefix of
+  ``v``; the compact-text hit at a word start → that word is a prefix of ``v`` or starts with ``v``
+  (so holds it as a subsequence); the acronym rule (2–4 characters) → a word starts with ``v[0]``.
+
+Property tests compare filtering with and without the index over generated sessions and queries.
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from bisect import bisect_right
+from collections.abc import Iterable
+
+__all__ = ["SearchIndex"]
+
+
+class SearchIndex:
+    """Distinct words of the haystacks, their rows, and the vocabulary as one string for regex scans."""
+
+    __slots__ = ("fuzzy", "_words", "_rows", "_id", "_joined", "_starts", "_by_first")
+
+    def __init__(self, haystacks: Iterable[str], *, fuzzy: bool) -> None:
+        """``haystacks[n]`` is row ``n``'s text; ``fuzzy``: word-local scorer words, else substring chunks."""
+        self.fuzzy = fuzzy
+        rows_of: dict[str, array[int]] = {}
+        get = rows_of.get
+        for n, text in enumerate(haystacks):
+            # arrays are not tracked by the cyclic GC: 500k postings add no collector passes
+            for word in set(text.split(" ") if fuzzy else text.split()):
+                rows = get(word)
+                if rows is None:
+                    rows_of[word] = array("i", (n,))
+                else:
+                    rows.append(n)
+        rows_of.pop("", None)
+        self._words = list(rows_of)
+        self._rows = list(rows_of.values())
+        self._id = {w: i for i, w in enumerate(self._words)}
+        starts: list[int] = []
+        pos = 0
+        for w in self._words:
+            starts.append(pos)
+            pos += len(w) + 1
+        self._starts = starts
+        # Words never hold "\n" (fuzzy words are letters and digits; chunks have no whitespace).
+        self._joined = "\n".join(self._words)
+        by_first: dict[str, list[int]] = {}
+        if fuzzy:
+            for i, w in enumerate(self._words):
+                by_first.setdefault(w[0], []).append(i)
+        self._by_first = by_first
+
+    @property
+    def vocabulary_size(self) -> int:
+        return len(self._words)
+
+    def _scan(self, pattern: str) -> set[int]:
+        """Ids of the words in which ``pattern`` matches (the pattern then eats the rest of the word)."""
+        starts = self._starts
+        return {bisect_right(starts, m.start()) - 1 for m in re.finditer(pattern + "[^\n]*", self._joined)}
+
+    def _word_ids(self, variant: str) -> set[int]:
+        esc = [re.escape(c) for c in variant]
+        if not self.fuzzy:
+            return self._scan("".join(esc))
+        # ``variant`` as a subsequence of a word: from an occurrence of its first character, each next
+        # character is the first one after (the classes exclude it: linear, no backtracking blow-up).
+        ids = self._scan(esc[0] + "".join(f"[^\n{e}]*{e}" for e in esc[1:]))
+        get = self._id.get
+        for j in range(1, len(variant)):
+            i = get(variant[:j])  # a word that is a prefix of the variant
+            if i is not None:
+                ids.add(i)
+        if 2 <= len(variant) <= 4:
+            ids.update(self._by_first.get(variant[0], ()))
+        return ids
+
+    def candidates(self, variants: Iterable[str]) -> set[int]:
+        """Rows with a word that can match one of ``variants`` (a token and its swap retries)."""
+        ids: set[int] = set()
+        for v in variants:
+            if v:
+                ids |= self._word_ids(v)
+        rows: set[int] = set()
+        all_rows = self._rows
+        for i in ids:
+            rows.update(all_rows[i])
+        return rows
