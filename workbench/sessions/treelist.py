@@ -78,6 +78,8 @@ class TreeList:
         flavor = resolve_flavor(flavor, session)  # type: ignore[assignment]
         if filter_mode not in FILTER_MODES:
             raise UsageError(f"unknown filter mode {filter_mode!r} (use one of {', '.join(FILTER_MODES)})")
+        if search_index not in ("auto", "background", "now", "off"):
+            raise UsageError(f"unknown search_index {search_index!r} (use auto, background, now or off)")
         tree = _as_tree(session, flavor)
         if leaf is _UNSET:
             leaf = tree.leaf_for_selector(flavor)
