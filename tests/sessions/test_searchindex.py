@@ -25,7 +25,8 @@ PIECES = ["clear", "Timeout", "clearTimeout", "HTMLParser", "getHTTP", "a1b2", "
 QUERY_PIECES = ["c", "cl", "cle", "clea", "clear", "t", "ti", "tim", "timeout", "ct", "htm", "hp", "ght",
                 "a1", "1a", "b2", "ab", "abc", "abcd", "ba", "mo", "mod", "modul42", "module24", "x", "y2x",
                 "é", "éb", "caf", "naive", "img", "imag", "image", "f1", "1f", "ts", "st", "rd", "r", "q",
-                "qq", "1q", "us", "usr", "tc", "e", "9", "x9", ".", "-", "\U0001f600", "Éte"]
+                "qq", "1q", "us", "usr", "tc", "e", "9", "x9", ".", "-", "\U0001f600", "Éte", "clearti",
+                "timeoutx", "imagexy", "abcdef", "module42x", "cleartimeout", "htmlpa"]
 
 
 def _text(rng: random.Random) -> str:

@@ -156,15 +156,14 @@ class TreeList:
         if entry_id is None:
             return None
         if self._pos is None:
-            pos: dict[str, int] = {}
-            ids = self._b.ids
+            # Built by dict(zip(...)) in C: a Python loop here cost ~30 ms per keystroke on 100k rows.
+            keys = map(self._b.ids.__getitem__, self._visible)
             if self._b.flavor == "omp18":
-                for i, n in enumerate(self._visible):
-                    pos[ids[n]] = i  # pi-tui 18's TreeView indexes rows by key: a later duplicate wins
+                # pi-tui 18's TreeView indexes rows by key: a later duplicate wins
+                self._pos = dict(zip(keys, range(len(self._visible))))
             else:
-                for i in range(len(self._visible) - 1, -1, -1):
-                    pos[ids[self._visible[i]]] = i  # first row wins, like findIndex
-            self._pos = pos
+                # first row wins, like findIndex: fill from the end
+                self._pos = dict(zip(reversed(list(keys)), range(len(self._visible) - 1, -1, -1)))
         return self._pos.get(entry_id)
 
     def _last_id(self) -> str | None:
