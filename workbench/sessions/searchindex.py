@@ -14,7 +14,9 @@ Why the word tests are sound (a row that matches has a word passing them):
   letter/digit swaps ``v``: the token inside one word or as an in-word subsequence → ``v`` is a
   subsequence of a word; a word equal to ``v`` minus one or two characters → a word is a prefix of
   ``v``; the compact-text hit at a word start → that word is a prefix of ``v`` or starts with ``v``
-  (so holds it as a subsequence); the acronym rule (2–4 characters) → a word starts with ``v[0]``.
+  (so holds it as a subsequence); the acronym rule (2–4 characters) → ``v`` is a subsequence of
+  the row's word initials (the greedy walk picks words starting with ``v[0]``, ``v[1]``, … in order).
+  The initials of every row are one more newline-joined string, scanned the same way.
 
 Property tests compare filtering with and without the index over generated sessions and queries.
 """
@@ -28,18 +30,22 @@ from collections.abc import Iterable
 
 __all__ = ["SearchIndex"]
 
+_INITIAL = re.compile("([^ \n])[^ \n]*| ")
+_NEWLINE = re.compile("\n")
+
 
 class SearchIndex:
     """Distinct words of the haystacks, their rows, and the vocabulary as one string for regex scans."""
 
-    __slots__ = ("fuzzy", "_words", "_rows", "_id", "_joined", "_starts", "_by_first")
+    __slots__ = ("fuzzy", "_words", "_rows", "_id", "_joined", "_starts", "_initials", "_row_starts")
 
     def __init__(self, haystacks: Iterable[str], *, fuzzy: bool) -> None:
         """``haystacks[n]`` is row ``n``'s text; ``fuzzy``: word-local scorer words, else substring chunks."""
         self.fuzzy = fuzzy
         rows_of: dict[str, array[int]] = {}
         get = rows_of.get
-        for n, text in enumerate(haystacks):
+        texts = haystacks if isinstance(haystacks, list) else list(haystacks)
+        for n, text in enumerate(texts):
             # arrays are not tracked by the cyclic GC: 500k postings add no collector passes
             for word in set(text.split(" ") if fuzzy else text.split()):
                 rows = get(word)
@@ -59,45 +65,55 @@ class SearchIndex:
         self._starts = starts
         # Words never hold "\n" (fuzzy words are letters and digits; chunks have no whitespace).
         self._joined = "\n".join(self._words)
-        by_first: dict[str, list[int]] = {}
+        self._initials = ""
+        self._row_starts: list[int] = []
         if fuzzy:
-            for i, w in enumerate(self._words):
-                by_first.setdefault(w[0], []).append(i)
-        self._by_first = by_first
+            # Each row's words → their first characters, rows one per line: one regex pass in C.
+            self._initials = _INITIAL.sub(r"\1", "\n".join(texts))
+            starts = [0]
+            starts += [m.end() for m in _NEWLINE.finditer(self._initials)]
+            self._row_starts = starts
 
     @property
     def vocabulary_size(self) -> int:
         return len(self._words)
 
-    def _scan(self, pattern: str) -> set[int]:
-        """Ids of the words in which ``pattern`` matches (the pattern then eats the rest of the word)."""
-        starts = self._starts
-        return {bisect_right(starts, m.start()) - 1 for m in re.finditer(pattern + "[^\n]*", self._joined)}
+    def _scan(self, pattern: str, text: str | None = None, starts: list[int] | None = None) -> set[int]:
+        """Lines of ``text`` (default: words of the vocabulary) in which ``pattern`` matches; the
+        pattern then eats the rest of the line, so each line is reported once."""
+        text = self._joined if text is None else text
+        starts = self._starts if starts is None else starts
+        return {bisect_right(starts, m.start()) - 1 for m in re.finditer(pattern + "[^\n]*", text)}
 
     def _word_ids(self, variant: str) -> set[int]:
         esc = [re.escape(c) for c in variant]
         if not self.fuzzy:
             return self._scan("".join(esc))
-        # ``variant`` as a subsequence of a word: from an occurrence of its first character, each next
-        # character is the first one after (the classes exclude it: linear, no backtracking blow-up).
-        ids = self._scan(esc[0] + "".join(f"[^\n{e}]*{e}" for e in esc[1:]))
+        # ``variant`` as a subsequence of a word, or a word that is a prefix of it.
+        ids = self._scan(_subsequence(esc))
         get = self._id.get
         for j in range(1, len(variant)):
             i = get(variant[:j])  # a word that is a prefix of the variant
             if i is not None:
                 ids.add(i)
-        if 2 <= len(variant) <= 4:
-            ids.update(self._by_first.get(variant[0], ()))
         return ids
 
     def candidates(self, variants: Iterable[str]) -> set[int]:
         """Rows with a word that can match one of ``variants`` (a token and its swap retries)."""
         ids: set[int] = set()
+        rows: set[int] = set()
         for v in variants:
             if v:
                 ids |= self._word_ids(v)
-        rows: set[int] = set()
+                if self.fuzzy and 2 <= len(v) <= 4:  # the acronym rule: rows straight from the initials
+                    rows |= self._scan(_subsequence([re.escape(c) for c in v]), self._initials, self._row_starts)
         all_rows = self._rows
         for i in ids:
             rows.update(all_rows[i])
         return rows
+
+
+def _subsequence(esc: list[str]) -> str:
+    """The characters in order within one line: each next one is the first after the previous (the
+    classes exclude it, so the scan is linear, no backtracking blow-up)."""
+    return esc[0] + "".join(f"[^\n{e}]*{e}" for e in esc[1:])
