@@ -150,6 +150,8 @@ class FlatTree:
         index_of = self.index_of
         for n in self.order:
             index_of[ids[n]] = n  # later duplicate wins, like the reference's Map
+        self.unique_ids = len(index_of) == len(ids)
+        self.pi_forests: dict[tuple[Any, ...], VisibleForest] = {}  # pi: laid-out visible forests, by query
         # Per-node facts every filter pass needs, computed once in one pass; tool calls of every
         # assistant message in the whole tree (§8.2), visible or not, in display order.
         self.tool_calls: dict[str, tuple[Any, Any]] = {}

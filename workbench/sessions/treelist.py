@@ -144,7 +144,15 @@ class TreeList:
             self._vchildren: dict[int, list[int]] = {}
             self._vparent: dict[int, int] = {}
             return
-        forest = pi_visible_forest(b, visible, self.folded)
+        # The forest of a (filter, query, folds) is the same every time: backspacing to a query
+        # typed before, or clearing it, reuses it instead of laying out 100k rows again.
+        key = (self.filter_mode, tuple(self._tokens()), self.folded)
+        forest = b.pi_forests.get(key)
+        if forest is None:
+            forest = pi_visible_forest(b, visible, self.folded)
+            if len(b.pi_forests) >= 8:
+                b.pi_forests.pop(next(iter(b.pi_forests)))
+            b.pi_forests[key] = forest
         self._vchildren = forest.vchildren
         self._vparent = forest.vparent
         self._vlayout = forest.layout
@@ -155,6 +163,15 @@ class TreeList:
     def _row_of(self, entry_id: str | None) -> int | None:
         if entry_id is None:
             return None
+        if self._pos is None and self._b.unique_ids:
+            # One id, one node: find the node in the visible list (a C scan), no 100k-entry dict.
+            n = self._b.index_of.get(entry_id)
+            if n is None:
+                return None
+            try:
+                return self._visible.index(n)
+            except ValueError:
+                return None
         if self._pos is None:
             # Built by dict(zip(...)) in C: a Python loop here cost ~30 ms per keystroke on 100k rows.
             keys = map(self._b.ids.__getitem__, self._visible)
@@ -175,8 +192,10 @@ class TreeList:
             return None
         seen: set[str] = set()
         cur = start
+        shown = set(self._visible) if self._b.unique_ids else None  # ancestors tested in O(1) each
+        index_of = self._b.index_of
         while cur is not None and cur not in seen:
-            if self._row_of(cur) is not None:
+            if (index_of.get(cur) in shown) if shown is not None else (self._row_of(cur) is not None):
                 return cur
             seen.add(cur)
             k = self._b.index_of.get(cur)
