@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from workbench.sessions.fuzzy import _Word, _word_score
 from workbench.sessions.fuzzy18 import index_text18, word_match18
 from workbench.sessions.rowtext import display_text, hidden_tool_call_only, search_text
 from workbench.sessions.rowtext18 import (
@@ -40,6 +41,11 @@ __all__ = ["FILTER_MODES", "FILTER_TAGS", "FlatTree", "Layout", "TreeRow", "Visi
 from workbench.sessions.searchindex import SearchIndex
 from workbench.sessions.wordfilter import _swaps, norm_matches, normalize_many, query_matcher, word_query
 from workbench.sessions.wordfilter18 import normalized18_many, query_matcher18, query_tokens18
+
+def _word_rule(tok: str, word: str) -> bool:
+    """The scorer's per-word rules (``fuzzy._word_score``, shared by omp17 and omp18) for one word."""
+    return _word_score(tok, _Word(word, 0, 0)) is not None
+
 
 # Below this many rows a search scans every row (a few ms): no index, no thread.
 INDEX_MIN_ROWS = 2000
@@ -258,6 +264,32 @@ class FlatTree:
             return self.build_search_index()
         return None
 
+    def _word_filter(self, rows: list[int], subtokens: list[str], match: Callable[[str], bool]) -> list[int]:
+        """omp17 / omp18: ``rows`` whose normalized text ``match`` accepts, asking ``match`` only where
+        the index cannot answer by itself.
+
+        A row holding, for every subtoken, a word that passes the scorer's per-word rules (in the word,
+        a prefix of it, the token minus its last one or two characters, a short subsequence) matches
+        once the scorer's row-level gates pass: a non-empty text (it has words) and the characters
+        check (all but each token's last three characters occur in the text).
+        """
+        index = self._search_index()
+        norm = None
+        if index is not None and all(subtokens):
+            sure: set[int] | None = None
+            cand: set[int] | None = None
+            for tok in subtokens:
+                s, c = index.sure_and_candidates((tok, *_swaps(tok)), _word_rule)
+                sure = s if sure is None else sure & s
+                cand = c if cand is None else cand & c
+            assert sure is not None and cand is not None
+            rows = [n for n in rows if n in cand]
+            norm = self.normalized(rows)
+            required = sorted({ch for tok in subtokens for ch in tok[:-3]})
+            return [n for n in rows if (n in sure and all(ch in norm[n] for ch in required)) or match(norm[n])]
+        norm = self.normalized(rows)
+        return [n for n in rows if match(norm[n])]
+
     def _candidates(self, subtokens: list[str]) -> set[int] | None:
         """Rows that can match every normalized subtoken (None: no index, every row is a candidate)."""
         index = self._search_index()
@@ -350,27 +382,19 @@ class FlatTree:
             # pi-tui 18.2.9's yes/no answer from the normalized text (no word index object per row).
             subtokens = query_tokens18(tok)
             if subtokens is not None:
-                cand = self._candidates(subtokens)
-                if cand is not None:
-                    rows = [n for n in rows if n in cand]
-                norm = self.normalized(rows)
-                match = query_matcher18(tok)
-                rows = [n for n in rows if match(norm[n])]
+                rows = self._word_filter(rows, subtokens, query_matcher18(tok))
         elif self.flavor == "omp":
             subtokens = word_query(tok)
             if subtokens is not None:
-                cand = self._candidates(subtokens)
-                if cand is not None:
-                    rows = [n for n in rows if n in cand]
-                norm = self.normalized(rows)
-                match = query_matcher(tok)
-                rows = [n for n in rows if match(norm[n])]
+                rows = self._word_filter(rows, subtokens, query_matcher(tok))
         else:
             cand = self._candidates([tok])
             if cand is not None:
+                # Exact: a whitespace-free token occurs in a text only inside one of its chunks.
                 rows = [n for n in rows if n in cand]
-            low = self.lowered(rows)
-            rows = [n for n in rows if tok in low[n]]
+            else:
+                low = self.lowered(rows)
+                rows = [n for n in rows if tok in low[n]]
         if len(self._found) >= 24:  # ~24 lists of row numbers: bounded memory on 100k rows
             self._found.pop(next(iter(self._found)))
         self._found[key] = rows

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 __all__ = ["SearchIndex"]
 
@@ -97,6 +97,37 @@ class SearchIndex:
             if i is not None:
                 ids.add(i)
         return ids
+
+    def sure_and_candidates(self, variants: Iterable[str], word_rule: Callable[[str, str], bool]) -> tuple[set[int], set[int]]:
+        """(rows where a word passes ``word_rule`` for a variant, rows that can match at all).
+
+        ``word_rule(v, word)`` is the scorer's own per-word test (it sees one word, nothing else): a
+        row holding such a word matches by it, with no need to run the scorer on the row (the caller
+        still applies the row-level gates). The other candidates (a word that is a prefix of the
+        variant, for a compact hit across words; the acronym rule) need the scorer.
+        """
+        words = self._words
+        sure_ids: set[int] = set()
+        maybe_ids: set[int] = set()
+        rows: set[int] = set()
+        for v in variants:
+            if not v:
+                continue
+            for i in self._word_ids(v):
+                if word_rule(v, words[i]):
+                    sure_ids.add(i)
+                else:
+                    maybe_ids.add(i)
+            if self.fuzzy and 2 <= len(v) <= 4:
+                rows |= self._scan(_subsequence([re.escape(c) for c in v]), self._initials, self._row_starts)
+        all_rows = self._rows
+        sure: set[int] = set()
+        for i in sure_ids:
+            sure.update(all_rows[i])
+        for i in maybe_ids - sure_ids:
+            rows.update(all_rows[i])
+        rows |= sure
+        return sure, rows
 
     def candidates(self, variants: Iterable[str]) -> set[int]:
         """Rows with a word that can match one of ``variants`` (a token and its swap retries)."""
