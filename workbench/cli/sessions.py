@@ -9,7 +9,7 @@ from typing import Any
 from workbench.cli._output import add_json_flag, print_json, print_json_fast
 from workbench.errors import NotFoundError
 from workbench.sessions import build_session_context, load_session
-from workbench.sessions.entries import Session
+from workbench.sessions.entries import Session, paused_gc
 from workbench.sessions.flavors import FLAVOR_CHOICES, detect_flavor, resolve_flavor
 from workbench.sessions.treelist import FILTER_MODES, TreeList
 
@@ -58,6 +58,13 @@ def _flavor(args: argparse.Namespace, session: Session) -> tuple[str, str]:
 
 
 def _tree(args: argparse.Namespace) -> int:
+    # 100k entries are millions of acyclic containers: collector passes over them cost more than the
+    # whole rendering, and this command exits right after.
+    with paused_gc():
+        return _tree_paused(args)
+
+
+def _tree_paused(args: argparse.Namespace) -> int:
     session = load_session(args.session)
     _check_leaf(session, args.leaf)
     flavor, why = _flavor(args, session)

@@ -173,7 +173,7 @@ class FlatTree:
             entry = entries[n]
             obj = entry.data if entry.data is not None else entry.raw
             msg = obj.get("message")
-            if not isinstance(msg, Mapping):
+            if type(msg) is not dict and not isinstance(msg, Mapping):
                 continue
             role = msg.get("role")
             if not isinstance(role, str):
