@@ -117,31 +117,42 @@ class FlatTree:
         stack: list[tuple[TreeNode, int]] = [(r, -1) for r in reversed(roots)]
         pop = stack.pop
         push = stack.append
+        add_node = nodes.append
+        add_parent = parent.append
         while stack:
             node, par = pop()
-            me = len(nodes)
-            nodes.append(node)
-            parent.append(par)
-            if par >= 0:
-                kids = children.get(par)
-                if kids is None:
-                    children[par] = [me]
-                else:
-                    kids.append(me)  # popped in node.children order, so the list keeps that order
-            ch = node.children
-            if ch:
+            while True:
+                me = len(nodes)
+                add_node(node)
+                add_parent(par)
+                if par >= 0:
+                    kids = children.get(par)
+                    if kids is None:
+                        children[par] = [me]
+                    else:
+                        kids.append(me)  # popped in node.children order, so the list keeps that order
+                ch = node.children
+                if len(ch) == 1:
+                    # A chain link: go straight on (same preorder, no stack round trip per entry).
+                    node, par = ch[0], me
+                    continue
                 for k in range(len(ch) - 1, -1, -1):
                     push((ch[k], me))
+                break
         entries = [node.entry for node in nodes]
         ids = [e.id for e in entries]
         active: set[int] = set()
         if leaf is not None:
-            for i, eid in enumerate(ids):
-                if eid == leaf:
-                    j = i
-                    while j >= 0 and j not in active:
-                        active.add(j)
-                        j = parent[j]
+            at = -1
+            while True:  # every node of the leaf's id (ids.index: a C scan, not a Python loop)
+                try:
+                    at = ids.index(leaf, at + 1)
+                except ValueError:
+                    break
+                j = at
+                while j >= 0 and j not in active:
+                    active.add(j)
+                    j = parent[j]
         root_nums = [i for i, p in enumerate(parent) if p < 0]  # preorder keeps the roots' order
         layout = (layout_forest18 if flavor == "omp18" else layout_forest)(root_nums, children, active)
         self.order: list[int] = list(layout)  # flat display order (indices into nodes)
@@ -154,8 +165,7 @@ class FlatTree:
         self.multiple_roots = len(roots) > 1
         self.index_of: dict[str, int] = {}
         index_of = self.index_of
-        for n in self.order:
-            index_of[ids[n]] = n  # later duplicate wins, like the reference's Map
+        index_of.update(zip(map(ids.__getitem__, self.order), self.order))  # later duplicate wins, like a Map
         self.unique_ids = len(index_of) == len(ids)
         self.pi_forests: dict[tuple[Any, ...], VisibleForest] = {}  # pi: laid-out visible forests, by query
         # Per-node facts every filter pass needs, computed once in one pass; tool calls of every
