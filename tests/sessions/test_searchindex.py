@@ -147,3 +147,40 @@ def test_unknown_index_mode_is_refused():
 
     with pytest.raises(UsageError, match="search_index"):
         TreeList([], search_index="sometimes")
+
+
+def _walk_nearest(tl: TreeList, start: str | None) -> str | None:
+    """The selection rule written plainly: ``start`` or its nearest visible entry ancestor, else the last row."""
+    visible = tl.visible_ids
+    if not visible:
+        return None
+    shown = set(visible)
+    by_id = {e.id: e for e in tl._b.entries}
+    seen: set[str] = set()
+    cur = start
+    while cur is not None and cur not in seen:
+        if cur in shown:
+            return cur
+        seen.add(cur)
+        entry = by_id.get(cur)
+        if entry is None:
+            break
+        cur = entry.parent_id
+    return visible[-1]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_selection_after_a_search_is_the_nearest_visible_ancestor(seed):
+    rng = random.Random(f"sel-{seed}")
+    recs = _records(rng, rng.randint(30, 120))
+    for rec in rng.sample(recs, 4):  # orphans and parent cycles too
+        rec["parentId"] = rng.choice(["missing", recs[rng.randrange(len(recs))]["id"]])
+    flavor = rng.choice(["omp", "omp18", "pi"])
+    tl = TreeList(recs, flavor=flavor, search_index="now")
+    for _ in range(40):
+        start = tl._remembered
+        after = tl.set_filter(rng.choice(FILTER_MODES)).set_search(_query(rng) if rng.random() < 0.7 else "")
+        state = tl.set_filter(after.filter_mode)
+        assert after.selected_id == _walk_nearest(after, state._remembered), (flavor, start)
+        if after.visible_ids and rng.random() < 0.5:
+            tl = after.select(rng.choice(after.visible_ids))

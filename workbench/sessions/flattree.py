@@ -167,6 +167,7 @@ class FlatTree:
         index_of = self.index_of
         index_of.update(zip(map(ids.__getitem__, self.order), self.order))  # later duplicate wins, like a Map
         self.unique_ids = len(index_of) == len(ids)
+        self._chains: dict[int, list[int]] = {}
         self.pi_forests: dict[tuple[Any, ...], VisibleForest] = {}  # pi: laid-out visible forests, by query
         # Per-node facts every filter pass needs, computed once in one pass; tool calls of every
         # assistant message in the whole tree (§8.2), visible or not, in display order.
@@ -243,6 +244,25 @@ class FlatTree:
             self.build_search_index()
         elif index == "background" or (index == "auto" and count >= INDEX_MIN_ROWS):
             self.start_search_index()
+
+    def ancestor_chain(self, n: int) -> list[int]:
+        """Node ``n`` and its entry ancestors (``parentId`` looked up by id), nearest first; it stops
+        at a missing parent or where the walk comes back to a node (a parent cycle). Cached per node."""
+        chain = self._chains.get(n)
+        if chain is None:
+            chain = []
+            seen: set[int] = set()
+            index_of, entries = self.index_of, self.entries
+            cur: int | None = n
+            while cur is not None and cur not in seen:
+                seen.add(cur)
+                chain.append(cur)
+                pid = entries[cur].parent_id
+                cur = index_of.get(pid) if pid is not None else None
+            if len(self._chains) >= 4:
+                self._chains.pop(next(iter(self._chains)))
+            self._chains[n] = chain
+        return chain
 
     # ----- the search index (built once, in the background on large trees) ----------------------
     def haystacks(self) -> list[str]:
