@@ -150,9 +150,11 @@ class TreeList:
         forest = b.pi_forests.get(key)
         if forest is None:
             forest = pi_visible_forest(b, visible, self.folded)
-            if len(b.pi_forests) >= 8:
-                b.pi_forests.pop(next(iter(b.pi_forests)))
-            b.pi_forests[key] = forest
+            if key[1] or key[2]:  # forests of a query or of folds: the 8 most recent
+                queried = [k for k in b.pi_forests if k[1] or k[2]]
+                if len(queried) >= 8:
+                    b.pi_forests.pop(queried[0])
+            b.pi_forests[key] = forest  # a filter mode with no query stays: clearing a search is instant
         self._vchildren = forest.vchildren
         self._vparent = forest.vparent
         self._vlayout = forest.layout
