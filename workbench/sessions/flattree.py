@@ -7,6 +7,7 @@ states of one ``TreeList`` share. All of it is iterative and linear: 100k-entry 
 
 from __future__ import annotations
 
+import gc
 import threading
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -283,9 +284,17 @@ class FlatTree:
     def start_search_index(self) -> None:
         """Build the index in a daemon thread; a search meanwhile waits for it (the work is shared)."""
         if self._index is None and self._index_thread is None:
-            self._index_thread = threading.Thread(target=self.build_search_index, name="tree-search-index",
+            self._index_thread = threading.Thread(target=self._build_in_background, name="tree-search-index",
                                                   daemon=True)
             self._index_thread.start()
+
+    def _build_in_background(self) -> None:
+        self.build_search_index()
+        # Loading paused the collector over millions of new containers; its first passes after that
+        # walk all of them (0.3-0.5 s each) and would land on the first keystrokes. One full pass
+        # now, while the user is still looking at the opened tree, makes them old: later keystrokes
+        # meet only young-generation passes. (It frees nothing of ours: these structures are acyclic.)
+        gc.collect()
 
     def _search_index(self) -> SearchIndex | None:
         if self._index is not None:
@@ -316,6 +325,8 @@ class FlatTree:
             rows = [n for n in rows if n in cand]
             norm = self.normalized(rows)
             required = sorted({ch for tok in subtokens for ch in tok[:-3]})
+            if not required:  # tokens of three characters or fewer: no characters check
+                return [n for n in rows if n in sure or match(norm[n])]
             return [n for n in rows if (n in sure and all(ch in norm[n] for ch in required)) or match(norm[n])]
         norm = self.normalized(rows)
         return [n for n in rows if match(norm[n])]
