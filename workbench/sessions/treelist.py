@@ -200,8 +200,18 @@ class TreeList:
             n0 = b.index_of.get(start) if start is not None else None
             if n0 is None:
                 return self._last_id()
-            chain = b.ancestor_chain(n0)
             shown = set(self._visible)
+            # Usually the start or a near ancestor is shown: a few steps, no chain to build.
+            cur: int | None = n0
+            for _ in range(32):
+                if cur in shown:
+                    return b.ids[cur]  # type: ignore[index]
+                pid = b.entries[cur].parent_id  # type: ignore[index]
+                nxt = b.index_of.get(pid) if pid is not None else None
+                if nxt is None or nxt == cur:
+                    return self._last_id()
+                cur = nxt
+            chain = b.ancestor_chain(n0)
             try:
                 return b.ids[chain[list(map(shown.__contains__, chain)).index(True)]]
             except ValueError:
