@@ -22,7 +22,7 @@ class _Thing:
 
 CASES = [
     {}, [], {"a": []}, {"a": {}}, {"rows": [{"id": "x", "label": None, "active": True, "depth": 3}]},
-    {"s": "".join(chr(c) for c in range(0, 160))}, {"s": "\u2028\u2029\ufeff\U0001f600é"},
+    {"s": "".join(chr(c) for c in range(160))}, {"s": "\u2028\u2029\ufeff\U0001f600é"},
     {"s": "\ud800"}, {"n": 2 ** 70}, {"n": -(2 ** 63)}, {1: "int key"}, {"d": _Thing()},
     {"b": b"bytes"}, {"t": (1, 2)}, {"nested": [[[{"k": [None, False, 0, -1]}]]]},
 ]

@@ -7,15 +7,11 @@ states of one ``TreeList`` share. All of it is iterative and linear: 100k-entry 
 
 from __future__ import annotations
 
-import gc
-import threading
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from workbench.sessions.fuzzy import _Word, _word_score
-from workbench.sessions.fuzzy18 import index_text18, word_match18
 from workbench.sessions.rowtext import display_text, hidden_tool_call_only, search_text
 from workbench.sessions.rowtext18 import (
     SETTINGS_TYPES18,
@@ -39,18 +35,10 @@ from workbench.sessions.treelayout import (
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FlatTree", "Layout", "TreeRow", "VisibleForest", "layout_forest",
            "pi_visible_forest", "render_prefix", "render_rows", "truncate_to_width"]
-from workbench.sessions.searchindex import SearchIndex
-from workbench.sessions.wordfilter import _swaps, norm_matches, normalize_many, query_matcher, word_query
+from workbench.sessions.treesearch import IndexMode, SearchIndexed
+from workbench.sessions.wordfilter import norm_matches, normalize_many, query_matcher, word_query
 from workbench.sessions.wordfilter18 import normalized18_many, query_matcher18, query_tokens18
 
-def _word_rule(tok: str, word: str) -> bool:
-    """The scorer's per-word rules (``fuzzy._word_score``, shared by omp17 and omp18) for one word."""
-    return _word_score(tok, _Word(word, 0, 0)) is not None
-
-
-# Below this many rows a search scans every row (a few ms): no index, no thread.
-INDEX_MIN_ROWS = 2000
-IndexMode = Literal["auto", "background", "now", "off"]
 
 Flavor = Literal["omp", "pi", "omp57", "omp18"]
 FilterMode = Literal["default", "no-tools", "user-only", "labeled-only", "all"]
@@ -97,7 +85,7 @@ def truncate_to_width(text: str, width: int, *, ellipsis: bool = False) -> str:
     return text
 
 
-class FlatTree:
+class FlatTree(SearchIndexed):
     """The flattened full tree of one (session, flavour, leaf): built once, shared by all states.
 
     It also holds every cache the states of one ``TreeList`` family share: display and search texts,
@@ -221,7 +209,6 @@ class FlatTree:
             [is_user_request18(e.obj) if types[n] in ("message", "custom_message") else False
              for n, e in enumerate(entries)]
             if flavor == "omp18" else [types[n] == "message" and roles[n] == "user" for n in range(count)])
-        self._index18: dict[int, Any] = {}
         self.hidden_always = hidden
         self.active_path: set[str] = set()
         cur = leaf
@@ -238,13 +225,7 @@ class FlatTree:
         self._by_mode: dict[str, list[int]] = {}
         self._found: dict[tuple[str, tuple[str, ...]], list[int]] = {}
         self.prefix_memo: dict[tuple[Any, ...], tuple[str, int, bool]] = {}
-        self._index: SearchIndex | None = None
-        self._index_thread: threading.Thread | None = None
-        self._index_mode: IndexMode = index
-        if index == "now":
-            self.build_search_index()
-        elif index == "background" or (index == "auto" and count >= INDEX_MIN_ROWS):
-            self.start_search_index()
+        self._init_index(index, count)  # treesearch: the word index, maybe built in the background
 
     def ancestor_chain(self, n: int) -> list[int]:
         """Node ``n`` and its entry ancestors (``parentId`` looked up by id), nearest first; it stops
@@ -264,85 +245,6 @@ class FlatTree:
                 self._chains.pop(next(iter(self._chains)))
             self._chains[n] = chain
         return chain
-
-    # ----- the search index (built once, in the background on large trees) ----------------------
-    def haystacks(self) -> list[str]:
-        """Every node's text as the flavour's search compares it (filled once, then cached)."""
-        rows = list(range(len(self.nodes)))
-        return self.normalized(rows) if self.flavor in ("omp", "omp18") else self.lowered(rows)
-
-    def build_search_index(self) -> SearchIndex:
-        """Build the word index now (or wait for the background build); idempotent."""
-        if self._index is None:
-            thread = self._index_thread
-            if thread is not None and thread is not threading.current_thread():
-                thread.join()
-            if self._index is None:
-                self._index = SearchIndex(self.haystacks(), fuzzy=self.flavor in ("omp", "omp18"))
-        return self._index
-
-    def start_search_index(self) -> None:
-        """Build the index in a daemon thread; a search meanwhile waits for it (the work is shared)."""
-        if self._index is None and self._index_thread is None:
-            self._index_thread = threading.Thread(target=self._build_in_background, name="tree-search-index",
-                                                  daemon=True)
-            self._index_thread.start()
-
-    def _build_in_background(self) -> None:
-        self.build_search_index()
-        # Loading paused the collector over millions of new containers; its first passes after that
-        # walk all of them (0.3-0.5 s each) and would land on the first keystrokes. One full pass
-        # now, while the user is still looking at the opened tree, makes them old: later keystrokes
-        # meet only young-generation passes. (It frees nothing of ours: these structures are acyclic.)
-        gc.collect()
-
-    def _search_index(self) -> SearchIndex | None:
-        if self._index is not None:
-            return self._index
-        if self._index_thread is not None or self._index_mode == "now":
-            return self.build_search_index()
-        return None
-
-    def _word_filter(self, rows: list[int], subtokens: list[str], match: Callable[[str], bool]) -> list[int]:
-        """omp17 / omp18: ``rows`` whose normalized text ``match`` accepts, asking ``match`` only where
-        the index cannot answer by itself.
-
-        A row holding, for every subtoken, a word that passes the scorer's per-word rules (in the word,
-        a prefix of it, the token minus its last one or two characters, a short subsequence) matches
-        once the scorer's row-level gates pass: a non-empty text (it has words) and the characters
-        check (all but each token's last three characters occur in the text).
-        """
-        index = self._search_index()
-        norm = None
-        if index is not None and all(subtokens):
-            sure: set[int] | None = None
-            cand: set[int] | None = None
-            for tok in subtokens:
-                s, c = index.sure_and_candidates((tok, *_swaps(tok)), _word_rule)
-                sure = s if sure is None else sure & s
-                cand = c if cand is None else cand & c
-            assert sure is not None and cand is not None
-            rows = [n for n in rows if n in cand]
-            norm = self.normalized(rows)
-            required = sorted({ch for tok in subtokens for ch in tok[:-3]})
-            if not required:  # tokens of three characters or fewer: no characters check
-                return [n for n in rows if n in sure or match(norm[n])]
-            return [n for n in rows if (n in sure and all(ch in norm[n] for ch in required)) or match(norm[n])]
-        norm = self.normalized(rows)
-        return [n for n in rows if match(norm[n])]
-
-    def _candidates(self, subtokens: list[str]) -> set[int] | None:
-        """Rows that can match every normalized subtoken (None: no index, every row is a candidate)."""
-        index = self._search_index()
-        if index is None or not all(subtokens):
-            return None
-        found: set[int] | None = None
-        for tok in subtokens:
-            rows = index.candidates((tok, *_swaps(tok)) if index.fuzzy else (tok,))
-            found = rows if found is None else found & rows
-            if not found:
-                break
-        return found
 
     def display(self, n: int) -> str:
         text = self._display[n]
@@ -440,13 +342,6 @@ class FlatTree:
             self._found.pop(next(iter(self._found)))
         self._found[key] = rows
         return rows
-
-    def match18(self, tok: str, n: int) -> bool:
-        """omp 18's per-token test: pi-tui 18.2.9 ``fuzzyMatch(token, searchText)`` (index cached per row)."""
-        index = self._index18.get(n)
-        if index is None:
-            index = self._index18[n] = index_text18(self.search(n))
-        return word_match18(tok, index).matches
 
     def passes(self, n: int, mode: str, tokens: list[str]) -> bool:
         if self.hidden_always[n]:

@@ -24,8 +24,8 @@ Property tests compare filtering with and without the index over generated sessi
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from bisect import bisect_right
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 
 __all__ = ["SearchIndex"]
