@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable
 from typing import Literal
 
+from workbench.sessions.entries import paused_gc
 from workbench.sessions.fuzzy import _Word, _word_score
 from workbench.sessions.searchindex import SearchIndex
 from workbench.sessions.wordfilter import _swaps
@@ -67,7 +68,8 @@ class SearchIndexed:
             self._index_thread.start()
 
     def _build_in_background(self) -> None:
-        self.build_search_index()
+        with paused_gc():  # ~1M new objects: no collector passes while they are made
+            self.build_search_index()
         # Loading paused the collector over millions of new containers; its first passes after that
         # walk all of them (0.3-0.5 s each) and would land on the first keystrokes. One full pass
         # now, while the user is still looking at the opened tree, makes them old: later keystrokes
