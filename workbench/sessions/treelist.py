@@ -146,7 +146,10 @@ class TreeList:
             return
         # The forest of a (filter, query, folds) is the same every time: backspacing to a query
         # typed before, or clearing it, reuses it instead of laying out 100k rows again.
-        key = (self.filter_mode, tuple(self._tokens()), self.folded)
+        tokens = tuple(self._tokens())
+        if tokens and len(visible) == len(b.mode_rows(self.filter_mode)):
+            tokens = ()  # the search hides no row of the mode (visible ⊆ mode rows): the mode's own forest
+        key = (self.filter_mode, tokens, self.folded)
         forest = b.pi_forests.get(key)
         if forest is None:
             forest = pi_visible_forest(b, visible, self.folded)
