@@ -184,3 +184,26 @@ def test_selection_after_a_search_is_the_nearest_visible_ancestor(seed):
         assert after.selected_id == _walk_nearest(after, state._remembered), (flavor, start)
         if after.visible_ids and rng.random() < 0.5:
             tl = after.select(rng.choice(after.visible_ids))
+
+
+def test_ancestor_chains_borrowed_from_a_longer_one_equal_a_full_walk():
+    # a -> b -> c -> d (root chain), plus a parent loop x -> y -> z -> y hanging off nothing.
+    recs = [{"type": "message", "id": i, "parentId": p, "timestamp": f"2026-01-01T00:00:0{k}Z",
+             "message": {"role": "user", "content": i}}
+            for k, (i, p) in enumerate([("a", None), ("b", "a"), ("c", "b"), ("d", "c"), ("x", "y"), ("y", "z"),
+                                         ("z", "y"), ("w", "z")])]
+    tl = TreeList(recs, flavor="omp", search_index="off")
+    b = tl._b
+
+    def full(n):
+        out, seen, cur = [], set(), n
+        while cur is not None and cur not in seen:
+            seen.add(cur)
+            out.append(cur)
+            pid = b.entries[cur].parent_id
+            cur = b.index_of.get(pid) if pid is not None else None
+        return out
+
+    order = [b.index_of[i] for i in ("d", "b", "x", "w", "c", "y", "z", "a")]
+    for n in order + order:
+        assert b.ancestor_chain(n) == full(n), b.ids[n]

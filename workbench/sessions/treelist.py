@@ -105,6 +105,9 @@ class TreeList:
         else:
             self.selected_id = self._nearest_visible(start)
         self._remembered = self.selected_id
+        n = self._b.index_of.get(self.selected_id) if self.selected_id is not None else None
+        if n is not None:
+            self._b.chain_hints.append(n)  # the background index build prepares its ancestor chain
 
     # ----- derived state ---------------------------------------------------------------------
     @property

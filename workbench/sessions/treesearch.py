@@ -37,6 +37,7 @@ class SearchIndexed:
     _index_mode: IndexMode
 
     def _init_index(self, index: IndexMode, count: int) -> None:
+        self.chain_hints: list[int] = []  # nodes whose ancestor chains the background build prepares
         self._index = None
         self._index_thread = None
         self._index_mode = index
@@ -70,6 +71,10 @@ class SearchIndexed:
     def _build_in_background(self) -> None:
         with paused_gc():  # ~1M new objects: no collector passes while they are made
             self.build_search_index()
+            # The selection's chain of ancestors, which a keystroke that hides it walks (100k steps
+            # on a long chain): ready before the first such keystroke.
+            for n in list(self.chain_hints):
+                self.ancestor_chain(n)  # type: ignore[attr-defined]
         # Loading paused the collector over millions of new containers; its first passes after that
         # walk all of them (0.3-0.5 s each) and would land on the first keystrokes. One full pass
         # now, while the user is still looking at the opened tree, makes them old: later keystrokes
