@@ -187,13 +187,12 @@ def test_selection_after_a_search_is_the_nearest_visible_ancestor(seed):
 
 
 def test_ancestor_chains_borrowed_from_a_longer_one_equal_a_full_walk():
-    # a -> b -> c -> d (root chain), plus a parent loop x -> y -> z -> y hanging off nothing.
+    # A root chain a <- b <- c, and a parent loop y -> z -> v -> y entered from x (at y) and w (at v):
+    # the loop's chain from x is the longest, but it ends where it loops and must lend no tail.
+    links = [("a", None), ("b", "a"), ("c", "b"), ("y", "v"), ("z", "y"), ("v", "z"), ("x", "z"), ("w", "v")]
     recs = [{"type": "message", "id": i, "parentId": p, "timestamp": f"2026-01-01T00:00:0{k}Z",
-             "message": {"role": "user", "content": i}}
-            for k, (i, p) in enumerate([("a", None), ("b", "a"), ("c", "b"), ("d", "c"), ("x", "y"), ("y", "z"),
-                                         ("z", "y"), ("w", "z")])]
-    tl = TreeList(recs, flavor="omp", search_index="off")
-    b = tl._b
+             "message": {"role": "user", "content": i}} for k, (i, p) in enumerate(links)]
+    b = TreeList(recs, flavor="omp", search_index="off")._b
 
     def full(n):
         out, seen, cur = [], set(), n
@@ -204,6 +203,6 @@ def test_ancestor_chains_borrowed_from_a_longer_one_equal_a_full_walk():
             cur = b.index_of.get(pid) if pid is not None else None
         return out
 
-    order = [b.index_of[i] for i in ("d", "b", "x", "w", "c", "y", "z", "a")]
+    order = [b.index_of[i] for i in ("x", "w", "c", "b", "y", "z", "v", "a")]
     for n in order + order:
         assert b.ancestor_chain(n) == full(n), b.ids[n]
