@@ -99,7 +99,8 @@ class SearchIndex:
     def sure_and_candidates(self, variants: Iterable[str], word_rule: Callable[[str, str], bool]) -> tuple[set[int], set[int]]:
         """(rows where a word passes ``word_rule`` for a variant, rows that can match at all).
 
-        ``word_rule(v, word)`` is the scorer's own per-word test (it sees one word, nothing else): a
+        ``word_rule(v, word)`` is the scorer's own per-word test (it sees one word, nothing else; a
+        word that contains ``v`` passes it, so that case skips the call): a
         row holding such a word matches by it, with no need to run the scorer on the row (the caller
         still applies the row-level gates). The other candidates (a word that is a prefix of the
         variant, for a compact hit across words; the acronym rule) need the scorer.
@@ -112,7 +113,8 @@ class SearchIndex:
             if not v:
                 continue
             for i in self._word_ids(v):
-                if word_rule(v, words[i]):
+                w = words[i]
+                if v in w or word_rule(v, w):  # a word holding the variant passes every scorer's rules
                     sure_ids.add(i)
                 else:
                     maybe_ids.add(i)
