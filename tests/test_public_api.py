@@ -66,7 +66,7 @@ PUBLIC = {
         "SessionInfo", "SessionTree", "TreeList", "TreeNode", "TreeRow", "UsageTotals", "append_label",
         "branch_path", "build_session_context", "classic_match", "detect_flavor", "fuzzy_filter",
         "generate_session_records", "generate_session_text", "is_session_name", "load_session",
-        "normalize_many", "normalized_text", "parse_session_bytes", "parse_session_text", "parse_timestamp_ms",
+        "normalize_many", "normalized_text", "parse_session_bytes", "parse_session_text", "parse_timestamp_ms", "paused_gc",
         "query_matcher", "resolve_flavor", "resolve_labels", "session_files", "session_info", "time_tree",
         "usage_totals", "word_match", "word_match18", "word_matches"
     },

@@ -35,6 +35,7 @@ from workbench.sessions.entries import (
     NotLoaded,
     Session,
     parse_timestamp_ms,
+    paused_gc,
 )
 from workbench.sessions.files import (
     STREAM_SUFFIX,
@@ -110,6 +111,7 @@ __all__ = [
     "parse_session_bytes",
     "parse_session_text",
     "parse_timestamp_ms",
+    "paused_gc",
     "query_matcher",
     "resolve_flavor",
     "resolve_labels",

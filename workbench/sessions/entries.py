@@ -64,7 +64,7 @@ class Entry:
     @property
     def message(self) -> Mapping[str, Any] | None:
         msg = self.obj.get("message") if self.type == "message" else None
-        return msg if isinstance(msg, Mapping) else None
+        return msg if type(msg) is dict or isinstance(msg, Mapping) else None
 
     @property
     def role(self) -> str | None:

@@ -12,8 +12,6 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from workbench.sessions.fuzzy import word_prefilter
-from workbench.sessions.fuzzy18 import index_text18, word_match18
 from workbench.sessions.rowtext import display_text, hidden_tool_call_only, search_text
 from workbench.sessions.rowtext18 import (
     SETTINGS_TYPES18,
@@ -38,12 +36,9 @@ from workbench.sessions.treelayout import (
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FlatTree", "Layout", "TreeRow", "VisibleForest", "layout_forest",
            "pi_visible_forest", "render_prefix", "render_rows", "truncate_to_width"]
-from workbench.sessions.wordfilter import (
-    norm_matches,
-    normalize_many,
-    query_matcher,
-    word_query,
-)
+from workbench.sessions.treesearch import IndexMode, SearchIndexed
+from workbench.sessions.wordfilter import norm_matches, normalize_many, query_matcher, word_query
+from workbench.sessions.wordfilter18 import normalized18_many, query_matcher18, query_tokens18
 
 Flavor = Literal["omp", "pi", "omp57", "omp18"]
 FilterMode = Literal["default", "no-tools", "user-only", "labeled-only", "all"]
@@ -90,14 +85,15 @@ def truncate_to_width(text: str, width: int, *, ellipsis: bool = False) -> str:
     return text
 
 
-class FlatTree:
+class FlatTree(SearchIndexed):
     """The flattened full tree of one (session, flavour, leaf): built once, shared by all states.
 
     It also holds every cache the states of one ``TreeList`` family share: display and search texts,
     their lowered / normalized forms, the rows of each filter mode and recent search results.
     """
 
-    def __init__(self, tree: SessionTree, flavor: Flavor, leaf: str | None, home: str | None) -> None:
+    def __init__(self, tree: SessionTree, flavor: Flavor, leaf: str | None, home: str | None,
+                 index: IndexMode = "auto") -> None:
         self.flavor = flavor
         self.leaf = leaf
         self.home = home
@@ -110,31 +106,42 @@ class FlatTree:
         stack: list[tuple[TreeNode, int]] = [(r, -1) for r in reversed(roots)]
         pop = stack.pop
         push = stack.append
+        add_node = nodes.append
+        add_parent = parent.append
         while stack:
             node, par = pop()
-            me = len(nodes)
-            nodes.append(node)
-            parent.append(par)
-            if par >= 0:
-                kids = children.get(par)
-                if kids is None:
-                    children[par] = [me]
-                else:
-                    kids.append(me)  # popped in node.children order, so the list keeps that order
-            ch = node.children
-            if ch:
+            while True:
+                me = len(nodes)
+                add_node(node)
+                add_parent(par)
+                if par >= 0:
+                    kids = children.get(par)
+                    if kids is None:
+                        children[par] = [me]
+                    else:
+                        kids.append(me)  # popped in node.children order, so the list keeps that order
+                ch = node.children
+                if len(ch) == 1:
+                    # A chain link: go straight on (same preorder, no stack round trip per entry).
+                    node, par = ch[0], me
+                    continue
                 for k in range(len(ch) - 1, -1, -1):
                     push((ch[k], me))
+                break
         entries = [node.entry for node in nodes]
         ids = [e.id for e in entries]
         active: set[int] = set()
         if leaf is not None:
-            for i, eid in enumerate(ids):
-                if eid == leaf:
-                    j = i
-                    while j >= 0 and j not in active:
-                        active.add(j)
-                        j = parent[j]
+            at = -1
+            while True:  # every node of the leaf's id (ids.index: a C scan, not a Python loop)
+                try:
+                    at = ids.index(leaf, at + 1)
+                except ValueError:
+                    break
+                j = at
+                while j >= 0 and j not in active:
+                    active.add(j)
+                    j = parent[j]
         root_nums = [i for i, p in enumerate(parent) if p < 0]  # preorder keeps the roots' order
         layout = (layout_forest18 if flavor == "omp18" else layout_forest)(root_nums, children, active)
         self.order: list[int] = list(layout)  # flat display order (indices into nodes)
@@ -147,8 +154,11 @@ class FlatTree:
         self.multiple_roots = len(roots) > 1
         self.index_of: dict[str, int] = {}
         index_of = self.index_of
-        for n in self.order:
-            index_of[ids[n]] = n  # later duplicate wins, like the reference's Map
+        index_of.update(zip(map(ids.__getitem__, self.order), self.order))  # later duplicate wins, like a Map
+        self.unique_ids = len(index_of) == len(ids)
+        self._chains: dict[int, list[int]] = {}
+        self._base_chain: tuple[list[int], dict[int, int]] | None = None
+        self.pi_forests: dict[tuple[Any, ...], VisibleForest] = {}  # pi: laid-out visible forests, by query
         # Per-node facts every filter pass needs, computed once in one pass; tool calls of every
         # assistant message in the whole tree (§8.2), visible or not, in display order.
         self.tool_calls: dict[str, tuple[Any, Any]] = {}
@@ -164,7 +174,7 @@ class FlatTree:
             entry = entries[n]
             obj = entry.data if entry.data is not None else entry.raw
             msg = obj.get("message")
-            if not isinstance(msg, Mapping):
+            if type(msg) is not dict and not isinstance(msg, Mapping):
                 continue
             role = msg.get("role")
             if not isinstance(role, str):
@@ -200,7 +210,6 @@ class FlatTree:
             [is_user_request18(e.obj) if types[n] in ("message", "custom_message") else False
              for n, e in enumerate(entries)]
             if flavor == "omp18" else [types[n] == "message" and roles[n] == "user" for n in range(count)])
-        self._index18: dict[int, Any] = {}
         self.hidden_always = hidden
         self.active_path: set[str] = set()
         cur = leaf
@@ -217,6 +226,45 @@ class FlatTree:
         self._by_mode: dict[str, list[int]] = {}
         self._found: dict[tuple[str, tuple[str, ...]], list[int]] = {}
         self.prefix_memo: dict[tuple[Any, ...], tuple[str, int, bool]] = {}
+        self._init_index(index, count)  # treesearch: the word index, maybe built in the background
+
+    def ancestor_chain(self, n: int) -> list[int]:
+        """Node ``n`` and its entry ancestors (``parentId`` looked up by id), nearest first; it stops
+        at a missing parent or where the walk comes back to a node (a parent cycle). Cached per node.
+
+        The longest chain made so far is kept with each node's position in it: a later walk stops
+        where it meets that chain and borrows its tail (a C list copy), so moving the selection along
+        a 100k-entry chain costs a few steps, not 100k. (A node met there was not walked yet, and the
+        tail holds no walked node: it would have been met first. Same chain as a full walk.) Only
+        chains ending at a root lend tails.
+        """
+        chain = self._chains.get(n)
+        if chain is not None:
+            return chain
+        base = self._base_chain
+        walked: list[int] = []
+        seen: set[int] = set()
+        index_of, entries = self.index_of, self.entries
+        cur: int | None = n
+        chain = walked
+        while cur is not None and cur not in seen:
+            if base is not None:
+                k = base[1].get(cur)
+                if k is not None:
+                    chain = walked + base[0][k:]
+                    break
+            seen.add(cur)
+            walked.append(cur)
+            pid = entries[cur].parent_id
+            cur = index_of.get(pid) if pid is not None else None
+        # Only a chain that ends at a root can lend its tail: one that ends where it loops would lend
+        # a tail missing the loop's nodes walked before the meeting point.
+        if cur is None and (base is None or len(chain) > len(base[0])):
+            self._base_chain = (chain, dict(zip(chain, range(len(chain)))))
+        if len(self._chains) >= 4:
+            self._chains.pop(next(iter(self._chains)))
+        self._chains[n] = chain
+        return chain
 
     def display(self, n: int) -> str:
         text = self._display[n]
@@ -253,8 +301,8 @@ class FlatTree:
         return self._fill(self._lower, rows, lambda texts: [t.lower() for t in texts])
 
     def normalized(self, rows: list[int]) -> list[str]:
-        """Normalized search texts (omp17 word search), filled for ``rows`` on first use in one batch."""
-        return self._fill(self._norm, rows, normalize_many)
+        """Normalized search texts (omp17 / omp18 word search), filled for ``rows`` on first use in one batch."""
+        return self._fill(self._norm, rows, normalized18_many if self.flavor == "omp18" else normalize_many)
 
     def mode_rows(self, mode: str) -> list[int]:
         """Display-order nodes shown by a filter mode with no search (cached per mode)."""
@@ -292,33 +340,28 @@ class FlatTree:
             return self.mode_rows(mode)
         rows = self.filtered(mode, tokens[:-1])
         tok = tokens[-1]
+        # With the word index, only its candidate rows meet the exact test (a superset: same answer).
         if self.flavor == "omp18":
-            # Cheap necessary condition first (every way a token matches uses its letters in order,
-            # give or take the last two), then pi-tui 18.2.9's scorer on the rows that pass.
-            pre = word_prefilter(tok)
-            if pre is not None:
-                low = self.lowered(rows)
-                rows = [n for n in rows if pre.search(low[n])]
-            rows = [n for n in rows if self.match18(tok, n)]
+            # pi-tui 18.2.9's yes/no answer from the normalized text (no word index object per row).
+            subtokens = query_tokens18(tok)
+            if subtokens is not None:
+                rows = self._word_filter(rows, subtokens, query_matcher18(tok))
         elif self.flavor == "omp":
-            if word_query(tok) is not None:
-                norm = self.normalized(rows)
-                match = query_matcher(tok)
-                rows = [n for n in rows if match(norm[n])]
+            subtokens = word_query(tok)
+            if subtokens is not None:
+                rows = self._word_filter(rows, subtokens, query_matcher(tok))
         else:
-            low = self.lowered(rows)
-            rows = [n for n in rows if tok in low[n]]
+            cand = self._candidates([tok])
+            if cand is not None:
+                # Exact: a whitespace-free token occurs in a text only inside one of its chunks.
+                rows = [n for n in rows if n in cand]
+            else:
+                low = self.lowered(rows)
+                rows = [n for n in rows if tok in low[n]]
         if len(self._found) >= 24:  # ~24 lists of row numbers: bounded memory on 100k rows
             self._found.pop(next(iter(self._found)))
         self._found[key] = rows
         return rows
-
-    def match18(self, tok: str, n: int) -> bool:
-        """omp 18's per-token test: pi-tui 18.2.9 ``fuzzyMatch(token, searchText)`` (index cached per row)."""
-        index = self._index18.get(n)
-        if index is None:
-            index = self._index18[n] = index_text18(self.search(n))
-        return word_match18(tok, index).matches
 
     def passes(self, n: int, mode: str, tokens: list[str]) -> bool:
         if self.hidden_always[n]:
@@ -338,7 +381,8 @@ class FlatTree:
         if not ok or not tokens:
             return ok
         if self.flavor == "omp18":
-            return all(self.match18(tok, n) for tok in tokens)
+            norm18 = self.normalized([n])[n]
+            return all(query_matcher18(tok)(norm18) for tok in tokens)
         if self.flavor == "omp":
             norm = self.normalized([n])[n]
             for tok in tokens:

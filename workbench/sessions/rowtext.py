@@ -183,7 +183,7 @@ def _or(args: Mapping[str, Any], *keys: str, default: Any = "") -> Any:
 
 
 def format_tool_call(name: str, args: Any, *, home: str | None, flavor: RowFlavor) -> str:
-    if not isinstance(args, Mapping):
+    if type(args) is not dict and not isinstance(args, Mapping):
         args = {}
     shorten = shorten18 if flavor == "omp18" else _shorten
     if name == "read":
@@ -246,7 +246,8 @@ def _has_text(content: Any, flavor: RowFlavor) -> bool:
 def hidden_tool_call_only(obj: Mapping[str, Any], flavor: RowFlavor) -> bool:
     """The tool-call-only assistant rule (§8.3 step 1), without the "is the current leaf" exception."""
     msg = obj.get("message")
-    if obj.get("type") != "message" or not isinstance(msg, Mapping) or msg.get("role") != "assistant":
+    # ``type(...) is dict`` first: the ABC check is slow and JSON gives plain dicts.
+    if obj.get("type") != "message" or not (type(msg) is dict or isinstance(msg, Mapping)) or msg.get("role") != "assistant":
         return False
     if _has_text(msg.get("content"), flavor):
         return False
@@ -258,7 +259,7 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
     etype = obj.get("type")
     if etype == "message":
         msg = obj.get("message")
-        if not isinstance(msg, Mapping):
+        if type(msg) is not dict and not isinstance(msg, Mapping):
             return "[undefined]"
         role = msg.get("role", _MISSING)
         content = msg.get("content")
@@ -332,7 +333,7 @@ def search_text(obj: Mapping[str, Any], label: str | None, *, flavor: RowFlavor)
     etype = obj.get("type")
     if etype == "message":
         msg = obj.get("message")
-        if isinstance(msg, Mapping):
+        if type(msg) is dict or isinstance(msg, Mapping):
             parts.append(_part(msg.get("role")))
             content = msg.get("content", _MISSING)
             if _truthy(content):  # JS truthiness: an empty array still counts

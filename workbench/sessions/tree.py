@@ -139,9 +139,13 @@ class SessionTree:
         self.session = source if isinstance(source, Session) else None
         self.flavor: Flavor = flavor
         self.entries: list[Entry] = as_entries(source)
-        self.by_id: dict[str, Entry] = {}
-        for entry in self.entries:
-            self.by_id[entry.id] = entry  # a later duplicate overwrites (§4.1)
+        by_id = source.by_id if isinstance(source, Session) else None
+        if by_id and type(by_id) is dict:
+            self.by_id: dict[str, Entry] = dict(by_id)  # the loader's index, same rule: a copy in C
+        else:
+            self.by_id = {}
+            for entry in self.entries:
+                self.by_id[entry.id] = entry  # a later duplicate overwrites (§4.1)
         self.leaf_id: str | None = (self.entries[-1].id if self.entries else None) if leaf is _UNSET else leaf
         self._tree: list[TreeNode] | None = None
         self._node_of: dict[str, TreeNode] = {}

@@ -218,20 +218,28 @@ def pi_visible_forest(flat: FlatTree, visible: list[int], folded: frozenset[int]
     """Rebuild the forest of visible rows (parent = nearest visible ancestor), drop the descendants of
     folded rows, and lay it out again (§8.3, pi only); rows keep the flattened order."""
     vis = set(visible)
-    nearest: dict[int, int] = {}
+    # nearest[n]: n's nearest visible ancestor-or-self (-1: none). A list, not a dict: this loop runs
+    # over every node at every pi keystroke. Parents come before children in ``order``; a node's
+    # parent is always in ``order`` too, so ``nearest[p]`` is set when read.
+    nearest = [-1] * len(flat.nodes)
+    parent = flat.parent
     vparent: dict[int, int] = {}
     vchildren: dict[int, list[int]] = {}
     roots: list[int] = []
     for n in flat.order:
-        p = flat.parent[n]
-        anc = nearest.get(p, -1) if p >= 0 else -1
+        p = parent[n]
+        anc = nearest[p] if p >= 0 else -1
         if n in vis:
             nearest[n] = n
             if anc < 0:
                 roots.append(n)
             else:
                 vparent[n] = anc
-                vchildren.setdefault(anc, []).append(n)
+                kids = vchildren.get(anc)
+                if kids is None:
+                    vchildren[anc] = [n]
+                else:
+                    kids.append(n)
         else:
             nearest[n] = anc
     children = vchildren

@@ -62,6 +62,7 @@ class TreeList:
         selected: str | None = None,
         home: str | None = _UNSET,
         width: int | None = None,
+        search_index: str = "auto",
     ) -> None:
         """Build the selector for ``session`` (a Session, SessionTree or entries).
 
@@ -70,17 +71,22 @@ class TreeList:
         navigating to a root user message). ``height`` gives ``max_visible = max(5, height // 2)``;
         ``selected`` is the initial selection (default: the leaf or its nearest visible ancestor);
         ``home`` shortens tool paths to ``~`` (default ``$HOME``); ``width`` truncates rendered lines.
+        ``search_index``: the word index that keeps a search keystroke cheap on large trees — ``auto``
+        (built in a background thread from 2000 rows on), ``background``, ``now`` or ``off`` (every
+        keystroke scans the rows; the command line, which searches once). Answers are the same.
         """
         flavor = resolve_flavor(flavor, session)
         if filter_mode not in FILTER_MODES:
             raise UsageError(f"unknown filter mode {filter_mode!r} (use one of {', '.join(FILTER_MODES)})")
+        if search_index not in ("auto", "background", "now", "off"):
+            raise UsageError(f"unknown search_index {search_index!r} (use auto, background, now or off)")
         tree = _as_tree(session, flavor)
         if leaf is _UNSET:
             leaf = tree.leaf_for_selector(flavor)
         if home is _UNSET:
             home = os.environ.get("HOME")
         with paused_gc():
-            self._b = FlatTree(tree, flavor, leaf, home)
+            self._b = FlatTree(tree, flavor, leaf, home, search_index)  # type: ignore[arg-type]
         self.filter_mode: str = filter_mode
         self.search = search
         if max_visible is None:
@@ -99,6 +105,9 @@ class TreeList:
         else:
             self.selected_id = self._nearest_visible(start)
         self._remembered = self.selected_id
+        n = self._b.index_of.get(self.selected_id) if self.selected_id is not None else None
+        if n is not None:
+            self._b.chain_hints.append(n)  # the background index build prepares its ancestor chain
 
     # ----- derived state ---------------------------------------------------------------------
     @property
@@ -138,7 +147,20 @@ class TreeList:
             self._vchildren: dict[int, list[int]] = {}
             self._vparent: dict[int, int] = {}
             return
-        forest = pi_visible_forest(b, visible, self.folded)
+        # The forest of a (filter, query, folds) is the same every time: backspacing to a query
+        # typed before, or clearing it, reuses it instead of laying out 100k rows again.
+        tokens = tuple(self._tokens())
+        if tokens and len(visible) == len(b.mode_rows(self.filter_mode)):
+            tokens = ()  # the search hides no row of the mode (visible ⊆ mode rows): the mode's own forest
+        key = (self.filter_mode, tokens, self.folded)
+        forest = b.pi_forests.get(key)
+        if forest is None:
+            forest = pi_visible_forest(b, visible, self.folded)
+            if key[1] or key[2]:  # forests of a query or of folds: the 8 most recent
+                queried = [k for k in b.pi_forests if k[1] or k[2]]
+                if len(queried) >= 8:
+                    b.pi_forests.pop(queried[0])
+            b.pi_forests[key] = forest  # a filter mode with no query stays: clearing a search is instant
         self._vchildren = forest.vchildren
         self._vparent = forest.vparent
         self._vlayout = forest.layout
@@ -149,16 +171,24 @@ class TreeList:
     def _row_of(self, entry_id: str | None) -> int | None:
         if entry_id is None:
             return None
+        if self._pos is None and self._b.unique_ids:
+            # One id, one node: find the node in the visible list (a C scan), no 100k-entry dict.
+            n = self._b.index_of.get(entry_id)
+            if n is None:
+                return None
+            try:
+                return self._visible.index(n)
+            except ValueError:
+                return None
         if self._pos is None:
-            pos: dict[str, int] = {}
-            ids = self._b.ids
+            # Built by dict(zip(...)) in C: a Python loop here cost ~30 ms per keystroke on 100k rows.
+            keys = map(self._b.ids.__getitem__, self._visible)
             if self._b.flavor == "omp18":
-                for i, n in enumerate(self._visible):
-                    pos[ids[n]] = i  # pi-tui 18's TreeView indexes rows by key: a later duplicate wins
+                # pi-tui 18's TreeView indexes rows by key: a later duplicate wins
+                self._pos = dict(zip(keys, range(len(self._visible))))
             else:
-                for i in range(len(self._visible) - 1, -1, -1):
-                    pos[ids[self._visible[i]]] = i  # first row wins, like findIndex
-            self._pos = pos
+                # first row wins, like findIndex: fill from the end
+                self._pos = dict(zip(reversed(list(keys)), range(len(self._visible) - 1, -1, -1)))
         return self._pos.get(entry_id)
 
     def _last_id(self) -> str | None:
@@ -168,16 +198,40 @@ class TreeList:
         """``start`` or its nearest visible ancestor (entry parent chain); else the last row."""
         if not self._visible:
             return None
+        b = self._b
+        if b.unique_ids:
+            # One node per id: the walk is the start's chain of entry ancestors (cached, it is the
+            # same for every keystroke while the selection stays), and its first visible node is
+            # found in C. A 100k-entry chain cost ~90 ms per keystroke walked in Python.
+            n0 = b.index_of.get(start) if start is not None else None
+            if n0 is None:
+                return self._last_id()
+            shown = set(self._visible)
+            # Usually the start or a near ancestor is shown: a few steps, no chain to build.
+            cur: int | None = n0
+            for _ in range(32):
+                if cur in shown:
+                    return b.ids[cur]
+                pid = b.entries[cur].parent_id  # type: ignore[index]
+                nxt = b.index_of.get(pid) if pid is not None else None
+                if nxt is None or nxt == cur:
+                    return self._last_id()
+                cur = nxt
+            chain = b.ancestor_chain(n0)
+            try:
+                return b.ids[chain[list(map(shown.__contains__, chain)).index(True)]]
+            except ValueError:
+                return self._last_id()
         seen: set[str] = set()
-        cur = start
-        while cur is not None and cur not in seen:
-            if self._row_of(cur) is not None:
-                return cur
-            seen.add(cur)
-            k = self._b.index_of.get(cur)
+        walk: str | None = start
+        while walk is not None and walk not in seen:
+            if self._row_of(walk) is not None:
+                return walk
+            seen.add(walk)
+            k = self._b.index_of.get(walk)
             if k is None:
                 break
-            cur = self._b.nodes[k].entry.parent_id
+            walk = self._b.nodes[k].entry.parent_id
         return self._last_id()
 
     @property

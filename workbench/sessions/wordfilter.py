@@ -57,8 +57,11 @@ def normalized_text(text: str) -> str:
     return _u16(normalize_words(text))
 
 
-def normalize_many(texts: list[str]) -> list[str]:
-    """``normalized_text`` of every text; ASCII texts are done together with a few passes in C."""
+def normalize_many(texts: list[str], fallback: Callable[[str], str] | None = None) -> list[str]:
+    """``normalized_text`` of every text; ASCII texts are done together with a few passes in C.
+
+    ``fallback`` normalizes the other texts (default ``normalized_text``; omp 18 passes its own).
+    """
     out: list[str | None] = [None] * len(texts)
     ascii_idx = [i for i, t in enumerate(texts) if t.isascii() and _SEP not in t]
     if ascii_idx:
@@ -82,9 +85,10 @@ def normalize_many(texts: list[str]) -> list[str]:
         parts[-1] = parts[-1].strip(" ")
         for i, part in zip(ascii_idx, parts):
             out[i] = part
+    one = fallback or normalized_text
     for i, t in enumerate(texts):
         if out[i] is None:
-            out[i] = normalized_text(t)
+            out[i] = one(t)
     return out  # type: ignore[return-value]
 
 

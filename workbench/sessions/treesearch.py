@@ -1,0 +1,136 @@
+"""The search-index side of ``FlatTree``: the word index, its background build, and filtering with it.
+
+``FlatTree`` inherits this: it holds the per-row caches (search texts, normalized texts) the index is
+built from, and ``filtered`` asks ``_word_filter`` / ``_candidates`` for each search token. The index
+(``searchindex.SearchIndex``) only narrows the rows the exact scorer sees, so answers never change.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+from workbench.sessions.entries import paused_gc
+from workbench.sessions.fuzzy import _Word, _word_score
+from workbench.sessions.rowtext import RowFlavor
+from workbench.sessions.searchindex import SearchIndex
+from workbench.sessions.wordfilter import _swaps
+
+__all__ = ["INDEX_MIN_ROWS", "IndexMode", "SearchIndexed"]
+
+# Below this many rows a search scans every row (a few ms): no index, no thread.
+INDEX_MIN_ROWS = 2000
+IndexMode = Literal["auto", "background", "now", "off"]
+
+
+def _word_rule(tok: str, word: str) -> bool:
+    """The scorer's per-word rules (``fuzzy._word_score``, shared by omp17 and omp18) for one word."""
+    return _word_score(tok, _Word(word, 0, 0)) is not None
+
+
+class SearchIndexed:
+    """Mixin for ``FlatTree``: needs ``flavor``, ``nodes``, ``normalized`` and ``lowered``."""
+
+    _index: SearchIndex | None
+    _index_thread: threading.Thread | None
+    _index_mode: IndexMode
+    # What the FlatTree it is mixed into provides (declared for readers and type checkers).
+    flavor: RowFlavor
+    nodes: Sequence[Any]
+    normalized: Callable[[list[int]], list[str]]
+    lowered: Callable[[list[int]], list[str]]
+
+    def _init_index(self, index: IndexMode, count: int) -> None:
+        self.chain_hints: list[int] = []  # nodes whose ancestor chains the background build prepares
+        self._index = None
+        self._index_thread = None
+        self._index_mode = index
+        if index == "now":
+            self.build_search_index()
+        elif index == "background" or (index == "auto" and count >= INDEX_MIN_ROWS):
+            self.start_search_index()
+
+    def haystacks(self) -> list[str]:
+        """Every node's text as the flavour's search compares it (filled once, then cached)."""
+        rows = list(range(len(self.nodes)))
+        return self.normalized(rows) if self.flavor in ("omp", "omp18") else self.lowered(rows)
+
+    def build_search_index(self) -> SearchIndex:
+        """Build the word index now (or wait for the background build); idempotent."""
+        if self._index is None:
+            thread = self._index_thread
+            if thread is not None and thread is not threading.current_thread():
+                thread.join()
+            if self._index is None:
+                self._index = SearchIndex(self.haystacks(), fuzzy=self.flavor in ("omp", "omp18"))
+        return self._index
+
+    def start_search_index(self) -> None:
+        """Build the index in a daemon thread; a search meanwhile waits for it (the work is shared)."""
+        if self._index is None and self._index_thread is None:
+            self._index_thread = threading.Thread(target=self._build_in_background, name="tree-search-index",
+                                                  daemon=True)
+            self._index_thread.start()
+
+    def _build_in_background(self) -> None:
+        with paused_gc():  # ~1M new objects: no collector passes while they are made
+            self.build_search_index()
+            # The selection's chain of ancestors, which a keystroke that hides it walks (100k steps
+            # on a long chain): ready before the first such keystroke.
+            for n in list(self.chain_hints):
+                self.ancestor_chain(n)  # type: ignore[attr-defined]
+        # Loading paused the collector over millions of new containers; its first passes after that
+        # walk all of them (0.3-0.5 s each) and would land on the first keystrokes. One full pass
+        # now, while the user is still looking at the opened tree, makes them old: later keystrokes
+        # meet only young-generation passes. (It frees nothing of ours: these structures are acyclic.)
+        gc.collect()
+
+    def _search_index(self) -> SearchIndex | None:
+        if self._index is not None:
+            return self._index
+        if self._index_thread is not None or self._index_mode == "now":
+            return self.build_search_index()
+        return None
+
+    def _word_filter(self, rows: list[int], subtokens: list[str], match: Callable[[str], bool]) -> list[int]:
+        """omp17 / omp18: ``rows`` whose normalized text ``match`` accepts, asking ``match`` only where
+        the index cannot answer by itself.
+
+        A row holding, for every subtoken, a word that passes the scorer's per-word rules (in the word,
+        a prefix of it, the token minus its last one or two characters, a short subsequence) matches
+        once the scorer's row-level gates pass: a non-empty text (it has words) and the characters
+        check (all but each token's last three characters occur in the text).
+        """
+        index = self._search_index()
+        norm = None
+        if index is not None and all(subtokens):
+            sure: set[int] | None = None
+            cand: set[int] | None = None
+            for tok in subtokens:
+                s, c = index.sure_and_candidates((tok, *_swaps(tok)), _word_rule)
+                sure = s if sure is None else sure & s
+                cand = c if cand is None else cand & c
+            assert sure is not None and cand is not None
+            rows = [n for n in rows if n in cand]
+            norm = self.normalized(rows)
+            required = sorted({ch for tok in subtokens for ch in tok[:-3]})
+            if not required:  # tokens of three characters or fewer: no characters check
+                return [n for n in rows if n in sure or match(norm[n])]
+            return [n for n in rows if (n in sure and all(ch in norm[n] for ch in required)) or match(norm[n])]
+        norm = self.normalized(rows)
+        return [n for n in rows if match(norm[n])]
+
+    def _candidates(self, subtokens: list[str]) -> set[int] | None:
+        """Rows that can match every normalized subtoken (None: no index, every row is a candidate)."""
+        index = self._search_index()
+        if index is None or not all(subtokens):
+            return None
+        found: set[int] | None = None
+        for tok in subtokens:
+            rows = index.candidates((tok, *_swaps(tok)) if index.fuzzy else (tok,))
+            found = rows if found is None else found & rows
+            if not found:
+                break
+        return found
