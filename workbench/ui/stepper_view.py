@@ -342,12 +342,14 @@ class StepperView(Viewer):
             self._marks, self._marked = {}, 0
             self.marks.object = ""
             n = len(stepper)
-            self.slider.param.update(start=0, end=max(n - 1, 1), disabled=n <= 1)
-            if self.rules_select.value != self.state.rules_dir and self.state.rules_dir in self.rules_select.options.values():
-                self.rules_select.value = self.state.rules_dir
             if self.state.goal == "step":
                 keep_step, self.state.goal = True, ""  # one shot: open_step asked for this step
             step = min(self.state.step, max(n - 1, 0)) if keep_step else 0
+            # bounds and value in one update: a slider left at the old stream's value must not move
+            # the new stream there
+            self.slider.param.update(start=0, end=max(n - 1, 1), value=step, disabled=n <= 1)
+            if self.rules_select.value != self.state.rules_dir and self.state.rules_dir in self.rules_select.options.values():
+                self.rules_select.value = self.state.rules_dir
             if step != self.state.step:
                 self.state.step = step
         self._on_step()
