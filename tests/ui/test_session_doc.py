@@ -67,3 +67,17 @@ def test_deep_prefixes_are_capped_at_the_inner_levels():
     capped = cap_prefix(deep, levels=4)
     assert capped == "…  " + "│  " * 2 + "├─ "
     assert cap_prefix("├─ ", levels=4) == "├─ "
+
+
+def test_omp18_and_auto_flavours_read_the_file_as_the_agent_that_wrote_it():
+    from pathlib import Path
+
+    from workbench.ui.session_doc import SessionDoc
+
+    sample = Path(__file__).resolve().parents[2] / "sample_sessions" / "omp18-billing.jsonl"
+    auto = SessionDoc(sample, "auto")
+    auto.refresh()
+    assert auto.resolved == "omp18"
+    plain = SessionDoc(sample, "omp18")
+    plain.refresh()
+    assert [r.text for r in plain.base.rows()] == [r.text for r in auto.base.rows()]

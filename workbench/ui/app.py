@@ -220,7 +220,7 @@ def build_page(server: Server) -> pn.template.base.BasePage:
             session_select.value = state.session
 
     state.param.watch(_refresh_options, ["session", "catalog_revision"])
-    flavour = pn.widgets.RadioButtonGroup.from_param(state.param.flavour, color="light", width=110)
+    flavour = pn.widgets.RadioButtonGroup.from_param(state.param.flavour, color="light", width=240)
 
     help_button = pn.widgets.Button(label="? Help", color="light", width=80, css_classes=["wb-help-button"])
     help_keys = KeyCatcher(["?", "shift+?"], lambda key: template.open_modal())

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import SessionFileError
-from workbench.sessions import SessionTree, build_session_context, parse_session_bytes
+from workbench.sessions import SessionTree, build_session_context, parse_session_bytes, resolve_flavor
 from workbench.sessions.treelist import TreeList, TreeRow
 from workbench.ui import graph as graph_mod
 
@@ -70,6 +70,7 @@ class SessionDoc:
         to stop the load: the background task's cancel)."""
         self.path = path
         self.flavour = flavour
+        self.resolved: Any = "omp" if flavour == "auto" else flavour  # the flavour in use (auto: from the file)
         self._stamp: tuple[int, int] | None = None
         self._consumed = 0
         self.session: Any = None
@@ -106,17 +107,14 @@ class SessionDoc:
         report(10, 100, f"Parsing {len(usable) / 1e6:.1f} MB")
         session = parse_session_bytes(usable, path=str(self.path))
         report(50, 100, f"Building the tree of {len(session.entries):,} entries")
-        tree = SessionTree(session, flavor=self._tree_flavour)
+        self.resolved = resolve_flavor(self.flavour, session)  # `auto` reads the file
+        tree = SessionTree(session, flavor=self.resolved)
         report(65, 100, f"Flattening {len(session.entries):,} entries into the list")
-        base = TreeList(tree, flavor=self._tree_flavour, height=PAGE_HEIGHT)
+        base = TreeList(tree, flavor=self.resolved, height=PAGE_HEIGHT)
         # assigned together at the end: a cancelled load leaves the previous state whole
         self.session, self.tree, self.base = session, tree, base
         self._graph_layout = None
         return True
-
-    @property
-    def _tree_flavour(self) -> Any:
-        return "pi" if self.flavour == "pi" else "omp"
 
     # -- queries -----------------------------------------------------------------------------------
     @property
@@ -155,8 +153,7 @@ class SessionDoc:
         return self.base.display_text(entry_id) if self.base else ""
 
     def context(self, leaf_id: str) -> Any:
-        flavor = "pi" if self.flavour == "pi" else "omp"
-        return build_session_context(self.session, leaf_id, flavor=flavor)
+        return build_session_context(self.session, leaf_id, flavor=self.resolved)
 
     # -- graph ---------------------------------------------------------------------------------------
     def graph_window(self, centre: str | None, on_select: Callable[[str], None] | None = None) -> Any:

@@ -20,7 +20,8 @@ from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSet
 from workbench.ui.roots import ServedRoots
 from workbench.ui.ruleset import RuleSet
 
-FLAVOURS = ("omp", "pi")
+# omp = oh-my-pi 17 (the public cases), omp18 = 18.3, pi; auto picks one from the file.
+FLAVOURS = ("omp", "omp18", "pi", "auto")
 TABS = ("sessions", "tree", "stepper", "rules", "backtest", "playground", "drafts", "timeline")
 
 # URL query key -> parameter name (UI.md: ?session=…&leaf=…&filter=…&q=…&stream=…&step=…)
