@@ -86,3 +86,28 @@ def test_named_drafts_in_memory_and_under_dot_workbench(app):
     view.compare()
     level, message = notify.history()[-1]
     assert level == "error" and "changes no rule" in message
+
+
+def test_a_saved_then_opened_change_shows_its_step_not_one_clamped_by_the_old_stream(app):
+    # open_step sets step, tab and session in one update: the step watcher ran with the previous
+    # session's (shorter) stepper still installed and clamped the step to it, and the tab watcher's
+    # rebuild (the save had left the stepper dirty) used up the one-shot goal, so the session
+    # watcher's rebuild went back to step 0
+    view, state, _, _ = app
+    view.compare()
+    view.edited.value = "no-unwrap"
+    view.preview_save()
+    view.confirm_save()
+    row = view.changes.value.iloc[0]
+    step = int(row["step"])
+    seen: list[int] = []
+    state.param.watch(lambda e: seen.append(e.new), "step")
+
+    class Click:
+        row = 0
+
+    view._on_change_click(Click())
+    assert (state.session, state.tab, state.step) == ("expect.jsonl", "stepper", step)
+    assert seen == [step]  # never moved elsewhere on the way
+    replay = state.replay
+    assert replay is not None and "no-unwrap" in replay.seek(step).matched

@@ -253,3 +253,21 @@ def test_rule_editor_shows_a_bad_regex_and_broken_yaml_under_the_editor_naming_t
     status = view.editor_status.object
     assert "no-any" in status and "YAML" in status and "line 2" in status
     view._revert()
+
+
+def test_open_step_in_a_longer_session_is_not_clamped_by_the_shorter_one_on_screen(served):
+    # open_step sets step, tab and session in one update; the step watcher runs before the session
+    # watcher's rebuild, while the old session's stepper is still installed: it must not clamp the
+    # asked-for step to the old stream's last step
+    server = Server([served], uploads=False)
+    state = server.new_state()
+    state.param.update(session="script_content.jsonl", rules_dir="project", tab="stepper")
+    view = StepperView(state=state)
+    short = len(view.stepper)
+    longer = len(StepperView.from_paths(served / "branched.jsonl", served / "project").stepper)
+    assert short < longer - 1
+    seen: list[int] = []
+    state.param.watch(lambda e: seen.append(e.new), "step")
+    state.open_step(longer - 1, session="branched.jsonl", stream="")
+    assert state.step == longer - 1 and seen == [longer - 1]
+    assert len(view.stepper) == longer and f"step <b>{longer - 1}</b>" in view.position.object

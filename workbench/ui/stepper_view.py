@@ -38,6 +38,9 @@ _MARK_KINDS = ("trigger", "abort", "retry")
 _MARKS_ALL_UPTO = 5000  # streams up to this many events are replayed whole after a build, so all marks show
 _LANE = "stepper"  # every computation on the stepper (build, seek, next trigger) runs here, in order
 _SCAN_CHUNK = 200  # events replayed between progress reports / cancel checks of "Next trigger"
+# what a stepper is built from: a change to any of these is a new stream or new settings (step 0); a
+# rule edit, a judge choice or a grown session file replays the same stream (the step is kept)
+_SOURCE = ("session", "stream", "chunking", "rules_dir", "context_mode", "interrupt_mode", "repeat_mode", "repeat_gap")
 
 
 def _html(min_height: int = 120, **kw: Any) -> pn.pane.HTML:
@@ -125,16 +128,15 @@ class StepperView(Viewer):
         self.keep = _html(css_classes=["wb-keep"])
         self.discard = _html(css_classes=["wb-discard"])
         self.judge = JudgeView(on_answer=self._on_step)
-        self.judge.param.watch(lambda e: self._mark_dirty(True), "choice")
-        s.param.watch(self._rebuild_event, ["session", "stream", "chunking", "rules_dir", "context_mode",
-                                            "interrupt_mode", "repeat_mode", "repeat_gap", "rules_revision"])
+        self.judge.param.watch(lambda e: self._mark_dirty(), "choice")
+        s.param.watch(lambda *e: self._mark_dirty(), [*_SOURCE, "rules_revision"])
         s.param.watch(lambda e: self._rebuild_if_derived(), "revision")
         s.param.watch(lambda e: self._on_step(), "step")
         s.param.watch(lambda e: self._refresh_options(), ["catalog_revision"])
         s.param.watch(lambda e: self.ensure(), "tab")
         s.param.watch(lambda e: self.ensure(), "replay_wanted")
         self._dirty = True
-        self._keep_step = True
+        self._built_from: tuple[Any, ...] | None = None  # _source() of the latest rebuild (None: none yet)
         self.ensure()
 
     # -- notebook entry point ------------------------------------------------------------------------
@@ -180,25 +182,35 @@ class StepperView(Viewer):
         self.rules_select.options = self._rules_options()
 
     # -- building ------------------------------------------------------------------------------------
-    def _rebuild_event(self, *events: Any) -> None:
-        keep_step = all(e.name in ("rules_revision",) for e in events)
-        self._mark_dirty(keep_step)
+    def _source(self) -> tuple[Any, ...]:
+        return tuple(getattr(self.state, name) for name in _SOURCE)
+
+    def _stale(self) -> bool:
+        """The installed stepper replays other choices than the state's: a rebuild is due (now or once
+        the tab shows). Within one ``param.update`` (``open_step``: step, tab and session at once) the
+        step watcher may run before the rebuild: the old stream must not clamp the new step."""
+        return self.stepper is not None and self._built_from != self._source()
 
     def _rebuild_if_derived(self) -> None:
         if not self.state.stream:
-            self._mark_dirty(True)
+            self._mark_dirty()
 
-    def _mark_dirty(self, keep_step: bool) -> None:
+    def _mark_dirty(self) -> None:
         # Replaying a long session costs real time: only do it while the Stepper or Rules tab shows it.
         self._dirty = True
-        self._keep_step = self._keep_step and keep_step
         self.ensure()
 
     def ensure(self) -> None:
-        """Rebuild now if something changed and the stepper is on screen (or not served at all)."""
+        """Rebuild now if something changed and the stepper is on screen (or not served at all).
+
+        The step is kept when the stream and settings are those of the last build (a rule edit), for
+        the first build (a deep link's step=) and when ``open_step`` asked for it; otherwise a new
+        stream starts at 0. Decided by comparing choices, not by which watcher ran: one update that
+        changes several parameters calls several watchers, and an earlier one (the tab) may rebuild
+        with the later ones' values already set."""
         if self._dirty and self.state.tab in ("stepper", "rules"):
-            keep = self._keep_step or self.state.goal == "step"
-            self._dirty, self._keep_step = False, True
+            keep = self._built_from in (None, self._source()) or self.state.goal == "step"
+            self._dirty = False
             self.rebuild(keep_step=keep)
 
     def _load_stream(self) -> Any:
@@ -222,6 +234,7 @@ class StepperView(Viewer):
         self._stop_play()
         if self._task is not None:
             self._task.cancel()
+        self._built_from = self._source()
         self.stepper = None
         self.state.replay = None
         self._events_at = {}
@@ -362,7 +375,7 @@ class StepperView(Viewer):
     # -- moving --------------------------------------------------------------------------------------
     def go(self, index: int) -> None:
         """Show step ``index`` (clamped); steps far beyond those replayed so far are reached on the lane."""
-        if self.stepper is None or self._busy():
+        if self.stepper is None or self._busy() or self._stale():
             return
         st = self.stepper
         n = len(st)
@@ -488,6 +501,8 @@ class StepperView(Viewer):
 
     # -- rendering -----------------------------------------------------------------------------------
     def _on_step(self) -> None:
+        if self._stale():
+            return  # the rebuild shows the step (clamped to the new stream's length)
         with reporting("Step"):
             self._render()
 
