@@ -12,7 +12,7 @@ import param
 from panel.viewable import Viewer
 
 from workbench.errors import AccessError, UsageError
-from workbench.ui.catalog import Catalog
+from workbench.ui.catalog import LOADED, Catalog
 from workbench.ui.entry_html import STYLESHEET, esc
 from workbench.ui.help_panel import PURPOSE, first_step
 from workbench.ui.notify import guarded, notify, reporting
@@ -20,7 +20,7 @@ from workbench.ui.snippets import snippet_html
 from workbench.ui.state import AppState
 
 _TABLE_TITLES = {"name": "Session", "date": "Date", "entries": "Entries", "branches": "Branches",
-                 "labels": "Labels", "injections": "TTSR inj.", "errors": "Errors", "path": "File"}
+                 "labels": "Labels", "injections": "TTSR inj.", "errors": "Errors", "status": "Status", "notices": "Notices", "path": "File"}
 
 
 class SessionsView(Viewer):
@@ -79,6 +79,16 @@ class SessionsView(Viewer):
     @guarded("Open session")
     def _on_row_click(self, event: Any) -> None:
         row = self._table.value.iloc[event.row]
+        if row["status"] != LOADED:
+            # A file that did not load has nothing to open: say why, and leave the open session as it is
+            # (opening it would show another session's rows or an empty tree with no reason).
+            notify(esc(self._shown(str(row["status"]))), "error")
+            return
+        notices = self.catalog.notices().get(str(row["path"]), [])
+        if notices:
+            # Toasts render HTML: the file's words (type names, paths) are escaped.
+            notify(esc(f"{row['path']}: " + "; ".join(str(n) for n in notices[:5])
+                       + (f"; … and {len(notices) - 5} more" if len(notices) > 5 else "")), "info", 10000)
         self.state.open_session(row["path"])
 
     @guarded("Open search hit")
@@ -108,7 +118,7 @@ class SessionsView(Viewer):
             self._progress.visible = False
         added = len(self.catalog.summaries()) - before
         for err in errors[:5]:
-            notify(self._shown(err), "warning", 8000)
+            notify(esc(self._shown(err)), "warning", 8000)
         if len(errors) > 5:
             notify(f"… and {len(errors) - 5} more files with problems", "warning", 8000)
         notify(f"{added} session(s) added", "success")
@@ -163,7 +173,7 @@ class SessionsView(Viewer):
         return pn.Column(
             self._intro,
             self._first_btn,
-            pn.pane.Markdown("#### Sessions · click a row to open it in the Tree tab", margin=(0, 5)),
+            pn.pane.Markdown("#### Sessions · click a row to open it in the Tree tab (files that did not load say why)", margin=(0, 5)),
             pn.Row(self._path, self._add, self._upload, self._progress),
             self._note,
             self._table,
