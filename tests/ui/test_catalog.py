@@ -74,7 +74,8 @@ def test_files_that_fail_outright_keep_a_row_with_their_reason(tmp_path, fast):
     assert list(rows["path"][:3]) == ["binary.jsonl", "empty.jsonl", "headless.jsonl"]
     assert set(rows["path"][3:]) == {"branched.jsonl", "future.jsonl"}
     status = dict(zip(rows["path"], rows["status"]))
-    assert status["headless.jsonl"] == "not loaded: " + failed["headless.jsonl"].reason
+    assert status["headless.jsonl"] == "not loaded: line 1: not a session: the first record is not a session header"
+    assert status["empty.jsonl"] == "not loaded: not a session: no JSON records"
     assert status["branched.jsonl"] == "loaded" and status["future.jsonl"] == "loaded"
     assert catalog.problem("binary.jsonl") == failed["binary.jsonl"].reason
     assert catalog.problem("branched.jsonl") is None

@@ -45,5 +45,6 @@ def test_the_table_lists_every_served_file_with_a_status(tmp_path):
     table = view._table.value
     assert set(table["path"]) == {"binary.jsonl", "empty.jsonl", "headless.jsonl", "branched.jsonl", "future.jsonl"}
     assert all(s.startswith("not loaded: ") for s in table["status"][:3])
-    # shown as plain text (Tabulator's default formatter escapes), never as HTML
-    assert "status" not in (view._table.formatters or {}) and "notices" not in (view._table.formatters or {})
+    # shown as text (Tabulator's plaintext and textarea formatters escape), never as HTML
+    assert all(view._table.formatters.get(c, {"type": "plaintext"})["type"] in ("plaintext", "textarea")
+               for c in ("name", "status", "notices", "path"))

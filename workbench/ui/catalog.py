@@ -38,7 +38,7 @@ class SessionSummary:
     injections: int
     errors: int
     path: str  # as displayed / used in URLs (relative to its served root)
-    status: str = LOADED  # or "not loaded: <file>[:<line>]: <reason>"
+    status: str = LOADED  # or "not loaded: [line <n>: ]<reason>"
     notices: str = ""  # the file's notices in one line ("" when none)
 
 
@@ -53,8 +53,14 @@ class FailedFile:
 
     @property
     def reason(self) -> str:
+        """``file[:line]: message``: what the notification says."""
         where = f"{self.path}:{self.line}" if self.line else self.path
         return f"{where}: {self.message}"
+
+    @property
+    def status(self) -> str:
+        """The table's cell: its row already names the file, so only the line and the message."""
+        return f"not loaded: {f'line {self.line}: ' if self.line else ''}{self.message}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,11 +122,11 @@ class Catalog:
     def rows(self) -> list[SessionSummary]:
         """The Sessions table: files that failed first (so they are seen), then the sessions, newest first."""
         failed = [SessionSummary(name=Path(f.path).name, date="", entries=0, branches=0, labels=0, injections=0,
-                                 errors=1, path=f.path, status=f"not loaded: {f.reason}") for f in self.failed()]
+                                 errors=1, path=f.path, status=f.status) for f in self.failed()]
         return failed + self.summaries()
 
     def problem(self, path: str) -> str | None:
-        """Why the file shown as ``path`` did not load, or None when it loaded (or is unknown)."""
+        """Why the file shown as ``path`` did not load (``file[:line]: message``), or None when it loaded."""
         return next((f.reason for f in self.failed() if f.path == path), None)
 
     def _from_store(self, row: Mapping[str, Any], notices: Mapping[str, list[Notice]]) -> SessionSummary:

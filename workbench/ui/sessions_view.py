@@ -37,6 +37,9 @@ class SessionsView(Viewer):
             self.catalog.frame(), pagination="remote", page_size=15, show_index=False, disabled=True,
             selectable=False, sizing_mode="stretch_width", titles=_TABLE_TITLES, layout="fit_data_stretch",
             hidden_columns=[], header_align="left", css_classes=["wb-sessions-table"],
+            # long reasons wrap in a bounded column (Tabulator's textarea formatter escapes like plaintext)
+            widths={"status": 320, "notices": 320},
+            formatters={"status": {"type": "textarea"}, "notices": {"type": "textarea"}},
         )
         self._table.on_click(self._on_row_click)
         self._path = pn.widgets.TextInput(placeholder="Add a file or folder under the served roots", width=420)
@@ -82,7 +85,8 @@ class SessionsView(Viewer):
         if row["status"] != LOADED:
             # A file that did not load has nothing to open: say why, and leave the open session as it is
             # (opening it would show another session's rows or an empty tree with no reason).
-            notify(esc(self._shown(str(row["status"]))), "error")
+            reason = self.catalog.problem(str(row["path"])) or str(row["status"])
+            notify(esc(self._shown(f"not loaded: {reason}")), "error")
             return
         notices = self.catalog.notices().get(str(row["path"]), [])
         if notices:
