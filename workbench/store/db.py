@@ -7,7 +7,8 @@ search-text rule in ``workbench.store.search_text``. Tables:
 * ``files``          one row per ingested file: size, mtime, fingerprint, when, how (``fast``/``python``/``failed``)
 * ``sessions``       one row per session file: header fields, title and counts
 * ``entries``        one row per entry: typed columns, a search text and the raw JSON line verbatim
-* ``ingest_errors``  every problem found while reading, with path and 1-based line
+* ``ingest_errors``  every problem found while reading, with path and 1-based line (notices, which
+                   lose nothing, are not stored: ``notices()`` finds them in the loaded rows)
 
 Ingest has two roads. Well-formed v3 files (the bulk of any archive) are read by DuckDB itself: the
 lines come in through ``read_csv`` with a delimiter JSON text cannot hold (so nothing is split and no
