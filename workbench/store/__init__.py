@@ -8,7 +8,7 @@ Public API:
 
 - ``Store(db=":memory:", *, read_only=False)`` — ``ingest(paths, ...) -> IngestSummary``, ``sessions()``,
   ``session(id_or_path)``, ``entries(session)``, ``search(query)``, ``injections()``, ``labels()``,
-  ``ingest_errors()``, ``stats()``, ``write_rows`` / ``read_table`` / ``tables``, Parquet export.
+  ``ingest_errors()``, ``failed_files()``, ``notices()``, ``stats()``, ``write_rows`` / ``read_table`` / ``tables``, Parquet export.
 - ``IngestSummary`` / ``IngestError`` — what an ingest reports (progress: ``workbench.sessions.Progress``).
 """
 

@@ -7,7 +7,8 @@ search-text rule in ``workbench.store.search_text``. Tables:
 * ``files``          one row per ingested file: size, mtime, fingerprint, when, how (``fast``/``python``/``failed``)
 * ``sessions``       one row per session file: header fields, title and counts
 * ``entries``        one row per entry: typed columns, a search text and the raw JSON line verbatim
-* ``ingest_errors``  every problem found while reading, with path and 1-based line
+* ``ingest_errors``  every problem found while reading, with path and 1-based line (notices, which
+                   lose nothing, are not stored: ``notices()`` finds them in the loaded rows)
 
 Ingest has two roads. Well-formed v3 files (the bulk of any archive) are read by DuckDB itself: the
 lines come in through ``read_csv`` with a delimiter JSON text cannot hold (so nothing is split and no
@@ -42,6 +43,7 @@ import duckdb
 
 from workbench.errors import NotFoundError, StoreError
 from workbench.sessions import Progress, session_files
+from workbench.sessions.structure import CURRENT_VERSION, KNOWN_ENTRY_TYPES
 from workbench.store.rows import (
     FileStat,
     IngestMode,
@@ -224,7 +226,12 @@ class Store:
         known = dict(self._con.execute("SELECT path, fingerprint FROM files").fetchall())
         todo: list[FileStat] = []
         for p in files:
-            stat = FileStat.of(p)
+            try:
+                stat = FileStat.of(p)
+            except OSError:
+                # Cannot be stat'ed or read (permissions, a dangling link): the parser road records it
+                # as ``unreadable`` with the system's reason; a fresh fingerprint means "try again next time".
+                stat = FileStat(str(p), 0, 0.0, f"unreadable:{time.time_ns()}")
             if known.get(stat.path) == stat.fingerprint:
                 summary.skipped_files += 1
                 tick(stat.path)
@@ -505,6 +512,48 @@ class Store:
     def ingest_errors(self) -> list[dict[str, Any]]:
         """Every problem recorded by ingest, by file and line (file-level problems first)."""
         return self._dicts("SELECT * FROM ingest_errors ORDER BY path, line NULLS FIRST")
+
+    @_locked
+    def failed_files(self) -> list[dict[str, Any]]:
+        """Files that did not load at all (empty, no header, binary, unreadable): path, line, kind, message.
+
+        One row per file, its first recorded problem (a failed file has one: the reason it failed).
+        """
+        return self._dicts(
+            """SELECT f.path, e.line, e.kind, e.message FROM files f
+            JOIN (SELECT path, arg_min(line, coalesce(line, 0)) AS line, arg_min(kind, coalesce(line, 0)) AS kind,
+                         arg_min(message, coalesce(line, 0)) AS message FROM ingest_errors GROUP BY path) e
+              ON e.path = f.path
+            WHERE f.mode = 'failed' ORDER BY f.path""")
+
+    @_locked
+    def notices(self) -> list[dict[str, Any]]:
+        """What loaded but is worth flagging (``workbench.errors.NOTICE_KINDS``): path, line, kind, message.
+
+        Found in SQL over the loaded rows, so both ingest roads report the same (the fast road never
+        runs the parser that finds them): a header version newer than followed, entry types no followed
+        agent writes (one row per type, at its first line), and messages whose ``message`` is no object.
+        """
+        known = sorted(KNOWN_ENTRY_TYPES)
+        return self._dicts(
+            f"""SELECT path, NULL::INTEGER AS line, 'newer-version' AS kind,
+                   'header: version ' || version || ' is newer than {CURRENT_VERSION}, the newest this workbench '
+                   || 'follows: read as version {CURRENT_VERSION}' AS message
+            FROM sessions WHERE version > {CURRENT_VERSION}
+            UNION ALL
+            SELECT path, min(line), 'unknown-type',
+                   'entry type ' || CASE WHEN coalesce(type, '') = '' THEN 'missing' ELSE chr(39) || type || chr(39) END
+                   || ' is not one omp 18.3 or pi writes (' || count(*) || CASE WHEN count(*) = 1 THEN ' entry'
+                   ELSE ' entries' END || '); kept and shown'
+            FROM entries WHERE coalesce(type, '') NOT IN (SELECT unnest(?::VARCHAR[])) GROUP BY path, type
+            UNION ALL
+            SELECT path, line, 'message-not-object',
+                   'the message is ' || CASE json_type(raw, '$.message') WHEN 'VARCHAR' THEN 'a string'
+                   WHEN 'ARRAY' THEN 'an array' WHEN 'BOOLEAN' THEN 'a boolean' WHEN 'NULL' THEN 'null'
+                   WHEN NULL THEN 'missing' ELSE 'a number' END
+                   || ', not an object; the agent' || chr(39) || 's /tree shows this entry as [undefined]'
+            FROM entries WHERE type = 'message' AND json_type(raw, '$.message') IS DISTINCT FROM 'OBJECT'
+            ORDER BY path, line NULLS FIRST, kind""", [known])
 
     @_locked
     def stats(self) -> dict[str, int]:

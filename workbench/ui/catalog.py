@@ -1,7 +1,10 @@
 """The sessions the app knows: summaries for the Sessions table, backed by the DuckDB store.
 
 The store (``workbench.store.Store``) owns ingest and SQL; this class only asks it for rows and turns
-them into the table the UI shows. The store is a hard dependency: a store that cannot be opened stops
+them into the table the UI shows. A served file that failed outright (empty, no header, binary,
+unreadable) keeps a row of its own with the reason, and a file that loaded with notices (unknown entry
+types, a newer version, a message that is no object) says so in its row: every problem is shown where
+it happened, nothing is left out of the list. The store is a hard dependency: a store that cannot be opened stops
 ``workbench serve`` with its message, and a failure later reaches the user through the callers'
 notifications (``workbench.ui.notify.reporting``) rather than a silent second road.
 """
@@ -19,7 +22,8 @@ from workbench.sessions import Progress
 from workbench.store import Store
 from workbench.ui.roots import ServedRoots
 
-COLUMNS = ("name", "date", "entries", "branches", "labels", "injections", "errors", "path")
+COLUMNS = ("name", "date", "entries", "branches", "labels", "injections", "errors", "status", "notices", "path")
+LOADED = "loaded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +38,43 @@ class SessionSummary:
     injections: int
     errors: int
     path: str  # as displayed / used in URLs (relative to its served root)
+    status: str = LOADED  # or "not loaded: [line <n>: ]<reason>"
+    notices: str = ""  # the file's notices in one line ("" when none)
+
+
+@dataclass(frozen=True, slots=True)
+class FailedFile:
+    """A served file that did not load at all; ``reason`` names the file, the line when known, and why."""
+
+    path: str  # as displayed (relative to its served root)
+    line: int | None
+    kind: str
+    message: str
+
+    @property
+    def reason(self) -> str:
+        """``file[:line]: message``: what the notification says."""
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.message}"
+
+    @property
+    def status(self) -> str:
+        """The table's cell: its row already names the file, so only the line and the message."""
+        return f"not loaded: {f'line {self.line}: ' if self.line else ''}{self.message}"
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something unusual in a file that loaded (``workbench.errors.NOTICE_KINDS``): nothing was lost."""
+
+    path: str
+    line: int | None
+    kind: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" if self.line else "header"
+        return f"{where}: {self.kind}: {self.message}"
 
 
 class Catalog:
@@ -47,9 +88,10 @@ class Catalog:
     # -- loading -----------------------------------------------------------------------------------
     def add(self, paths: Iterable[Path], progress: Progress | None = None) -> list[str]:
         """Ingest session files (already checked against the roots); returns per-file problems."""
-        files: list[Path] = []
-        for p in paths:
-            files.extend(self.roots.session_files(p) if p.is_dir() else [p])
+        # A folder goes to the store as a folder (its walk is the roots' rule for folders): listed one by
+        # one, a dangling link in it would be a missing named file and stop the whole add; walked, it is
+        # recorded as an unreadable file and listed with its reason.
+        files = list(paths)
         summary = self.store.ingest([str(f) for f in files], progress=progress)
         return [str(e) for e in summary.errors]
 
@@ -59,13 +101,38 @@ class Catalog:
 
     # -- reading -----------------------------------------------------------------------------------
     def summaries(self) -> list[SessionSummary]:
-        """Newest first."""
-        rows = [self._from_store(r) for r in self.store.sessions()]
+        """The sessions that loaded, newest first (``rows`` adds the files that did not)."""
+        notices = self.notices()
+        rows = [self._from_store(r, notices) for r in self.store.sessions()]
         return sorted(rows, key=lambda s: (s.date, s.path), reverse=True)
 
-    def _from_store(self, row: Mapping[str, Any]) -> SessionSummary:
+    def failed(self) -> list[FailedFile]:
+        """Served files that did not load, by path."""
+        return [FailedFile(self.roots.display(Path(str(r["path"]))), r.get("line"), str(r.get("kind") or ""),
+                           str(r.get("message") or "")) for r in self.store.failed_files()]
+
+    def notices(self) -> dict[str, list[Notice]]:
+        """Notices of the loaded files, by displayed path, in line order."""
+        out: dict[str, list[Notice]] = {}
+        for r in self.store.notices():
+            shown = self.roots.display(Path(str(r["path"])))
+            out.setdefault(shown, []).append(Notice(shown, r.get("line"), str(r["kind"]), str(r["message"])))
+        return out
+
+    def rows(self) -> list[SessionSummary]:
+        """The Sessions table: files that failed first (so they are seen), then the sessions, newest first."""
+        failed = [SessionSummary(name=Path(f.path).name, date="", entries=0, branches=0, labels=0, injections=0,
+                                 errors=1, path=f.path, status=f.status) for f in self.failed()]
+        return failed + self.summaries()
+
+    def problem(self, path: str) -> str | None:
+        """Why the file shown as ``path`` did not load (``file[:line]: message``), or None when it loaded."""
+        return next((f.reason for f in self.failed() if f.path == path), None)
+
+    def _from_store(self, row: Mapping[str, Any], notices: Mapping[str, list[Notice]]) -> SessionSummary:
         path = Path(str(row.get("path", "")))
         shown = self.roots.display(path)
+        found = notices.get(shown, [])
         return SessionSummary(
             name=str(row.get("title") or path.name.removesuffix(".jsonl"))[:80],
             date=str(row.get("created") or "")[:19].replace("T", " "),
@@ -75,10 +142,11 @@ class Catalog:
             injections=int(row.get("injection_count") or 0),
             errors=int(row.get("error_count") or 0),
             path=shown,
+            notices=_notice_line(found),
         )
 
     def frame(self):
-        return pd.DataFrame([asdict(s) for s in self.summaries()], columns=list(COLUMNS))
+        return pd.DataFrame([asdict(s) for s in self.rows()], columns=list(COLUMNS))
 
     def search(self, query: str, limit: int = 200) -> list[dict[str, Any]]:
         """Entries matching ``query`` across all sessions: dicts with session, id, type, text."""
@@ -97,3 +165,11 @@ class Catalog:
         text = row.get("snippet") if row.get("snippet") is not None else row.get("text", "")
         return {"session": shown, "id": row.get("entry_id") or row.get("id", ""),
                 "type": row.get("role") or row.get("type", ""), "text": " ".join(str(text).split())[:200]}
+
+
+def _notice_line(notices: list[Notice]) -> str:
+    """One table cell: the count and the first notice (the full list is shown on click)."""
+    if not notices:
+        return ""
+    more = f" (+{len(notices) - 1} more)" if len(notices) > 1 else ""
+    return f"{len(notices)} notice{'s' if len(notices) > 1 else ''}: {notices[0]}{more}"

@@ -12,7 +12,7 @@ import param
 from panel.viewable import Viewer
 
 from workbench.errors import AccessError, UsageError
-from workbench.ui.catalog import Catalog
+from workbench.ui.catalog import LOADED, Catalog
 from workbench.ui.entry_html import STYLESHEET, esc
 from workbench.ui.help_panel import PURPOSE, first_step
 from workbench.ui.notify import guarded, notify, reporting
@@ -20,7 +20,7 @@ from workbench.ui.snippets import snippet_html
 from workbench.ui.state import AppState
 
 _TABLE_TITLES = {"name": "Session", "date": "Date", "entries": "Entries", "branches": "Branches",
-                 "labels": "Labels", "injections": "TTSR inj.", "errors": "Errors", "path": "File"}
+                 "labels": "Labels", "injections": "TTSR inj.", "errors": "Errors", "status": "Status", "notices": "Notices", "path": "File"}
 
 
 class SessionsView(Viewer):
@@ -37,6 +37,9 @@ class SessionsView(Viewer):
             self.catalog.frame(), pagination="remote", page_size=15, show_index=False, disabled=True,
             selectable=False, sizing_mode="stretch_width", titles=_TABLE_TITLES, layout="fit_data_stretch",
             hidden_columns=[], header_align="left", css_classes=["wb-sessions-table"],
+            # long reasons wrap in a bounded column (Tabulator's textarea formatter escapes like plaintext)
+            widths={"status": 320, "notices": 320},
+            formatters={"status": {"type": "textarea"}, "notices": {"type": "textarea"}},
         )
         self._table.on_click(self._on_row_click)
         self._path = pn.widgets.TextInput(placeholder="Add a file or folder under the served roots", width=420)
@@ -79,6 +82,17 @@ class SessionsView(Viewer):
     @guarded("Open session")
     def _on_row_click(self, event: Any) -> None:
         row = self._table.value.iloc[event.row]
+        if row["status"] != LOADED:
+            # A file that did not load has nothing to open: say why, and leave the open session as it is
+            # (opening it would show another session's rows or an empty tree with no reason).
+            reason = self.catalog.problem(str(row["path"])) or str(row["status"])
+            notify(esc(self._shown(f"not loaded: {reason}")), "error")
+            return
+        notices = self.catalog.notices().get(str(row["path"]), [])
+        if notices:
+            # Toasts render HTML: the file's words (type names, paths) are escaped.
+            notify(esc(f"{row['path']}: " + "; ".join(str(n) for n in notices[:5])
+                       + (f"; … and {len(notices) - 5} more" if len(notices) > 5 else "")), "info", 10000)
         self.state.open_session(row["path"])
 
     @guarded("Open search hit")
@@ -108,7 +122,7 @@ class SessionsView(Viewer):
             self._progress.visible = False
         added = len(self.catalog.summaries()) - before
         for err in errors[:5]:
-            notify(self._shown(err), "warning", 8000)
+            notify(esc(self._shown(err)), "warning", 8000)
         if len(errors) > 5:
             notify(f"… and {len(errors) - 5} more files with problems", "warning", 8000)
         notify(f"{added} session(s) added", "success")
@@ -163,7 +177,7 @@ class SessionsView(Viewer):
         return pn.Column(
             self._intro,
             self._first_btn,
-            pn.pane.Markdown("#### Sessions · click a row to open it in the Tree tab", margin=(0, 5)),
+            pn.pane.Markdown("#### Sessions · click a row to open it in the Tree tab (files that did not load say why)", margin=(0, 5)),
             pn.Row(self._path, self._add, self._upload, self._progress),
             self._note,
             self._table,
