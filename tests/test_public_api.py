@@ -61,7 +61,7 @@ PUBLIC = {
         "split_sloppy_sections", "substitute", "token_prefix", "tool_file_paths"
     },
     "workbench.sessions": {
-        "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FLAVOR_CHOICES", "FlavorGuess", "FuzzyMatch",
+        "CURRENT_VERSION", "KNOWN_ENTRY_TYPES", "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FLAVOR_CHOICES", "FlavorGuess", "FuzzyMatch",
         "ModelUsage", "NavigationResult", "NotLoaded", "Progress", "STREAM_SUFFIX", "Session", "SessionContext",
         "SessionInfo", "SessionTree", "TreeList", "TreeNode", "TreeRow", "UsageTotals", "append_label",
         "branch_path", "build_session_context", "classic_match", "detect_flavor", "fuzzy_filter",

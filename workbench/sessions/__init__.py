@@ -54,6 +54,7 @@ from workbench.sessions.loader import (
     parse_session_text,
     session_info,
 )
+from workbench.sessions.structure import CURRENT_VERSION, KNOWN_ENTRY_TYPES
 from workbench.sessions.synthetic import (
     generate_session_records,
     generate_session_text,
@@ -76,6 +77,8 @@ from workbench.sessions.wordfilter import (
 )
 
 __all__ = [
+    "CURRENT_VERSION",
+    "KNOWN_ENTRY_TYPES",
     "FILTER_MODES",
     "FILTER_TAGS",
     "FLAVOR_CHOICES",

@@ -42,8 +42,7 @@ from typing import Any
 import duckdb
 
 from workbench.errors import NotFoundError, StoreError
-from workbench.sessions import Progress, session_files
-from workbench.sessions.structure import CURRENT_VERSION, KNOWN_ENTRY_TYPES
+from workbench.sessions import CURRENT_VERSION, KNOWN_ENTRY_TYPES, Progress, session_files
 from workbench.store.rows import (
     FileStat,
     IngestMode,
