@@ -2,8 +2,9 @@
 
 The run happens on the app's background runner (in this process: a served app should not fork a
 pool per browser tab) with a progress bar and a Cancel button; per-rule bars (Bokeh) of the rules
-that fired and a table of all rules follow. Clicking a bar or a rule lists its hits; clicking a hit opens the Stepper on that session at that step (the stream is derived
-with the same chunking the backtest used, so step numbers agree).
+that fired and a table of all rules follow. Clicking a bar or a rule lists its hits (the chart
+selects the bar of the rule shown); clicking a hit opens the Stepper on that session at that step
+(the stream is derived with the same chunking the backtest used, so step numbers agree).
 """
 
 from __future__ import annotations
