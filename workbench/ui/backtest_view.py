@@ -2,8 +2,9 @@
 
 The run happens on the app's background runner (in this process: a served app should not fork a
 pool per browser tab) with a progress bar and a Cancel button; per-rule bars (Bokeh) of the rules
-that fired and a table of all rules follow. Clicking a bar or a rule lists its hits; clicking a hit opens the Stepper on that session at that step (the stream is derived
-with the same chunking the backtest used, so step numbers agree).
+that fired and a table of all rules follow. Clicking a bar or a rule lists its hits (the chart
+selects the bar of the rule shown); clicking a hit opens the Stepper on that session at that step
+(the stream is derived with the same chunking the backtest used, so step numbers agree).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class BacktestView(Viewer):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self.result: Any = None
+        self._bars: ColumnDataSource | None = None  # the chart's data; its selection follows the shown rule
         self.run_btn = pn.widgets.Button(label="Run backtest over the served sessions", color="primary", width=300)
         self.run_btn.on_click(lambda e: self.run())
         self.bg = Background()
@@ -102,6 +104,7 @@ class BacktestView(Viewer):
                      "disabled": r.disabled or ""} for r in result.rules]
             self.summary.value = pd.DataFrame(rows, columns=["rule", "sessions", "turns", "interrupting", "disabled"])
             # the chart shows the rules that fired (the table lists every rule, with why one is disabled)
+            self._bars = None
             self.chart.object = self._figure([r for r in rows if r["turns"]]) if any(r["turns"] for r in rows) else None
             errors = len(result.errors)
             self.status.object = (f'<div class="wb-kv"><b>{len(result.hits)}</b> hit(s) in <b>{len(result.sessions)}</b> '
@@ -132,6 +135,7 @@ class BacktestView(Viewer):
                     self.show_rule(source.data["rule"][new[0]])
 
         source.selected.on_change("indices", tapped)
+        self._bars = source
         return p
 
     # -- browsing ------------------------------------------------------------------------------------
@@ -143,6 +147,13 @@ class BacktestView(Viewer):
         self.hits.value = pd.DataFrame(rows, columns=["session", "turn", "step", "source", "interrupts", "snippet"])
         self.hits_title.object = (f'<h4>Hits of <span class="wb-tag wb-tag-trigger">{esc(rule)}</span> · {len(rows)}</h4>'
                                   if rule else "<h4>No rule fired</h4>")
+        # Select the shown rule's bar: a tap on the bar that is already selected changes no indices
+        # and so calls nothing, which left a bar dead after a rule was picked in the table instead.
+        if self._bars is not None:
+            names = list(self._bars.data["rule"])
+            wanted = [names.index(rule)] if rule in names else []
+            if list(self._bars.selected.indices) != wanted:
+                self._bars.selected.indices = wanted
 
     def _on_rule_click(self, event: Any) -> None:
         with reporting("Backtest"):
