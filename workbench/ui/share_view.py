@@ -88,7 +88,7 @@ class ShareBar(Viewer):
         self.download = pn.widgets.FileDownload(callback=self._export, filename="export.html", label="Export HTML",
                                                 width=110, align="center", css_classes=["wb-export"], color="light")
         # the header's white text colour would otherwise make the link invisible on the white field
-        self.link = pn.widgets.TextInput(value="", width=140, css_classes=["wb-link"], align="center",
+        self.link = pn.widgets.TextInput(value="", width=90, css_classes=["wb-link"], align="center",
                                          stylesheets=["input.bk-input { color: #24292f; background: #fff; font-size: 11px; }"])
         self.copy = pn.widgets.Button(label="Copy link", width=95, css_classes=["wb-copy-link"], color="light",
                                       align="center")
