@@ -50,6 +50,8 @@ def test_filter_buttons_and_alt_keys(page, app_url):
     expect(rows).to_have_count(3)
     expect(page).to_have_url(re.compile(r"filter=user\-only"))
     rows.first.click()
+    # the server's answer to the click marks the row: only then do the list's keys go to the new state
+    expect(rows.first).to_have_class(re.compile(r"\bwb-selected\b"))
     page.keyboard.press("Alt+A")
     expect(rows).to_have_count(9)  # all: the label entry too
     page.keyboard.press("Alt+L")
