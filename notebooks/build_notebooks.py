@@ -25,6 +25,7 @@ from pathlib import Path
 
 import panel as pn
 
+
 def find_repo(start: Path) -> Path:
     for folder in [start, *start.parents]:
         if (folder / "sample_sessions" / "make_samples.py").exists():
@@ -71,8 +72,7 @@ def quickstart() -> list:
             "own list, here in the pi-mono flavour with the *labeled* filter."
         ),
         new_code_cell(
-            "from workbench.sessions import SessionTree\n"
-            "from workbench.sessions import TreeList\n\n"
+            "from workbench.sessions import SessionTree, TreeList\n\n"
             "fix_auth = sessions[\"fix-auth.jsonl\"]\n"
             "tree = SessionTree(fix_auth)\n"
             "print(\"leaf (last line of the file):\", tree.leaf_id, tree.get_leaf_entry().type)\n"
@@ -229,7 +229,7 @@ def debug_trigger() -> list:
             "reason, without any recording:"
         ),
         new_code_cell(
-            "from workbench.rulecheck import run_rule_examples\n\n"
+            "from workbench.rulecheck import run_rule_examples\n\n\n"
             "def check_examples(rule):\n"
             "    report = run_rule_examples(rule)\n"
             "    for result in report.results:\n"
@@ -259,7 +259,7 @@ def debug_trigger() -> list:
             "conversation; with `discard` it is dropped. Every snapshot carries both, whatever mode is set."
         ),
         new_code_cell(
-            "from workbench.replay import text_of\n\n"
+            "from workbench.replay import text_of\n\n\n"
             "def show(conversation, title):\n"
             "    print(f\"--- {title}: {len(conversation)} messages\")\n"
             "    for message in conversation.messages():\n"
@@ -433,8 +433,7 @@ def beyond() -> list:
             "`workbench backtest --rules DIR --compare DIR2 sample_sessions --json`."
         ),
         new_code_cell(
-            "from workbench.backtest import BacktestOptions, run_backtest\n"
-            "from workbench.backtest import compare_backtests, format_comparison\n"
+            "from workbench.backtest import BacktestOptions, compare_backtests, format_comparison, run_backtest\n"
             "from workbench.ui import draft_rules\n\n"
             "saved = list(rules.values())\n"
             "draft_text = rule_file.read_text().replace(\"scope: text, tool:edit\", \"scope: tool:edit\")\n"
