@@ -223,8 +223,13 @@ def build_page(server: Server) -> pn.template.base.BasePage:
     flavour = pn.widgets.RadioButtonGroup.from_param(state.param.flavour, color="light", width=240)
 
     help_button = pn.widgets.Button(label="? Help", color="light", width=80, css_classes=["wb-help-button"])
-    help_keys = KeyCatcher(["?", "shift+?"], lambda key: template.open_modal())
-    help_button.on_click(lambda e: template.open_modal())
+    template: Any = None  # the help opens the template's modal: the template is made below
+
+    def open_help(*_: Any) -> None:
+        template.open_modal()
+
+    help_keys = KeyCatcher(["?", "shift+?"], open_help)
+    help_button.on_click(open_help)
     template = pn.template.FastListTemplate(
         title=TITLE,
         header=[pn.Row(pn.pane.Str("session", styles={"color": "white"}, align="center"), session_select,
@@ -258,7 +263,7 @@ def _follow(state: AppState, views: dict[str, Any]) -> None:
     def poll() -> None:
         tree = views.get("tree")  # built only once the Tree tab was opened
         with reporting("Live update"):
-            if hasattr(tree, "poll"):
+            if tree is not None and hasattr(tree, "poll"):
                 tree.poll()
             ruleset = state.current_rule_set()
             if ruleset is not None and ruleset.changed_on_disk():

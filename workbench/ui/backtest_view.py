@@ -74,8 +74,10 @@ class BacktestView(Viewer):
             self.status.object = f'<div class="wb-kv">Replaying {len(files)} session(s) through {len(rules)} rule(s)…</div>'
 
             def work(task: Task) -> Any:
-                return run_backtest(rules, files, workers=1, progress=lambda d, t, _path="": task.progress(d, t),
-                                    options=options)
+                def progress(done: int, total: int, _path: str = "") -> None:
+                    task.progress(done, total)
+
+                return run_backtest(rules, files, workers=1, progress=progress, options=options)
 
             def failed(exc: BaseException) -> None:
                 self._install(None, exc)

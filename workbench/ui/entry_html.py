@@ -83,7 +83,8 @@ def content_blocks_html(content: Any) -> str:
 def usage_html(usage: Any) -> str:
     if not isinstance(usage, Mapping):
         return ""
-    cost = usage.get("cost") if isinstance(usage.get("cost"), Mapping) else {}
+    raw_cost = usage.get("cost")
+    cost: Mapping[str, Any] = raw_cost if isinstance(raw_cost, Mapping) else {}
     fields = [("input", usage.get("input")), ("output", usage.get("output")), ("cache read", usage.get("cacheRead")),
               ("cache write", usage.get("cacheWrite")), ("total tokens", usage.get("totalTokens"))]
     bits = [f"{esc(k)} <b>{esc(v)}</b>" for k, v in fields if v is not None]
@@ -166,14 +167,17 @@ def table_html(headers: Sequence[str], rows: Iterable[Sequence[Any]], row_classe
     return f'<table class="wb-table"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
-def highlight_spans(text: str, spans: Iterable[tuple[int, ...]]) -> str:
+Span = tuple[int, int] | tuple[int, int, str]  # [start, end) and, optionally, the mark's CSS class
+
+
+def highlight_spans(text: str, spans: Iterable[Span]) -> str:
     """Escape ``text`` and wrap [start, end) spans in ``<mark>``; a span may carry a CSS class third.
 
     Overlapping spans are merged into the earlier one (a mark cannot half-overlap another).
     """
     out: list[str] = []
     pos = 0
-    norm = sorted((max(0, sp[0]), min(len(text), sp[1]), sp[2] if len(sp) > 2 else "wb-match") for sp in spans)
+    norm = sorted((max(0, sp[0]), min(len(text), sp[1]), sp[2] if len(sp) == 3 else "wb-match") for sp in spans)
     for start, end, cls in norm:
         if end <= pos or start >= end:
             continue

@@ -142,11 +142,20 @@ def build_figure(
         colour=[KIND_COLOURS[k] for k in kinds],
         size=[9 if i in active else 7 for i in lay.ids],
     ))
-    x0, y0, x1, y1, ecol, ew = [], [], [], [], [], []
+    x0: list[float] = []
+    y0: list[float] = []
+    x1: list[float] = []
+    y1: list[float] = []
+    ecol: list[str] = []
+    ew: list[float] = []
 
     def seg(a: float, b: float, c: float, d: float, colour: str, width: float) -> None:
-        for column, value in ((x0, a), (y0, b), (x1, c), (y1, d), (ecol, colour), (ew, width)):
-            column.append(value)
+        x0.append(a)
+        y0.append(b)
+        x1.append(c)
+        y1.append(d)
+        ecol.append(colour)
+        ew.append(width)
 
     for idx, p in enumerate(lay.parents):
         if p < 0:

@@ -8,6 +8,7 @@ from firing at that event, as the engine's ``explain()`` reports it).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,7 @@ WHY_NOW = [
 ]
 
 
-def _table(head: list[str], rows: list[tuple[str, ...]]) -> str:
+def _table(head: list[str], rows: Sequence[tuple[str, ...]]) -> str:
     body = "".join("<tr>" + "".join(f"<td>{esc(c)}</td>" for c in r) + "</tr>" for r in rows)
     return ("<table class=\"wb-table\"><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in head)
             + f"</tr></thead><tbody>{body}</tbody></table>")

@@ -17,7 +17,7 @@ from panel.viewable import Viewer
 
 from workbench.errors import AccessError, UsageError
 from workbench.rules import parse_frontmatter
-from workbench.ttsr import explain_rule
+from workbench.ttsr import MatchSource, explain_rule
 from workbench.ui.drafts import (
     append_example,
     example_item,
@@ -29,7 +29,7 @@ from workbench.ui.notify import notify, reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
 
-SOURCES = {"prose (text)": "text", "thinking": "thinking", "tool call (edit/write)": "tool"}
+SOURCES: dict[str, MatchSource] = {"prose (text)": "text", "thinking": "thinking", "tool call (edit/write)": "tool"}
 _DEBOUNCE_MS = 300
 _MAX_ROWS = 200
 PLAYGROUND_CSS = """
@@ -110,8 +110,8 @@ def report_html(report: Any, text: str) -> str:
             continue
         if not ast.hits:
             continue
-        spans = [(h.node.start, h.node.end, "wb-node") for h in ast.hits]
-        parts.append(f'<div class="wb-play-text">{highlight_spans(text, spans)}</div>')
+        nodes = [(h.node.start, h.node.end, "wb-node") for h in ast.hits]
+        parts.append(f'<div class="wb-play-text">{highlight_spans(text, nodes)}</div>')
         rows = [[k, h.kind, _pos(h.node), h.node.text,
                  "; ".join(f"{name}={', '.join(repr(s.text) for s in spans) or '(none)'}" for name, spans in h.bindings)]
                 for k, h in enumerate(ast.hits[:_MAX_ROWS])]
@@ -203,7 +203,11 @@ class PlaygroundView(Viewer):
         ticket = self._debounce
         doc = pn.state.curdoc
         if doc is not None and doc.session_context is not None:
-            doc.add_timeout_callback(lambda: ticket == self._debounce and self.update(event.new), _DEBOUNCE_MS)
+            def typed() -> None:
+                if ticket == self._debounce:  # typing went on: a later callback updates
+                    self.update(event.new)
+
+            doc.add_timeout_callback(typed, _DEBOUNCE_MS)
         else:
             self.update(event.new)
 

@@ -112,7 +112,7 @@ class ServedRoots:
                 if keep(base.name):
                     yield base
                 continue
-            found = []
+            found: list[Path] = []
             for dirpath, dirnames, filenames in os.walk(base):
                 dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d != "node_modules")
                 found.extend(Path(dirpath) / f for f in filenames if keep(f))

@@ -82,10 +82,14 @@ class RulesView(Viewer):
         self._fires_generation = 0
         self._dirty = True
         # The page's replay (built by the Stepper view, shared through the state) is re-run on each edit.
-        self.state.param.watch(lambda e: e.new is not None and self._show_fires(), "replay")
+        self.state.param.watch(self._on_replay, "replay")
         self.state.param.watch(lambda e: self._mark_dirty(), ["rules_dir", "rules_revision", "tab"])
         self.state.param.watch(lambda e: self._show_fires(), ["stream", "session", "chunking"])
         self._mark_dirty()
+
+    def _on_replay(self, event: Any) -> None:
+        if event.new is not None:
+            self._show_fires()
 
     def _mark_dirty(self) -> None:
         # Discovery and bucketing are done when the tab is on screen, not for every page load.

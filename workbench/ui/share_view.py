@@ -68,7 +68,8 @@ def export_bytes(state: AppState, *, with_stepper: bool = True) -> tuple[bytes, 
     if session is None and stepper is None:
         raise UsageError("nothing to export: open a session or choose a stream")
     step = min(state.step, max(len(stepper) - 1, 0)) if stepper is not None else 0
-    stem = Path(session_path or stream_path).name.split(".")[0] if (session_path or stream_path) else "export"
+    source = session_path or stream_path
+    stem = Path(source).name.split(".")[0] if source else "export"
     name = f"{stem}-step{step}.html" if stepper is not None else f"{stem}.html"
     with tempfile.TemporaryDirectory(prefix="workbench-export-") as tmp:
         out = export_html(Path(tmp) / name, session=session, stepper=stepper, step=step, leaf=state.leaf or None,

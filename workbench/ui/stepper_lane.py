@@ -7,7 +7,7 @@ generation counter drops the reports and results of work a newer rebuild superse
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from workbench.errors import UsageError
 from workbench.replay import Stepper, derive_stream, read_stream
@@ -16,6 +16,13 @@ from workbench.ui.background import Task
 from workbench.ui.entry_html import esc
 from workbench.ui.judge_view import seek_until
 from workbench.ui.notify import describe, notify, reporting
+
+if TYPE_CHECKING:  # the view's types, for the declarations below only (stepper_view imports this module)
+    import panel as pn
+
+    from workbench.ui.background import Background
+    from workbench.ui.judge_view import JudgeView
+    from workbench.ui.state import AppState
 
 _MARKS_ALL_UPTO = 5000  # streams up to this many events are replayed whole after a build, so all marks show
 _LANE = "stepper"  # every computation on the stepper (build, seek, next trigger) runs here, in order
@@ -35,6 +42,37 @@ def _first_trigger(stepper: Any, lo: int, hi: int) -> int | None:
 
 class StepperLane:
     """Build, seek and search the ``StepperView``'s stepper off the document thread."""
+
+    # What the mixin uses of the view: declared here so the type checker can follow both halves
+    # (``StepperView.__init__`` sets them all, and defines the methods declared at the end).
+    state: AppState
+    built: int
+    stepper: Any
+    bg: Background
+    judge: JudgeView
+    _task: Task | None
+    _generation: int
+    _installed: int
+    _dirty: bool
+    _built_from: tuple[Any, ...] | None
+    _events_at: dict[int, tuple[Any, ...]]
+    _marks: dict[int, tuple[str, ...]]
+    _marked: int
+    rules_select: pn.widgets.Select
+    slider: pn.widgets.IntSlider
+    cancel_btn: pn.widgets.Button
+    progress: pn.indicators.Progress
+    marks: pn.pane.HTML
+    position: pn.pane.HTML
+    buffers: pn.pane.HTML
+    rules: pn.pane.HTML
+    events: pn.pane.HTML
+    rendered: pn.pane.HTML
+    keep: pn.pane.HTML
+    discard: pn.pane.HTML
+
+    def _on_step(self) -> None: ...
+    def _stop_play(self) -> None: ...
 
     # -- building ------------------------------------------------------------------------------------
     def _source(self) -> tuple[Any, ...]:
@@ -298,9 +336,12 @@ class StepperLane:
             if generation == self._generation:
                 self._progress_to(100 * d / max(t, 1), msg)
 
+        def failed(exc: BaseException) -> None:
+            self._hide_progress()
+            notify(f"{what}: {exc}", "error")
+
         self._progress_to(0, text)
-        self._task = self.bg.submit(work, what=what, lane=_LANE, done=done, progress=progress,
-                                    failed=lambda exc: (self._hide_progress(), notify(f"{what}: {exc}", "error")))
+        self._task = self.bg.submit(work, what=what, lane=_LANE, done=done, progress=progress, failed=failed)
         self._show_cancel(f"Stop: {text.lower()}")
 
     def _busy(self) -> bool:

@@ -8,6 +8,7 @@ run on a background lane (``stepper_lane.StepperLane``, a mixin of this view).
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -126,7 +127,8 @@ class StepperView(StepperLane, Viewer):
 
     # -- notebook entry point ------------------------------------------------------------------------
     @classmethod
-    def from_paths(cls, source: str | Path, rules_dir: str | Path | None = None, **settings: Any) -> StepperView:
+    def from_paths(cls, source: str | os.PathLike[str], rules_dir: str | os.PathLike[str] | None = None,
+                   **settings: Any) -> StepperView:
         """A stepper for a notebook cell: ``source`` is a ``*.stream.jsonl`` file or a session file.
 
         The served roots are the folders of ``source`` and ``rules_dir``; ``settings`` are AppState

@@ -453,7 +453,7 @@ class TreeView(Viewer):
         doc = self.doc
         leaf = self.state.leaf
         entry = doc.entry(leaf) if doc is not None and leaf else None
-        if entry is None:
+        if doc is None or entry is None:
             self.entry.object = '<div class="wb-muted">Select an entry in the list or the graph.</div>'
             self.conversation.object = self.raw.object = ""
             return
