@@ -39,11 +39,36 @@ _LONG = 6
 
 def chunk_text(text: str, policy: str = "words", size: int | None = None) -> list[str]:
     """Cut ``text`` into deltas; joining them gives ``text`` back exactly."""
+    n = _size(policy, size)
+    pieces = _pieces(text, policy, n)
+    if policy == "fixed":
+        return pieces
+    return ["".join(pieces[i:i + n]) for i in range(0, len(pieces), n)]
+
+
+def chunk_count(text: str, policy: str = "words", size: int | None = None) -> int:
+    """``len(chunk_text(text, policy, size))`` without joining the chunks."""
+    n = _size(policy, size)
+    if policy == "words":
+        # One piece per run of non-whitespace (its whitespace around it joined to it), or one for a
+        # text that is all whitespace: ``re``'s ``\s`` is ``str.isspace``, what ``split`` splits on.
+        count = len(text.split()) or (1 if text else 0)
+    else:
+        count = len(_pieces(text, policy, n))
+    return count if policy == "fixed" else -(-count // n)
+
+
+def _size(policy: str, size: int | None) -> int:
     if policy not in CHUNK_POLICIES:
         raise UsageError(f"unknown chunking policy {policy!r} (expected one of {', '.join(CHUNK_POLICIES)})")
     n = DEFAULT_SIZE[policy] if size is None else size
     if not isinstance(n, int) or n < 1:
         raise UsageError(f"chunk size must be a positive integer, got {size!r}")
+    return n
+
+
+def _pieces(text: str, policy: str, n: int) -> list[str]:
+    """The chunks of ``fixed``; the pieces that ``words`` / ``tokens`` group ``n`` at a time."""
     if not text:
         return []
     if policy == "fixed":
@@ -56,7 +81,7 @@ def chunk_text(text: str, policy: str = "words", size: int | None = None) -> lis
             pieces.extend(piece[i:i + _LONG] for i in range(0, len(piece), _LONG))
     if "".join(pieces) != text:  # the patterns cover every character; guard against a regex slip
         pieces = [text]
-    return ["".join(pieces[i:i + n]) for i in range(0, len(pieces), n)]
+    return pieces
 
 
 def _branch(session: Any, leaf: str | None) -> list[Any]:
@@ -117,6 +142,28 @@ def _is_injection(entry: Any) -> bool:
     return entry.type == "custom_message" and entry.get("customType") == "ttsr-injection"
 
 
+# What ``derive_turns`` puts in place of each event of a turn it leaves out.
+PLACEHOLDER = StreamEvent("placeholder")
+
+
+def _assistant_event_count(message: Mapping[str, Any], policy: str, size: int | None) -> int:
+    """``len(list(_assistant_events(message, policy, size)))`` without building the events, for a
+    message whose timestamp ``_assistant_events`` accepts."""
+    count = 2  # message_start, message_end
+    for block in message.get("content") or ():
+        if not isinstance(block, Mapping):
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            count += chunk_count(block["text"], policy, size)
+        elif kind == "thinking" and isinstance(block.get("thinking"), str):
+            count += chunk_count(block["thinking"], policy, size)
+        elif kind == "toolCall":
+            args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
+            count += 2 + chunk_count(json.dumps(thaw(args), ensure_ascii=False), policy, size)
+    return count
+
+
 def derive_stream(
     session: Any,
     *,
@@ -136,8 +183,25 @@ def derive_stream(
         session = load_session(session)
     chunk_text("", policy, size)  # validate policy and size up front
     entries: Sequence[Any] = list(session.entries) if all_branches else _branch(session, leaf)
+    return _derive(session, entries, policy, size, all_branches, None)
+
+
+def derive_turns(session: Any, live: Sequence[bool], *, policy: str = "words", size: int | None = None) -> Stream:
+    """``derive_stream`` of the session's active branch for a probe that feeds only some turns'
+    deltas: the same length, event indices and turns, but the events of turn ``k`` other than its
+    ``turn_start`` and ``turn_end`` are ``PLACEHOLDER`` when ``live[k]`` is false (so those turns
+    are not chunked into deltas), and so are every tool result and user message. ``live`` has one
+    value per assistant message of the branch. The caller has checked the contents ``parse_event``
+    would check (``workbench.replay.probe``): a placeholder hides no error."""
+    chunk_text("", policy, size)
+    return _derive(session, _branch(session, None), policy, size, False, live)
+
+
+def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None, all_branches: bool,
+            live: Sequence[bool] | None) -> Stream:
     events: list[StreamEvent] = []
     in_turn = False
+    turn = -1
     for entry in entries:
         message = entry.message if entry.type == "message" else None
         if message is None or _is_injection(entry):
@@ -148,7 +212,15 @@ def derive_stream(
                 events.append(_TURN_END)
             events.append(_TURN_START)
             in_turn = True
-            events.extend(_assistant_events(message, policy, size))
+            turn += 1
+            stamp = message.get("timestamp")
+            if (live is not None and turn < len(live) and not live[turn]
+                    and (stamp is None or (isinstance(stamp, (int, float, str)) and not isinstance(stamp, bool)))):
+                events.extend([PLACEHOLDER] * _assistant_event_count(message, policy, size))
+            else:
+                events.extend(_assistant_events(message, policy, size))
+        elif role == "toolResult" and live is not None:
+            events.append(PLACEHOLDER)
         elif role == "toolResult":
             content = message.get("content")
             events.append(
@@ -159,12 +231,15 @@ def derive_stream(
             )
         elif role in ("user", "developer") and message.get("content") is not None:
             if in_turn:
-                events.append(_ev("turn_end"))
+                events.append(_TURN_END)
                 in_turn = False
+            if live is not None:
+                events.append(PLACEHOLDER)
+                continue
             content = message["content"]
             events.append(_ev("user_message", content=content if isinstance(content, (list, str)) else str(content)))
     if in_turn:
-        events.append(_ev("turn_end"))
+        events.append(_TURN_END)
     header = StreamHeader(cwd=session.cwd, session=str(session.path),
                           note=f"derived: policy={policy} size={size or DEFAULT_SIZE[policy]}"
                           + (" all branches" if all_branches else ""))

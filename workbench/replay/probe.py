@@ -1,0 +1,360 @@
+r"""Probe-mode backtests of session files: which turns, and which rules, can fire, found before replay.
+
+In probe mode (see ``workbench.replay.prefilter``) what fires in a turn depends only on that turn and
+the rules do not interact (nothing aborts, no injection silences a rule; ``tests/backtest`` drops a
+rule's hits to get a replay without it). So, working on the session's messages rather than on the
+derived stream:
+
+* a session none of whose turns holds a literal of the rule set is not derived at all (only its
+  turns are counted);
+* otherwise the replay holds only the rules one of whose literals some turn holds (all rules of a
+  name, so the manager keeps the same first registration of a duplicated name);
+* in the derived stream, a turn holding no literal is not fed at all, and in the other turns each
+  group (text, thinking, tool calls) holding none is not fed. What a skipped event would have done
+  besides feeding a buffer (the conversation, the message being built, tool results and reminders,
+  claims and injection records, which never gate in probe mode) is not part of a probe's outcome,
+  which is the firings and the status, and the status changes only on an interrupt.
+
+What a turn's buffers can hold (a superset is enough), per assistant message as ``derive_stream``
+cuts it: ``text`` / ``thinking``, the concatenation of its text / thinking blocks (chunks join back
+to the block text exactly); a tool call's buffers, its arguments as ``json.dumps`` (the deltas), as
+compact JSON (the final check of a tool without a digest), or a digest: lines of argument string
+values, every one inside some string of the arguments (``prefilter``). Literals holding ``\n`` or NUL
+disable the skip (``turn_filter``). A session whose messages do not fit the model (a tool call
+without an id, two calls with one id) or that ``derive_stream`` would reject is played whole, as
+before, so its outcome or its error does not change. ``tests/replay/test_probe.py`` compares
+backtests with and without the skip, and the skip's decisions with a full replay per turn.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workbench.replay import prefilter
+from workbench.replay.derive import _branch, _is_injection, chunk_text, derive_stream, derive_turns, open_stream
+from workbench.replay.engine import Key, compile_rule_condition, engine_text, literal_index, rule_sources
+from workbench.replay.prefilter import (
+    _DELTAS,
+    _ast_literal,
+    _patterns,
+    _strings,
+    muted_events,
+    play,
+    turn_filter,
+)
+from workbench.replay.session import SimulatedSession
+from workbench.replay.stream import Stream, read_stream, thaw
+from workbench.rules import Rule
+from workbench.sessions import parse_session_bytes
+
+__all__ = ["ProbeStream", "probe_firings", "probe_stream", "turn_groups"]
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeStream:
+    """What a probe plays: ``stream`` (``None`` when no turn can fire: nothing to play), its turn
+    count, the ``rules`` to hold and, when ``planned``, ``mute``: the events not to feed (``None``:
+    every one). An unplanned stream is muted per segment by ``prefilter.muted_events``."""
+
+    stream: Stream | None
+    turns: int
+    rules: tuple[Rule, ...]
+    mute: tuple[bool, ...] | None = None
+    planned: bool = False
+
+
+# --- literals per rule --------------------------------------------------------------------------
+
+
+class _Presence:
+    """Whether a text holds one of ``keys``: substring tests for ASCII text, else the index's search.
+
+    On ASCII text the index's case-insensitive literals (ASCII, ``workbench.ttsr.literals``) can
+    only meet ASCII case pairs, so ``str.lower`` on both sides is the same test; ``in`` is much
+    cheaper than a regex alternation over a short text.
+    """
+
+    __slots__ = ("index", "plain", "icase")
+
+    def __init__(self, keys: frozenset[Key]) -> None:
+        self.index = literal_index(keys)
+        self.plain = tuple(sorted(k[0] for k in keys if not k[1]))
+        self.icase = tuple(sorted({k[0].lower() for k in keys if k[1]}))
+
+    def found_in(self, text: str) -> bool:
+        if not text.isascii():
+            return self.index.found_in(text)
+        for lit in self.plain:
+            if lit in text:
+                return True
+        if self.icase:
+            low = text.lower()
+            for lit in self.icase:
+                if lit in low:
+                    return True
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class _RuleLiterals:
+    """The literals each part of a turn is searched for: ``text`` / ``thinking``, the regex
+    literals of the rules that can match there (scope, and no globs); ``tool``, the regex and AST
+    literals of the rules that can match in tool calls. Per rule: its literals in each part (empty
+    where it cannot match). ``strings`` / ``compact``: whether the tool haystack needs the argument
+    strings and the compact JSON besides ``json.dumps`` (below)."""
+
+    text: _Presence | None
+    thinking: _Presence | None
+    tool: _Presence | None
+    per_rule: tuple[tuple[frozenset[Key], frozenset[Key], frozenset[Key]], ...]
+    strings: bool
+    compact: bool
+
+
+def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
+    per_rule: list[tuple[frozenset[Key], frozenset[Key], frozenset[Key]]] = []
+    for rule in rules:
+        regex: set[Key] = set()
+        for pattern in _patterns(rule.condition):
+            try:
+                cond = compile_rule_condition(pattern)
+            except Exception:  # noqa: BLE001 - the manager skips an invalid condition: it never matches
+                continue
+            regex |= cond.literals or set()  # never None: ``turn_filter`` would have said so
+        ast = {k for k in map(_ast_literal, (p for p in _patterns(rule.ast_condition) if p.strip())) if k is not None}
+        in_text, in_thinking, in_tool = rule_sources(rule)
+        none: frozenset[Key] = frozenset()
+        per_rule.append((frozenset(regex) if in_text else none, frozenset(regex) if in_thinking else none,
+                         frozenset(regex | ast) if in_tool else none))
+    parts = [frozenset().union(*(r[i] for r in per_rule)) for i in range(3)]
+    texts = [k[0] for part in parts for k in part]
+    # ``json.dumps`` (``ensure_ascii=False``) writes a string's characters as they are except ``"``,
+    # ``\\`` and control characters: a literal free of them that occurs in a string value (or in a
+    # digest, made of lines of them) occurs in the dumps too. And the compact JSON differs from the
+    # dumps only by the space after a separator: a literal without ``,`` or ``:`` occurring in it
+    # lies between two separators, a stretch the dumps holds as it is.
+    strings = any(c in '"\\' or c < " " for t in texts for c in t)
+    compact = any("," in t or ":" in t for t in texts)
+    text_in, thinking_in, tool_in = (_Presence(p) if p else None for p in parts)
+    return _RuleLiterals(text_in, thinking_in, tool_in, tuple(per_rule), strings, compact)
+
+
+# --- turns of a session ---------------------------------------------------------------------------
+
+
+def _blocks_ok(content: Any) -> bool:
+    """``parse_event``'s check of a content list (``derive_stream`` would raise otherwise)."""
+    if not isinstance(content, (list, tuple)):
+        return True
+    for b in content:
+        if not isinstance(b, Mapping) or not isinstance(b.get("type"), str):
+            return False
+    return True
+
+
+class _Unfit(Exception):
+    """The session does not fit the model, or ``derive_stream`` would reject it: play it whole."""
+
+
+def _dumps(args: Any, **kw: Any) -> str:
+    try:
+        return json.dumps(args, ensure_ascii=False, **kw)
+    except TypeError:  # a read-only mapping somewhere: as derive_stream serialises it
+        return json.dumps(thaw(args), ensure_ascii=False, **kw)
+
+
+def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, str, str]:
+    """(text, thinking, tool) of one assistant message, as its derived turn's buffers can hold them
+    (engine units; tool calls joined with NUL, which no literal holds)."""
+    stamp = message.get("timestamp")
+    if not (stamp is None or (isinstance(stamp, (int, float, str)) and not isinstance(stamp, bool))):
+        raise _Unfit
+    text: list[str] = []
+    thinking: list[str] = []
+    tool: list[str] = []
+    ids: set[str] = set()
+    for block in message.get("content") or ():
+        if not isinstance(block, Mapping):
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            text.append(block["text"])
+        elif kind == "thinking" and isinstance(block.get("thinking"), str):
+            thinking.append(block["thinking"])
+        elif kind == "toolCall":
+            call_id = block.get("id") if isinstance(block.get("id"), str) else ""
+            if not call_id or call_id in ids:
+                raise _Unfit  # the stream-level model would not skip it either
+            ids.add(call_id)
+            args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
+            tool.append(_dumps(args))  # the deltas, joined
+            if lits.compact:
+                tool.append(_dumps(args, separators=(",", ":")))
+            if lits.strings:
+                _strings(thaw(args), tool)
+    return engine_text("".join(text)), engine_text("".join(thinking)), engine_text("\0".join(tool))
+
+
+@dataclass(frozen=True, slots=True)
+class _Turns:
+    """Per assistant message of the active branch: which groups (text, thinking, tool) hold a
+    literal; and the positions of the rules one of whose literals some turn holds."""
+
+    groups: tuple[tuple[bool, bool, bool], ...]
+    rules: frozenset[int]
+
+
+def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
+    """Mirrors ``derive_stream`` (each assistant message is a turn); raises ``_Unfit``."""
+    groups: list[tuple[bool, bool, bool]] = []
+    found: tuple[set[Key], set[Key], set[Key]] = (set(), set(), set())  # literals held, per part
+    indices = (lits.text, lits.thinking, lits.tool)
+    for entry in _branch(session, None):
+        message = entry.message if entry.type == "message" else None
+        if message is None or _is_injection(entry):
+            continue
+        role = message.get("role")
+        if role in ("toolResult", "user", "developer"):
+            if not _blocks_ok(message.get("content")):
+                raise _Unfit
+            continue
+        if role != "assistant":
+            continue
+        parts = _haystacks(message, lits)
+        flags = [False, False, False]
+        for i, (index, part) in enumerate(zip(indices, parts)):
+            if index is not None and index.found_in(part):
+                flags[i] = True
+                found[i].update(key for key, _ in index.index.scan(part, 0))
+        groups.append((flags[0], flags[1], flags[2]))
+    rules = frozenset(i for i, keys in enumerate(lits.per_rule) if any(not f.isdisjoint(k) for f, k in zip(found, keys)))
+    return _Turns(tuple(groups), rules)
+
+
+def turn_groups(session: Any, rules: Sequence[Rule]) -> tuple[tuple[tuple[bool, bool, bool], ...], tuple[Rule, ...]] | None:
+    """Per turn of the session's active branch, whether its (text, thinking, tool) deltas can take
+    part in a firing of ``rules`` in probe mode; and the rules that can fire somewhere. ``None``
+    when the model does not decide (a rule without literals, a session that does not fit)."""
+    lits = _rule_literals(rules)
+    if lits is None:
+        return None
+    try:
+        turns = _turns(session, lits)
+    except _Unfit:
+        return None
+    names = {rules[i].name for i in turns.rules}
+    return turns.groups, tuple(r for r in rules if r.name in names)
+
+
+# The literals of the last rule set, found once per rule set rather than once per session; the key
+# holds the rules, so their identities cannot be reused by other objects.
+_LAST: tuple[tuple[Rule, ...], _RuleLiterals | None] = ((), None)
+
+
+def _rule_literals(rules: Sequence[Rule]) -> _RuleLiterals | None:
+    global _LAST
+    key = tuple(rules)
+    if len(key) == len(_LAST[0]) and all(a is b for a, b in zip(key, _LAST[0])) and key:
+        return _LAST[1]
+    lits = _literals(key) if turn_filter(key) is not None else None
+    _LAST = (key, lits)
+    return lits
+
+
+_TOOL_EVENTS = frozenset({"toolcall_start", "toolcall_delta", "toolcall_end"})
+
+
+def _mute(stream: Stream, groups: Sequence[tuple[bool, bool, bool]]) -> tuple[bool, ...] | None:
+    """Per event of the stream ``derive_turns`` gave: True when it is not fed (``None`` when the
+    stream's turns do not line up with the session's assistant messages). A turn that can fire
+    feeds its ``turn_start`` and ``message_start`` (fresh buffers and message) and the events of its
+    live groups; the rest only builds the conversation, queues reminders or counts messages."""
+    events = stream.events
+    starts = [i for i, e in enumerate(events) if e.type == "turn_start"]
+    if len(starts) != len(groups):
+        return None
+    mute = [True] * len(events)
+    for (text, thinking, tool), start, end in zip(groups, starts, [*starts[1:], len(events)]):
+        if not (text or thinking or tool):
+            continue  # nothing in this turn can fire: none of it is fed
+        for i in range(start, end):
+            kind = events[i].type
+            if kind == "text_delta":
+                mute[i] = not text
+            elif kind == "thinking_delta":
+                mute[i] = not thinking
+            elif kind in _TOOL_EVENTS:
+                mute[i] = not tool
+            else:
+                mute[i] = kind not in ("turn_start", "message_start")
+    return tuple(mute)
+
+
+def _first_kind(data: bytes) -> Any:
+    """The ``type`` of the first non-blank line, read as ``open_stream`` reads it (text mode)."""
+    end = data.find(b"\n")
+    head = data if end < 0 else data[:end]
+    line = head.decode("utf-8", errors="replace") if b"\r" not in head else ""  # else text mode splits it
+    if not line.strip():
+        with io.StringIO(data.decode("utf-8", errors="replace"), newline=None) as fh:
+            line = next((x for x in fh if x.strip()), "")
+    try:
+        return json.loads(line).get("type")
+    except (ValueError, AttributeError):
+        return None
+
+
+def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | None) -> ProbeStream:
+    """What a probe of the file at ``path`` plays: a recorded stream file as it is (with every rule),
+    a session as above. Raises what ``open_stream`` raises."""
+    source = Path(path)
+    # Judged rules are asked about whole outputs, even with no condition: every turn is played.
+    if not prefilter._SKIP or not source.is_file() or any(r.question for r in rules):
+        stream = open_stream(path, policy=policy, size=size)[0]
+        return ProbeStream(stream, stream.turn_count(), tuple(rules))
+    data = source.read_bytes()
+    if _first_kind(data) == "stream":
+        stream = read_stream(source)
+        return ProbeStream(stream, stream.turn_count(), tuple(rules))
+    session = parse_session_bytes(data, path=str(source))
+    chunk_text("", policy, size)  # bad chunking options fail as derive_stream would
+    plan = turn_groups(session, rules)
+    if plan is not None and not plan[1]:  # no rule can fire anywhere: nothing to derive
+        return ProbeStream(None, len(plan[0]), ())
+    if plan is None:
+        stream = derive_stream(session, policy=policy, size=size)
+        return ProbeStream(stream, stream.turn_count(), tuple(rules))
+    # The turns that cannot fire are left as placeholders: they are not fed, so not chunked either.
+    stream = derive_turns(session, [any(g) for g in plan[0]], policy=policy, size=size)
+    mute = _mute(stream, plan[0])
+    if mute is None:  # never expected: the turns are counted as derive_turns counts them
+        stream = derive_stream(session, policy=policy, size=size)
+        return ProbeStream(stream, stream.turn_count(), tuple(rules))
+    return ProbeStream(stream, stream.turn_count(), plan[1], mute, planned=True)
+
+
+def probe_firings(probe: ProbeStream, settings: Any, *, cwd: str, recorder: Callable[[Any], Any],
+                  tick: Callable[[], None] | None = None) -> tuple[str, list[Any]]:
+    """``(status, firings)`` of ``record_firings`` in probe mode: ``recorder(manager)`` is the
+    ``on_check`` hook (with ``observe(index, event)`` and ``firings``). Events that cannot take part
+    in a firing are not fed; when no delta is fed, there is nothing to play: no firing, and the
+    session completes (only an interrupt can end it early, and nothing fires)."""
+    stream = probe.stream
+    if stream is None:
+        return "completed", []
+    if probe.planned:
+        mute: Sequence[bool] | None = probe.mute
+    else:
+        mute = muted_events(stream, turn_filter(probe.rules)) if prefilter._SKIP else None
+    if mute is not None and all(m or ev.type not in _DELTAS for m, ev in zip(mute, stream.events)):
+        return "completed", []
+    sim = SimulatedSession(probe.rules, settings, cwd=cwd, stream=stream)
+    hook = recorder(sim.manager)
+    sim.on_check = hook
+    play(sim, stream, mute, hook.observe, tick)
+    return sim.finish().status, hook.firings
