@@ -107,10 +107,10 @@ def _odd_stream(rng: random.Random) -> list:
     return events
 
 
-def _outcomes(paths: list[str], rules: list[Rule], skip: bool, monkeypatch: pytest.MonkeyPatch) -> list:
+def _outcomes(paths: list[str], rules: list[Rule], skip: bool, monkeypatch: pytest.MonkeyPatch,
+              options: BacktestOptions | None = None) -> list:
     monkeypatch.setattr(prefilter, "_SKIP", skip)
-    options = BacktestOptions(time_bound=None)
-    return [backtest_session(p, rules, options) for p in paths]
+    return [backtest_session(p, rules, options or BacktestOptions(time_bound=None)) for p in paths]
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -148,6 +148,10 @@ def test_skip_gives_the_same_outcomes_on_generated_sessions(tmp_path: Path, seed
         assert with_skip == without
         hits.append(sum(len(o.hits) for o in with_skip))
         fired |= {h.rule for o in with_skip for h in o.hits}
+    # Small fixed chunks: literals often end exactly where a delta does.
+    for policy, size in (("fixed", 3), ("tokens", 1)):
+        options = BacktestOptions(time_bound=None, policy=policy, size=size)
+        assert _outcomes(paths, RULES, True, monkeypatch, options) == _outcomes(paths, RULES, False, monkeypatch, options)
     assert hits[0] > 20 and all(hits), hits  # the corpus does fire, so equality says something
     assert {"compact", "globbed-prose", "dup", "as-any", "secrets"} <= fired, fired
     assert any(o.error for o in with_skip)  # and the broken sessions are reported as broken

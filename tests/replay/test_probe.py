@@ -18,7 +18,15 @@ from tests.replay.test_prefilter import RULES, _rule, _session
 from workbench.backtest import BacktestOptions, backtest_batch, backtest_session
 from workbench.backtest import run as backtest_run
 from workbench.replay import may_hang, prefilter, probe, record_firings
-from workbench.replay.derive import PLACEHOLDER, chunk_count, chunk_text, derive_stream, derive_turns, open_stream
+from workbench.replay.derive import (
+    PLACEHOLDER,
+    FeedPlan,
+    chunk_count,
+    chunk_text,
+    derive_stream,
+    derive_turns,
+    open_stream,
+)
 from workbench.replay.engine import literal_index, rule_sources
 from workbench.sessions import load_session
 from workbench.ttsr import MatchContext, TtsrManager, TtsrSettings
@@ -62,26 +70,57 @@ def test_turns_and_rules_left_out_never_fire_in_a_full_replay(tmp_path: Path, se
     assert quiet_turns and dropped and quiet_sessions  # the skip does leave things out
 
 
+def _random_plan(message: dict, rng: random.Random) -> FeedPlan | None:
+    if rng.random() < 0.3:
+        return None
+    calls = {i: rng.choice([None, 0, rng.randint(0, 80)]) for i, b in enumerate(message.get("content") or ())
+             if b.get("type") == "toolCall" and rng.random() < 0.8}
+    return FeedPlan(rng.choice([None, 0, rng.randint(0, 200)]), rng.choice([None, 0, rng.randint(0, 60)]), calls)
+
+
 @pytest.mark.parametrize("seed", range(3))
-def test_derive_turns_keeps_every_index_and_the_live_turns(tmp_path: Path, seed: int) -> None:
+def test_derive_turns_keeps_every_index_and_what_each_fed_step_sees(tmp_path: Path, seed: int) -> None:
+    """Same events at the same indices where fed; placeholders elsewhere; and at every fed delta
+    the group's text so far is what the full stream has there (joined deltas lose nothing)."""
     rng = random.Random(seed)
     for path in _corpus(tmp_path, 10 + seed, 20):
         session = load_session(path)
+        messages = [e.message for e in session.entries if e.type == "message" and e.message.get("role") == "assistant"]
         for policy, size in (("words", 8), ("fixed", 5), ("tokens", 2)):
             full = derive_stream(session, policy=policy, size=size)
-            live = [rng.random() < 0.5 for _ in range(full.turn_count())]
-            part = derive_turns(session, live, policy=policy, size=size)
+            plans = [_random_plan(m, rng) for m in messages]
+            part = derive_turns(session, plans, policy=policy, size=size)
             assert len(part.events) == len(full.events) and part.header == full.header
             turn = -1
+            so_far: dict[tuple, str] = {}  # (group) -> the full stream's text so far
             for a, b in zip(full.events, part.events):
                 if a.type == "turn_start":
                     turn += 1
+                    so_far = {}
+                plan = plans[turn] if turn >= 0 else None
                 if a.type in ("turn_start", "turn_end"):
                     assert b == a
-                elif a.type in ("tool_result", "user_message") or not live[turn]:
+                    continue
+                if plan is None or a.type in ("tool_result", "user_message", "message_end"):
                     assert b is PLACEHOLDER
-                else:
+                    continue
+                if a.type == "message_start":
                     assert b == a
+                    continue
+                group = ("call", a.content_index) if a.type.startswith("toolcall") else (a.type,)
+                start = (plan.calls.get(a.content_index) if group[0] == "call"
+                         else plan.text if a.type == "text_delta" else plan.thinking)
+                if a.type in ("toolcall_start", "toolcall_end"):
+                    assert (b == a) if start is not None else (b is PLACEHOLDER)
+                    continue
+                so_far[group] = so_far.get(group, "") + a.delta
+                fed = so_far.setdefault(("fed",) + group, "")
+                if start is None or len(so_far[group]) < start:
+                    assert b is PLACEHOLDER
+                    continue
+                assert b.type == a.type and b.content_index == a.content_index
+                so_far[("fed",) + group] = fed + b.delta
+                assert so_far[("fed",) + group] == so_far[group]  # the buffer holds what it would
 
 
 def test_chunk_count_is_the_number_of_chunks() -> None:

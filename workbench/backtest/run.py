@@ -12,8 +12,8 @@ never silences a rule). Each hit still says whether the rule *would have interru
 given settings (interrupts skip the rest of a turn, the repeat policy silences injected rules):
 fewer hits, the literal "how often would it have fired".
 
-Tasks run in local worker processes (``concurrent.futures``, forkserver or spawn) by default, or on a Dask
-distributed cluster given a scheduler address; the task function is the same pure function and the
+Tasks run in local worker processes (``concurrent.futures``, forkserver or spawn; the calling process
+takes batches too while the pool starts) by default, or on a Dask distributed cluster given a scheduler address; the task function is the same pure function and the
 results are aggregated in input order, so both give identical results. Results can be written to a
 DuckDB file and Parquet (``write_results``).
 
@@ -28,8 +28,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -428,6 +429,14 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
     batches = _batches(files, workers)
     results: list[list[SessionOutcome] | None] = [None] * len(batches)
     done = 0
+
+    def finished(i: int, outcomes: list[SessionOutcome]) -> None:
+        nonlocal done
+        results[i] = outcomes
+        done += len(batches[i])
+        if progress is not None:
+            progress(done, total, batches[i][-1])
+
     # Never plain fork: the host may run threads (the web app, a Dask client). A forkserver imports
     # the workbench once and forks workers from that clean process; spawn where there is none.
     ctx: multiprocessing.context.BaseContext
@@ -436,14 +445,24 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
         ctx.set_forkserver_preload(["workbench.backtest.run", "workbench.replay.session", "workbench.sessions"])
     else:
         ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=ctx,
-                             initializer=_init_worker, initargs=(rules, opts)) as pool:
-        futures = {pool.submit(_worker_batch, batch): i for i, batch in enumerate(batches)}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            done += len(batches[futures[future]])
-            if progress is not None:
-                progress(done, total, batches[futures[future]][-1])
+    # This process is one of the ``workers``: it takes batches from the end of the queue while the
+    # pool (which needs a second or so to start: a fresh interpreter imports the workbench) takes
+    # them from the front, so the start-up is not time lost.
+    todo = deque(range(len(batches)))
+    running: dict[Future[list[SessionOutcome]], int] = {}
+    size = min(workers - 1, len(batches))
+    with ProcessPoolExecutor(max_workers=size, mp_context=ctx, initializer=_init_worker,
+                             initargs=(rules, opts)) as pool:
+        while todo or running:
+            while todo and len(running) < 2 * size:  # one queued behind each busy worker
+                i = todo.popleft()
+                running[pool.submit(_worker_batch, batches[i])] = i
+            ready, _ = wait(running, timeout=None if not todo else 0, return_when=FIRST_COMPLETED)
+            for future in ready:
+                finished(running.pop(future), future.result())
+            if todo:
+                i = todo.pop()
+                finished(i, backtest_batch(batches[i], rules, opts))
     return [o for batch in results for o in (batch or [])]
 
 

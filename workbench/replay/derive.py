@@ -13,6 +13,7 @@ import json
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -101,6 +102,9 @@ def _delta(kind: str, index: int, piece: str) -> StreamEvent:
     return StreamEvent(kind, content_index=index, delta=piece)
 
 
+# How tool arguments become argument deltas: ``json.dumps(args, ensure_ascii=False)``, which builds an
+# encoder at every call; one encoder made here does the same.
+_ARGS_JSON = json.JSONEncoder(ensure_ascii=False).encode
 _TURN_START = StreamEvent("turn_start")
 _TURN_END = StreamEvent("turn_end")
 
@@ -129,7 +133,7 @@ def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None)
             call_id = block.get("id") if isinstance(block.get("id"), str) else ""
             name = block.get("name") if isinstance(block.get("name"), str) else ""
             yield StreamEvent("toolcall_start", content_index=index, id=call_id, name=name)
-            for piece in chunk_text(json.dumps(thaw(args), ensure_ascii=False), policy, size):
+            for piece in chunk_text(_ARGS_JSON(thaw(args)), policy, size):
                 yield _delta("toolcall_delta", index, piece)
             yield StreamEvent("toolcall_end", content_index=index, arguments=_freeze(thaw(args)))
     stop = message.get("stopReason")
@@ -160,7 +164,7 @@ def _assistant_event_count(message: Mapping[str, Any], policy: str, size: int | 
             count += chunk_count(block["thinking"], policy, size)
         elif kind == "toolCall":
             args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
-            count += 2 + chunk_count(json.dumps(thaw(args), ensure_ascii=False), policy, size)
+            count += 2 + chunk_count(_ARGS_JSON(thaw(args)), policy, size)
     return count
 
 
@@ -186,19 +190,79 @@ def derive_stream(
     return _derive(session, entries, policy, size, all_branches, None)
 
 
-def derive_turns(session: Any, live: Sequence[bool], *, policy: str = "words", size: int | None = None) -> Stream:
-    """``derive_stream`` of the session's active branch for a probe that feeds only some turns'
-    deltas: the same length, event indices and turns, but the events of turn ``k`` other than its
-    ``turn_start`` and ``turn_end`` are ``PLACEHOLDER`` when ``live[k]`` is false (so those turns
-    are not chunked into deltas), and so are every tool result and user message. ``live`` has one
-    value per assistant message of the branch. The caller has checked the contents ``parse_event``
-    would check (``workbench.replay.probe``): a placeholder hides no error."""
+@dataclass(frozen=True, slots=True)
+class FeedPlan:
+    """What a probe feeds of one assistant message (``workbench.replay.probe``). Per group (its
+    text deltas, its thinking deltas, the argument deltas of each tool call, by content index):
+    ``None``, nothing (a tool call's start and end are not fed either); else ``n``, the length of
+    the group's joined text before which no literal can end. Deltas ending before ``n`` are joined
+    into the first delta that reaches it, so every fed step sees the buffer text it would have seen."""
+
+    text: int | None
+    thinking: int | None
+    calls: Mapping[int, int | None]
+
+
+def derive_turns(session: Any, plans: Sequence[FeedPlan | None], *, policy: str = "words",
+                 size: int | None = None) -> Stream:
+    """``derive_stream`` of the session's active branch for a probe: the same length, event indices
+    and turns, but what the probe does not feed is ``PLACEHOLDER``: every event of turn ``k`` but
+    its ``turn_start`` and ``turn_end`` when ``plans[k]`` is ``None`` (those turns are not chunked),
+    else what ``FeedPlan`` leaves out, the ``message_end``, every tool result and user message.
+    ``plans`` has one value per assistant message of the branch. The caller has checked the
+    contents ``parse_event`` would check: a placeholder hides no error."""
     chunk_text("", policy, size)
-    return _derive(session, _branch(session, None), policy, size, False, live)
+    return _derive(session, _branch(session, None), policy, size, False, plans)
+
+
+def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: int | None) -> list[StreamEvent]:
+    """``_assistant_events`` with what ``plan`` does not feed as ``PLACEHOLDER`` (same positions)."""
+    out = [next(_assistant_events(message, policy, size))]  # message_start, as it builds it
+    done = {"text": 0, "thinking": 0}
+    held: dict[str, list[str]] = {"text": [], "thinking": []}
+
+    def deltas(kind: str, index: int, pieces: list[str], start: int, done: int, held: list[str]) -> int:
+        for piece in pieces:
+            done += len(piece)
+            if done < start:
+                held.append(piece)
+                out.append(PLACEHOLDER)
+                continue
+            if held:
+                piece = "".join(held) + piece
+                held.clear()
+            out.append(_delta(kind, index, piece))
+        return done
+
+    for index, block in enumerate(message.get("content") or ()):
+        if not isinstance(block, Mapping):
+            continue
+        kind = block.get("type")
+        if kind in ("text", "thinking") and isinstance(block.get(kind), str):
+            start = plan.text if kind == "text" else plan.thinking
+            if start is None:
+                out.extend([PLACEHOLDER] * chunk_count(block[kind], policy, size))
+            else:
+                done[kind] = deltas(f"{kind}_delta", index, chunk_text(block[kind], policy, size), start, done[kind],
+                                    held[kind])
+        elif kind == "toolCall":
+            args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
+            raw = _ARGS_JSON(thaw(args))
+            start = plan.calls.get(index)
+            if start is None:
+                out.extend([PLACEHOLDER] * (2 + chunk_count(raw, policy, size)))
+                continue
+            call_id = block.get("id") if isinstance(block.get("id"), str) else ""
+            name = block.get("name") if isinstance(block.get("name"), str) else ""
+            out.append(StreamEvent("toolcall_start", content_index=index, id=call_id, name=name))
+            deltas("toolcall_delta", index, chunk_text(raw, policy, size), start, 0, [])
+            out.append(StreamEvent("toolcall_end", content_index=index, arguments=_freeze(thaw(args))))
+    out.append(PLACEHOLDER)  # message_end
+    return out
 
 
 def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None, all_branches: bool,
-            live: Sequence[bool] | None) -> Stream:
+            plans: Sequence[FeedPlan | None] | None) -> Stream:
     events: list[StreamEvent] = []
     in_turn = False
     turn = -1
@@ -214,12 +278,14 @@ def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None,
             in_turn = True
             turn += 1
             stamp = message.get("timestamp")
-            if (live is not None and turn < len(live) and not live[turn]
-                    and (stamp is None or (isinstance(stamp, (int, float, str)) and not isinstance(stamp, bool)))):
+            if plans is None or turn >= len(plans) or not (
+                    stamp is None or (isinstance(stamp, (int, float, str)) and not isinstance(stamp, bool))):
+                events.extend(_assistant_events(message, policy, size))  # (a bad timestamp raises there)
+            elif plans[turn] is None:
                 events.extend([PLACEHOLDER] * _assistant_event_count(message, policy, size))
             else:
-                events.extend(_assistant_events(message, policy, size))
-        elif role == "toolResult" and live is not None:
+                events.extend(_fed_events(message, plans[turn], policy, size))  # type: ignore[arg-type]  # not None
+        elif role == "toolResult" and plans is not None:
             events.append(PLACEHOLDER)
         elif role == "toolResult":
             content = message.get("content")
@@ -233,7 +299,7 @@ def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None,
             if in_turn:
                 events.append(_TURN_END)
                 in_turn = False
-            if live is not None:
+            if plans is not None:
                 events.append(PLACEHOLDER)
                 continue
             content = message["content"]

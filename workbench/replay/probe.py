@@ -36,7 +36,15 @@ from pathlib import Path
 from typing import Any
 
 from workbench.replay import prefilter
-from workbench.replay.derive import _branch, _is_injection, chunk_text, derive_stream, derive_turns, open_stream
+from workbench.replay.derive import (
+    PLACEHOLDER,
+    FeedPlan,
+    _branch,
+    chunk_text,
+    derive_stream,
+    derive_turns,
+    open_stream,
+)
 from workbench.replay.engine import Key, compile_rule_condition, engine_text, literal_index, rule_sources
 from workbench.replay.prefilter import (
     _DELTAS,
@@ -152,7 +160,7 @@ def _blocks_ok(content: Any) -> bool:
     if not isinstance(content, (list, tuple)):
         return True
     for b in content:
-        if not isinstance(b, Mapping) or not isinstance(b.get("type"), str):
+        if not (type(b) is dict or isinstance(b, Mapping)) or not isinstance(b.get("type"), str):
             return False
     return True
 
@@ -161,62 +169,88 @@ class _Unfit(Exception):
     """The session does not fit the model, or ``derive_stream`` would reject it: play it whole."""
 
 
-def _dumps(args: Any, **kw: Any) -> str:
+# ``json.dumps(args, ensure_ascii=False)`` as the deltas have it, and the compact form of the final
+# check; one encoder each (``json.dumps`` with options builds one per call).
+_SPACED = json.JSONEncoder(ensure_ascii=False).encode
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def _dumps(args: Any, encode: Callable[[Any], str] = _SPACED) -> str:
     try:
-        return json.dumps(args, ensure_ascii=False, **kw)
+        return encode(args)
     except TypeError:  # a read-only mapping somewhere: as derive_stream serialises it
-        return json.dumps(thaw(args), ensure_ascii=False, **kw)
+        return encode(thaw(args))
 
 
-def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, str, str]:
-    """(text, thinking, tool) of one assistant message, as its derived turn's buffers can hold them
-    (engine units; tool calls joined with NUL, which no literal holds)."""
+def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, str, list[tuple[int, str, str]]]:
+    """Text, thinking and, per tool call (content index, its ``json.dumps``, the rest of its
+    haystack), what one assistant message's derived turn can hold in its buffers (engine units;
+    pieces joined with NUL, which no literal holds)."""
     stamp = message.get("timestamp")
     if not (stamp is None or (isinstance(stamp, (int, float, str)) and not isinstance(stamp, bool))):
         raise _Unfit
     text: list[str] = []
     thinking: list[str] = []
-    tool: list[str] = []
+    calls: list[tuple[int, str, str]] = []
     ids: set[str] = set()
-    for block in message.get("content") or ():
-        if not isinstance(block, Mapping):
+    for index, block in enumerate(message.get("content") or ()):
+        if not (type(block) is dict or isinstance(block, Mapping)):  # (a dict is the usual case: no ABC check)
             continue
         kind = block.get("type")
-        if kind == "text" and isinstance(block.get("text"), str):
-            text.append(block["text"])
-        elif kind == "thinking" and isinstance(block.get("thinking"), str):
-            thinking.append(block["thinking"])
+        if kind == "text":
+            value = block.get("text")
+            if isinstance(value, str):
+                text.append(value)
+        elif kind == "thinking":
+            value = block.get("thinking")
+            if isinstance(value, str):
+                thinking.append(value)
         elif kind == "toolCall":
-            call_id = block.get("id") if isinstance(block.get("id"), str) else ""
-            if not call_id or call_id in ids:
+            call_id = block.get("id")
+            if not isinstance(call_id, str) or not call_id or call_id in ids:
                 raise _Unfit  # the stream-level model would not skip it either
             ids.add(call_id)
-            args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
-            tool.append(_dumps(args))  # the deltas, joined
+            args = block.get("arguments")
+            if not (type(args) is dict or isinstance(args, Mapping)):
+                args = {}
+            rest: list[str] = []
             if lits.compact:
-                tool.append(_dumps(args, separators=(",", ":")))
+                rest.append(_dumps(args, _COMPACT))
             if lits.strings:
-                _strings(thaw(args), tool)
-    return engine_text("".join(text)), engine_text("".join(thinking)), engine_text("\0".join(tool))
+                _strings(thaw(args), rest)
+            calls.append((index, _dumps(args), "\0".join(rest)))  # the dumps: the deltas, joined
+    return (text[0] if len(text) == 1 else "".join(text)), (thinking[0] if len(thinking) == 1 else "".join(thinking)), calls
+
+
+def _start(index: _Presence, text: str, found: set[Key], reliable: bool = True) -> int | None:
+    """``None`` when ``text`` (engine units) holds none of the literals; else, with ``found``
+    updated, where the first occurrence ends (0 when positions in ``text`` are not those of the
+    deltas: astral characters, or a part that is not the joined deltas)."""
+    if not index.found_in(text):
+        return None
+    occurrences = index.index.scan(text, 0)
+    found.update(key for key, _ in occurrences)
+    return min(at + len(key[0]) for key, at in occurrences) if reliable else 0
 
 
 @dataclass(frozen=True, slots=True)
 class _Turns:
-    """Per assistant message of the active branch: which groups (text, thinking, tool) hold a
-    literal; and the positions of the rules one of whose literals some turn holds."""
+    """Per assistant message of the active branch, what to feed (``None``: nothing); and the
+    positions of the rules one of whose literals some turn holds where they can match."""
 
-    groups: tuple[tuple[bool, bool, bool], ...]
+    plans: tuple[FeedPlan | None, ...]
     rules: frozenset[int]
 
 
 def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
     """Mirrors ``derive_stream`` (each assistant message is a turn); raises ``_Unfit``."""
-    groups: list[tuple[bool, bool, bool]] = []
+    plans: list[FeedPlan | None] = []
     found: tuple[set[Key], set[Key], set[Key]] = (set(), set(), set())  # literals held, per part
-    indices = (lits.text, lits.thinking, lits.tool)
     for entry in _branch(session, None):
-        message = entry.message if entry.type == "message" else None
-        if message is None or _is_injection(entry):
+        if entry.type != "message":  # (so never an injection, which is a custom message)
+            continue
+        message = entry.message
+        if message is None:
             continue
         role = message.get("role")
         if role in ("toolResult", "user", "developer"):
@@ -225,21 +259,43 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
             continue
         if role != "assistant":
             continue
-        parts = _haystacks(message, lits)
-        flags = [False, False, False]
-        for i, (index, part) in enumerate(zip(indices, parts)):
-            if index is not None and index.found_in(part):
-                flags[i] = True
-                found[i].update(key for key, _ in index.index.scan(part, 0))
-        groups.append((flags[0], flags[1], flags[2]))
-    rules = frozenset(i for i, keys in enumerate(lits.per_rule) if any(not f.isdisjoint(k) for f, k in zip(found, keys)))
-    return _Turns(tuple(groups), rules)
+        text, thinking, calls = _haystacks(message, lits)
+        starts: list[int | None] = [None, None]
+        for i, (index, part) in enumerate(((lits.text, text), (lits.thinking, thinking))):
+            if index is not None and part:
+                units = engine_text(part)
+                starts[i] = _start(index, units, found[i], len(units) == len(part))
+        fed: dict[int, int | None] = {}
+        if lits.tool is not None:
+            for at, raw, rest in calls:
+                units = engine_text(raw)
+                # A literal free of what JSON escapes occurs in the raw deltas where it occurs in a
+                # value; one found only in the rest (escaped, or the compact JSON) is fed from the start.
+                start = _start(lits.tool, units, found[2], len(units) == len(raw) and not lits.strings)
+                if rest:
+                    more = _start(lits.tool, engine_text(rest), found[2])
+                    start = 0 if more is not None else start
+                if start is not None:
+                    fed[at] = start
+        plans.append(FeedPlan(starts[0], starts[1], fed) if fed or starts != [None, None] else None)
+    rules = frozenset(i for i, keys in enumerate(lits.per_rule) if any(not f.isdisjoint(k) for f, k in zip(found, keys))
+                      ) if any(found) else frozenset()
+    return _Turns(tuple(plans), rules)
 
 
 def turn_groups(session: Any, rules: Sequence[Rule]) -> tuple[tuple[tuple[bool, bool, bool], ...], tuple[Rule, ...]] | None:
     """Per turn of the session's active branch, whether its (text, thinking, tool) deltas can take
     part in a firing of ``rules`` in probe mode; and the rules that can fire somewhere. ``None``
     when the model does not decide (a rule without literals, a session that does not fit)."""
+    planned = _plan(session, rules)
+    if planned is None:
+        return None
+    groups = tuple((False, False, False) if p is None else (p.text is not None, p.thinking is not None, bool(p.calls))
+                   for p in planned[0])
+    return groups, planned[1]
+
+
+def _plan(session: Any, rules: Sequence[Rule]) -> tuple[tuple[FeedPlan | None, ...], tuple[Rule, ...]] | None:
     lits = _rule_literals(rules)
     if lits is None:
         return None
@@ -248,7 +304,7 @@ def turn_groups(session: Any, rules: Sequence[Rule]) -> tuple[tuple[tuple[bool, 
     except _Unfit:
         return None
     names = {rules[i].name for i in turns.rules}
-    return turns.groups, tuple(r for r in rules if r.name in names)
+    return turns.plans, tuple(r for r in rules if r.name in names)
 
 
 # The literals of the last rule set, found once per rule set rather than once per session; the key
@@ -266,33 +322,21 @@ def _rule_literals(rules: Sequence[Rule]) -> _RuleLiterals | None:
     return lits
 
 
-_TOOL_EVENTS = frozenset({"toolcall_start", "toolcall_delta", "toolcall_end"})
-
-
-def _mute(stream: Stream, groups: Sequence[tuple[bool, bool, bool]]) -> tuple[bool, ...] | None:
+def _mute(stream: Stream, plans: Sequence[FeedPlan | None]) -> tuple[bool, ...] | None:
     """Per event of the stream ``derive_turns`` gave: True when it is not fed (``None`` when the
-    stream's turns do not line up with the session's assistant messages). A turn that can fire
-    feeds its ``turn_start`` and ``message_start`` (fresh buffers and message) and the events of its
-    live groups; the rest only builds the conversation, queues reminders or counts messages."""
+    stream's turns do not line up with the session's assistant messages). Besides the placeholders,
+    every ``turn_end`` (it only counts messages and delivers queued reminders) and the
+    ``turn_start`` of a turn with nothing to feed."""
     events = stream.events
-    starts = [i for i, e in enumerate(events) if e.type == "turn_start"]
-    if len(starts) != len(groups):
-        return None
-    mute = [True] * len(events)
-    for (text, thinking, tool), start, end in zip(groups, starts, [*starts[1:], len(events)]):
-        if not (text or thinking or tool):
-            continue  # nothing in this turn can fire: none of it is fed
-        for i in range(start, end):
-            kind = events[i].type
-            if kind == "text_delta":
-                mute[i] = not text
-            elif kind == "thinking_delta":
-                mute[i] = not thinking
-            elif kind in _TOOL_EVENTS:
-                mute[i] = not tool
-            else:
-                mute[i] = kind not in ("turn_start", "message_start")
-    return tuple(mute)
+    mute = [e is PLACEHOLDER or e.type == "turn_end" for e in events]
+    turn = -1
+    for i, e in enumerate(events):
+        if e.type == "turn_start":
+            turn += 1
+            if turn >= len(plans):
+                return None
+            mute[i] = plans[turn] is None
+    return tuple(mute) if turn == len(plans) - 1 else None
 
 
 def _first_kind(data: bytes) -> Any:
@@ -313,29 +357,34 @@ def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | N
     """What a probe of the file at ``path`` plays: a recorded stream file as it is (with every rule),
     a session as above. Raises what ``open_stream`` raises."""
     source = Path(path)
+    data = None
     # Judged rules are asked about whole outputs, even with no condition: every turn is played.
-    if not prefilter._SKIP or not source.is_file() or any(r.question for r in rules):
+    if prefilter._SKIP and not any(r.question for r in rules):
+        try:
+            data = source.read_bytes()
+        except OSError:  # open_stream says why, as without the skip
+            data = None
+    if data is None:
         stream = open_stream(path, policy=policy, size=size)[0]
         return ProbeStream(stream, stream.turn_count(), tuple(rules))
-    data = source.read_bytes()
     if _first_kind(data) == "stream":
         stream = read_stream(source)
         return ProbeStream(stream, stream.turn_count(), tuple(rules))
     session = parse_session_bytes(data, path=str(source))
     chunk_text("", policy, size)  # bad chunking options fail as derive_stream would
-    plan = turn_groups(session, rules)
-    if plan is not None and not plan[1]:  # no rule can fire anywhere: nothing to derive
-        return ProbeStream(None, len(plan[0]), ())
-    if plan is None:
+    planned = _plan(session, rules)
+    if planned is not None and not planned[1]:  # no rule can fire anywhere: nothing to derive
+        return ProbeStream(None, len(planned[0]), ())
+    if planned is None:
         stream = derive_stream(session, policy=policy, size=size)
         return ProbeStream(stream, stream.turn_count(), tuple(rules))
-    # The turns that cannot fire are left as placeholders: they are not fed, so not chunked either.
-    stream = derive_turns(session, [any(g) for g in plan[0]], policy=policy, size=size)
-    mute = _mute(stream, plan[0])
+    # What cannot fire is left as placeholders: not fed, so not chunked either.
+    stream = derive_turns(session, planned[0], policy=policy, size=size)
+    mute = _mute(stream, planned[0])
     if mute is None:  # never expected: the turns are counted as derive_turns counts them
         stream = derive_stream(session, policy=policy, size=size)
         return ProbeStream(stream, stream.turn_count(), tuple(rules))
-    return ProbeStream(stream, stream.turn_count(), plan[1], mute, planned=True)
+    return ProbeStream(stream, stream.turn_count(), planned[1], mute, planned=True)
 
 
 def probe_firings(probe: ProbeStream, settings: Any, *, cwd: str, recorder: Callable[[Any], Any],
@@ -353,7 +402,8 @@ def probe_firings(probe: ProbeStream, settings: Any, *, cwd: str, recorder: Call
         mute = muted_events(stream, turn_filter(probe.rules)) if prefilter._SKIP else None
     if mute is not None and all(m or ev.type not in _DELTAS for m, ev in zip(mute, stream.events)):
         return "completed", []
-    sim = SimulatedSession(probe.rules, settings, cwd=cwd, stream=stream)
+    # No ``stream=``: it only tells a retry whether a recorded turn is left, and nothing interrupts.
+    sim = SimulatedSession(probe.rules, settings, cwd=cwd)
     hook = recorder(sim.manager)
     sim.on_check = hook
     play(sim, stream, mute, hook.observe, tick)
