@@ -105,6 +105,14 @@ def _delta(kind: str, index: int, piece: str) -> StreamEvent:
 # How tool arguments become argument deltas: ``json.dumps(args, ensure_ascii=False)``, which builds an
 # encoder at every call; one encoder made here does the same.
 _ARGS_JSON = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def args_json(args: Any) -> str:
+    """The joined argument deltas of a tool call: ``json.dumps(thaw(args), ensure_ascii=False)``."""
+    try:
+        return _ARGS_JSON(args)  # plain data (what a session holds): no copy needed
+    except TypeError:  # a read-only mapping somewhere
+        return _ARGS_JSON(thaw(args))
 _TURN_START = StreamEvent("turn_start")
 _TURN_END = StreamEvent("turn_end")
 
@@ -133,7 +141,7 @@ def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None)
             call_id = block.get("id") if isinstance(block.get("id"), str) else ""
             name = block.get("name") if isinstance(block.get("name"), str) else ""
             yield StreamEvent("toolcall_start", content_index=index, id=call_id, name=name)
-            for piece in chunk_text(_ARGS_JSON(thaw(args)), policy, size):
+            for piece in chunk_text(args_json(args), policy, size):
                 yield _delta("toolcall_delta", index, piece)
             yield StreamEvent("toolcall_end", content_index=index, arguments=_freeze(thaw(args)))
     stop = message.get("stopReason")
@@ -155,7 +163,7 @@ def _assistant_event_count(message: Mapping[str, Any], policy: str, size: int | 
     message whose timestamp ``_assistant_events`` accepts."""
     count = 2  # message_start, message_end
     for block in message.get("content") or ():
-        if not isinstance(block, Mapping):
+        if not (type(block) is dict or isinstance(block, Mapping)):  # (no ABC check for the usual dict)
             continue
         kind = block.get("type")
         if kind == "text" and isinstance(block.get("text"), str):
@@ -164,7 +172,7 @@ def _assistant_event_count(message: Mapping[str, Any], policy: str, size: int | 
             count += chunk_count(block["thinking"], policy, size)
         elif kind == "toolCall":
             args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
-            count += 2 + chunk_count(_ARGS_JSON(thaw(args)), policy, size)
+            count += 2 + chunk_count(args_json(args), policy, size)
     return count
 
 
@@ -235,7 +243,7 @@ def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: i
         return done
 
     for index, block in enumerate(message.get("content") or ()):
-        if not isinstance(block, Mapping):
+        if not (type(block) is dict or isinstance(block, Mapping)):
             continue
         kind = block.get("type")
         if kind in ("text", "thinking") and isinstance(block.get(kind), str):
@@ -247,7 +255,7 @@ def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: i
                                     held[kind])
         elif kind == "toolCall":
             args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
-            raw = _ARGS_JSON(thaw(args))
+            raw = args_json(args)
             start = plan.calls.get(index)
             if start is None:
                 out.extend([PLACEHOLDER] * (2 + chunk_count(raw, policy, size)))

@@ -1,19 +1,26 @@
-r"""Probe-mode backtests of session files: which turns, and which rules, can fire, found before replay.
+r"""Probe-mode backtests of session files: which turns, groups and rules can fire, found before replay.
 
 In probe mode (see ``workbench.replay.prefilter``) what fires in a turn depends only on that turn and
 the rules do not interact (nothing aborts, no injection silences a rule; ``tests/backtest`` drops a
-rule's hits to get a replay without it). So, working on the session's messages rather than on the
-derived stream:
+rule's hits to get a replay without it). A regex condition matches only text holding one of its
+required literals, an AST pattern only code holding its longest identifier, and a rule matches only
+where its scope reaches (text, thinking, tool calls; a rule with globs never in text or thinking,
+which carry no file paths). So, working on the session's messages rather than on the derived stream:
 
-* a session none of whose turns holds a literal of the rule set is not derived at all (only its
-  turns are counted);
-* otherwise the replay holds only the rules one of whose literals some turn holds (all rules of a
-  name, so the manager keeps the same first registration of a duplicated name);
-* in the derived stream, a turn holding no literal is not fed at all, and in the other turns each
-  group (text, thinking, tool calls) holding none is not fed. What a skipped event would have done
-  besides feeding a buffer (the conversation, the message being built, tool results and reminders,
-  claims and injection records, which never gate in probe mode) is not part of a probe's outcome,
-  which is the firings and the status, and the status changes only on an interrupt.
+* a session none of whose turns holds a literal where its rule can match is not derived at all
+  (only its turns are counted);
+* otherwise the replay holds only the rules that can fire somewhere (every rule of such a name, so
+  the manager keeps the same first registration of a duplicated name), and each turn feeds only
+  its groups (its text deltas, its thinking deltas, each tool call's events) that hold such a
+  literal. A group's deltas that end before its first literal occurrence can end are joined into
+  the first delta that reaches it: no condition can match before, and every fed step sees the
+  buffer it would have seen (``derive.FeedPlan``). The events not fed are ``derive.PLACEHOLDER``:
+  same indices, so firings keep their steps.
+
+What a skipped event would have done besides feeding a buffer (the conversation, the message being
+built, tool results and reminders, claims, injection records and message counts, which never gate in
+probe mode) is not part of a probe's outcome: the firings and the status, which changes only on an
+interrupt.
 
 What a turn's buffers can hold (a superset is enough), per assistant message as ``derive_stream``
 cuts it: ``text`` / ``thinking``, the concatenation of its text / thinking blocks (chunks join back
@@ -22,8 +29,9 @@ compact JSON (the final check of a tool without a digest), or a digest: lines of
 values, every one inside some string of the arguments (``prefilter``). Literals holding ``\n`` or NUL
 disable the skip (``turn_filter``). A session whose messages do not fit the model (a tool call
 without an id, two calls with one id) or that ``derive_stream`` would reject is played whole, as
-before, so its outcome or its error does not change. ``tests/replay/test_probe.py`` compares
-backtests with and without the skip, and the skip's decisions with a full replay per turn.
+before, so its outcome or its error does not change. ``tests/replay/test_prefilter.py`` compares
+backtests with and without the skip; ``tests/replay/test_probe.py`` each decision with what it
+stands for (a full replay per turn, the derived stream, the engine's scope and literal search).
 """
 
 from __future__ import annotations
