@@ -268,24 +268,26 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
         if role != "assistant":
             continue
         text, thinking, calls = _haystacks(message, lits)
-        starts: list[int | None] = [None, None]
-        for i, (index, part) in enumerate(((lits.text, text), (lits.thinking, thinking))):
-            if index is not None and part:
-                units = engine_text(part)
-                starts[i] = _start(index, units, found[i], len(units) == len(part))
+        text_at = thinking_at = None
+        if text and lits.text is not None:
+            units = text if text.isascii() else engine_text(text)
+            text_at = _start(lits.text, units, found[0], len(units) == len(text))
+        if thinking and lits.thinking is not None:
+            units = thinking if thinking.isascii() else engine_text(thinking)
+            thinking_at = _start(lits.thinking, units, found[1], len(units) == len(thinking))
         fed: dict[int, int | None] = {}
-        if lits.tool is not None:
+        if calls and lits.tool is not None:
             for at, raw, rest in calls:
-                units = engine_text(raw)
+                units = raw if raw.isascii() else engine_text(raw)
                 # A literal free of what JSON escapes occurs in the raw deltas where it occurs in a
                 # value; one found only in the rest (escaped, or the compact JSON) is fed from the start.
                 start = _start(lits.tool, units, found[2], len(units) == len(raw) and not lits.strings)
-                if rest:
-                    more = _start(lits.tool, engine_text(rest), found[2])
-                    start = 0 if more is not None else start
+                if rest and _start(lits.tool, engine_text(rest), found[2]) is not None:
+                    start = 0
                 if start is not None:
                     fed[at] = start
-        plans.append(FeedPlan(starts[0], starts[1], fed) if fed or starts != [None, None] else None)
+        plans.append(FeedPlan(text_at, thinking_at, fed) if fed or text_at is not None or thinking_at is not None
+                     else None)
     rules = frozenset(i for i, keys in enumerate(lits.per_rule) if any(not f.isdisjoint(k) for f, k in zip(found, keys))
                       ) if any(found) else frozenset()
     return _Turns(tuple(plans), rules)
