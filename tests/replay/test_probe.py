@@ -172,17 +172,19 @@ def test_rule_sources_are_where_the_manager_matches(scope, globs) -> None:
 def test_the_first_line_is_read_as_open_stream_reads_it(tmp_path: Path) -> None:
     header = json.dumps({"type": "stream", "version": 1})
     cases = [header + "\n", "\n \n" + header + "\r\n", '{"type": "session"}\r' + header, "\ufeff" + header,
-             "\t\r\n" + header, "", "not json\n" + header, '{"type": "stream"', "\u2028" + header]
+             "\t\r\n" + header, "", "not json\n" + header, '{"type": "stream"', "\u2028" + header,
+             '{"type": "\\u0073tream"}', '{"type": "session", "note": "stream"}', '{"type": 1}\n' + header,
+             '{"type": "str\\u0065am"}\r\n', "[1]"]
     for i, text in enumerate(cases):
         path = tmp_path / f"c{i}.jsonl"
         path.write_bytes(text.encode("utf-8") + b"\xff\n")
         with path.open(encoding="utf-8", errors="replace") as fh:
             first = next((line for line in fh if line.strip()), "")
         try:
-            expected = json.loads(first).get("type")
+            expected = json.loads(first).get("type") == "stream"
         except (ValueError, AttributeError):
-            expected = None
-        assert probe._first_kind(path.read_bytes()) == expected, text
+            expected = False
+        assert probe._is_stream_file(path.read_bytes()) == expected, text
 
 
 def test_bounded_batches_equal_unbounded_sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -349,18 +349,24 @@ def _mute(stream: Stream, plans: Sequence[FeedPlan | None]) -> tuple[bool, ...] 
     return tuple(mute) if turn == len(plans) - 1 else None
 
 
-def _first_kind(data: bytes) -> Any:
-    """The ``type`` of the first non-blank line, read as ``open_stream`` reads it (text mode)."""
+def _is_stream_file(data: bytes) -> bool:
+    """Whether the first non-blank line, read as ``open_stream`` reads it (text mode), is a JSON
+    object with ``"type": "stream"``."""
     end = data.find(b"\n")
     head = data if end < 0 else data[:end]
-    line = head.decode("utf-8", errors="replace") if b"\r" not in head else ""  # else text mode splits it
+    if b"\r" not in head and head.strip():  # text mode's first line is this one too
+        if b"stream" not in head and b"\\" not in head:
+            return False  # no way to write the string "stream" in it: no need to parse it
+        line = head.decode("utf-8", errors="replace")
+    else:
+        line = ""
     if not line.strip():
         with io.StringIO(data.decode("utf-8", errors="replace"), newline=None) as fh:
             line = next((x for x in fh if x.strip()), "")
     try:
-        return json.loads(line).get("type")
+        return bool(json.loads(line).get("type") == "stream")
     except (ValueError, AttributeError):
-        return None
+        return False
 
 
 def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | None) -> ProbeStream:
@@ -377,7 +383,7 @@ def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | N
     if data is None:
         stream = open_stream(path, policy=policy, size=size)[0]
         return ProbeStream(stream, stream.turn_count(), tuple(rules))
-    if _first_kind(data) == "stream":
+    if _is_stream_file(data):
         stream = read_stream(source)
         return ProbeStream(stream, stream.turn_count(), tuple(rules))
     session = parse_session_bytes(data, path=str(source))
