@@ -215,3 +215,16 @@ def test_recorded_streams_and_judged_rules_are_played_whole(tmp_path: Path, monk
     assert got.stream is not None and not got.planned and got.rules == tuple(judged)
     monkeypatch.setattr(prefilter, "_SKIP", False)
     assert probe.probe_stream(path, _played(RULES), policy="words", size=8).stream == open_stream(path, size=8)[0]
+
+
+def test_rule_sets_taking_turns_each_get_their_own_answers(tmp_path: Path) -> None:
+    """The per-rule-set caches (played copies, literals) never serve another rule set."""
+    paths = _corpus(tmp_path, 5, 12)
+    sets = [RULES, RULES[:3], RULES[3:9], [replace(r, scope=("thinking",)) for r in RULES]]
+    options = BacktestOptions(time_bound=None)
+    alone = [[backtest_session(p, rules, options) for p in paths] for rules in sets]
+    mixed: list[list] = [[] for _ in sets]
+    for p in paths:
+        for i, rules in enumerate(sets):
+            mixed[i].append(backtest_session(p, list(rules), options))  # a new list, the same rules
+    assert mixed == alone and len({sum(len(o.hits) for o in a) for a in alone}) == len(sets)

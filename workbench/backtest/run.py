@@ -186,9 +186,10 @@ def _played(rules: Sequence[Rule], options: BacktestOptions) -> list[Rule]:
     if options.mode != "probe":
         return list(rules)
     key = tuple(rules)
-    if len(key) != len(_PLAYED[0]) or any(a is not b for a, b in zip(key, _PLAYED[0])):
-        _PLAYED = (key, tuple(replace(r, interrupt_mode="never") for r in key))
-    return list(_PLAYED[1])
+    last = _PLAYED  # read once: another thread (the app runs backtests in the background) may replace it
+    if len(key) != len(last[0]) or any(a is not b for a, b in zip(key, last[0])):
+        last = _PLAYED = (key, tuple(replace(r, interrupt_mode="never") for r in key))
+    return list(last[1])
 
 
 def _interrupts(rule: Rule | None, source: str, default: str) -> bool:

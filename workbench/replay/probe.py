@@ -325,8 +325,9 @@ _LAST: tuple[tuple[Rule, ...], _RuleLiterals | None] = ((), None)
 def _rule_literals(rules: Sequence[Rule]) -> _RuleLiterals | None:
     global _LAST
     key = tuple(rules)
-    if len(key) == len(_LAST[0]) and all(a is b for a, b in zip(key, _LAST[0])) and key:
-        return _LAST[1]
+    last = _LAST  # read once: another thread (the app runs backtests in the background) may replace it
+    if key and len(key) == len(last[0]) and all(a is b for a, b in zip(key, last[0])):
+        return last[1]
     lits = _literals(key) if turn_filter(key) is not None else None
     _LAST = (key, lits)
     return lits
