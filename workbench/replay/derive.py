@@ -212,15 +212,16 @@ class FeedPlan:
 
 
 def derive_turns(session: Any, plans: Sequence[FeedPlan | None], *, policy: str = "words",
-                 size: int | None = None) -> Stream:
+                 size: int | None = None, branch: Sequence[Any] | None = None) -> Stream:
     """``derive_stream`` of the session's active branch for a probe: the same length, event indices
     and turns, but what the probe does not feed is ``PLACEHOLDER``: every event of turn ``k`` but
     its ``turn_start`` and ``turn_end`` when ``plans[k]`` is ``None`` (those turns are not chunked),
     else what ``FeedPlan`` leaves out, the ``message_end``, every tool result and user message.
     ``plans`` has one value per assistant message of the branch. The caller has checked the
-    contents ``parse_event`` would check: a placeholder hides no error."""
+    contents ``parse_event`` would check: a placeholder hides no error. ``branch``: the active
+    branch's entries when the caller has them already."""
     chunk_text("", policy, size)
-    return _derive(session, _branch(session, None), policy, size, False, plans)
+    return _derive(session, _branch(session, None) if branch is None else branch, policy, size, False, plans)
 
 
 def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: int | None) -> list[StreamEvent]:

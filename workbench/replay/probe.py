@@ -82,6 +82,7 @@ class ProbeStream:
     rules: tuple[Rule, ...]
     mute: tuple[bool, ...] | None = None
     planned: bool = False
+    visit: tuple[int, ...] | None = None  # planned: the events to look at (the others are not fed)
 
 
 # --- literals per rule --------------------------------------------------------------------------
@@ -248,13 +249,15 @@ class _Turns:
 
     plans: tuple[FeedPlan | None, ...]
     rules: frozenset[int]
+    branch: tuple[Any, ...]  # the active branch's entries
 
 
 def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
     """Mirrors ``derive_stream`` (each assistant message is a turn); raises ``_Unfit``."""
     plans: list[FeedPlan | None] = []
     found: tuple[set[Key], set[Key], set[Key]] = (set(), set(), set())  # literals held, per part
-    for entry in _branch(session, None):
+    branch = tuple(_branch(session, None))
+    for entry in branch:
         if entry.type != "message":  # (so never an injection, which is a custom message)
             continue
         message = entry.message
@@ -290,7 +293,7 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
                      else None)
     rules = frozenset(i for i, keys in enumerate(lits.per_rule) if any(not f.isdisjoint(k) for f, k in zip(found, keys))
                       ) if any(found) else frozenset()
-    return _Turns(tuple(plans), rules)
+    return _Turns(tuple(plans), rules, branch)
 
 
 def turn_groups(session: Any, rules: Sequence[Rule]) -> tuple[tuple[tuple[bool, bool, bool], ...], tuple[Rule, ...]] | None:
@@ -305,7 +308,7 @@ def turn_groups(session: Any, rules: Sequence[Rule]) -> tuple[tuple[tuple[bool, 
     return groups, planned[1]
 
 
-def _plan(session: Any, rules: Sequence[Rule]) -> tuple[tuple[FeedPlan | None, ...], tuple[Rule, ...]] | None:
+def _plan(session: Any, rules: Sequence[Rule]) -> tuple[tuple[FeedPlan | None, ...], tuple[Rule, ...], tuple[Any, ...]] | None:
     lits = _rule_literals(rules)
     if lits is None:
         return None
@@ -314,7 +317,7 @@ def _plan(session: Any, rules: Sequence[Rule]) -> tuple[tuple[FeedPlan | None, .
     except _Unfit:
         return None
     names = {rules[i].name for i in turns.rules}
-    return turns.plans, tuple(r for r in rules if r.name in names)
+    return turns.plans, tuple(r for r in rules if r.name in names), turns.branch
 
 
 # The literals of the last rule set, found once per rule set rather than once per session; the key
@@ -333,21 +336,30 @@ def _rule_literals(rules: Sequence[Rule]) -> _RuleLiterals | None:
     return lits
 
 
-def _mute(stream: Stream, plans: Sequence[FeedPlan | None]) -> tuple[bool, ...] | None:
-    """Per event of the stream ``derive_turns`` gave: True when it is not fed (``None`` when the
-    stream's turns do not line up with the session's assistant messages). Besides the placeholders,
-    every ``turn_end`` (it only counts messages and delivers queued reminders) and the
+def _mute(stream: Stream, plans: Sequence[FeedPlan | None]) -> tuple[tuple[bool, ...], tuple[int, ...]] | None:
+    """Per event of the stream ``derive_turns`` gave: True when it is not fed; and the events a
+    replay must look at, those fed and every ``turn_start`` (the turns are counted); ``None`` when
+    the stream's turns do not line up with the session's assistant messages. Not fed, besides the
+    placeholders: every ``turn_end`` (it only counts messages and delivers queued reminders) and the
     ``turn_start`` of a turn with nothing to feed."""
-    events = stream.events
-    mute = [e is PLACEHOLDER or e.type == "turn_end" for e in events]
+    mute: list[bool] = []
+    visit: list[int] = []
     turn = -1
-    for i, e in enumerate(events):
-        if e.type == "turn_start":
+    for i, e in enumerate(stream.events):
+        if e is PLACEHOLDER:
+            mute.append(True)
+        elif e.type == "turn_start":
             turn += 1
             if turn >= len(plans):
                 return None
-            mute[i] = plans[turn] is None
-    return tuple(mute) if turn == len(plans) - 1 else None
+            mute.append(plans[turn] is None)
+            visit.append(i)
+        elif e.type == "turn_end":
+            mute.append(True)
+        else:
+            mute.append(False)
+            visit.append(i)
+    return (tuple(mute), tuple(visit)) if turn == len(plans) - 1 else None
 
 
 def _is_stream_file(data: bytes) -> bool:
@@ -396,12 +408,12 @@ def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | N
         stream = derive_stream(session, policy=policy, size=size)
         return ProbeStream(stream, stream.turn_count(), tuple(rules))
     # What cannot fire is left as placeholders: not fed, so not chunked either.
-    stream = derive_turns(session, planned[0], policy=policy, size=size)
-    mute = _mute(stream, planned[0])
-    if mute is None:  # never expected: the turns are counted as derive_turns counts them
+    stream = derive_turns(session, planned[0], policy=policy, size=size, branch=planned[2])
+    muted = _mute(stream, planned[0])
+    if muted is None:  # never expected: the turns are counted as derive_turns counts them
         stream = derive_stream(session, policy=policy, size=size)
         return ProbeStream(stream, stream.turn_count(), tuple(rules))
-    return ProbeStream(stream, stream.turn_count(), planned[1], mute, planned=True)
+    return ProbeStream(stream, len(planned[0]), planned[1], muted[0], planned=True, visit=muted[1])
 
 
 def probe_firings(probe: ProbeStream, settings: Any, *, cwd: str, recorder: Callable[[Any], Any],
@@ -413,15 +425,26 @@ def probe_firings(probe: ProbeStream, settings: Any, *, cwd: str, recorder: Call
     stream = probe.stream
     if stream is None:
         return "completed", []
-    if probe.planned:
-        mute: Sequence[bool] | None = probe.mute
+    mute: Sequence[bool] | None
+    if probe.planned:  # (a planned stream feeds a delta of each group holding a literal: never none)
+        mute = probe.mute
     else:
         mute = muted_events(stream, turn_filter(probe.rules)) if prefilter._SKIP else None
-    if mute is not None and all(m or ev.type not in _DELTAS for m, ev in zip(mute, stream.events)):
-        return "completed", []
+        if mute is not None and all(m or ev.type not in _DELTAS for m, ev in zip(mute, stream.events)):
+            return "completed", []
     # No ``stream=``: it only tells a retry whether a recorded turn is left, and nothing interrupts.
     sim = SimulatedSession(probe.rules, settings, cwd=cwd)
     hook = recorder(sim.manager)
     sim.on_check = hook
-    play(sim, stream, mute, hook.observe, tick)
+    if probe.visit is None or mute is None:
+        play(sim, stream, mute, hook.observe, tick)
+    else:  # as ``play``, over the events not fed only for the turns they start
+        events = stream.events
+        for i in probe.visit:
+            ev = events[i]
+            hook.observe(i, ev)
+            if not mute[i]:
+                sim.feed(i, ev)
+            if tick is not None:
+                tick()
     return sim.finish().status, hook.firings
