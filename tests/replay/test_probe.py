@@ -17,7 +17,7 @@ import pytest
 from tests.replay.test_prefilter import RULES, _rule, _session
 from workbench.backtest import BacktestOptions, backtest_batch, backtest_session
 from workbench.backtest import run as backtest_run
-from workbench.replay import may_hang, prefilter, probe, record_firings
+from workbench.replay import may_hang, prefilter, probe, probe_plan, record_firings
 from workbench.replay.derive import (
     PLACEHOLDER,
     FeedPlan,
@@ -55,7 +55,7 @@ def test_turns_and_rules_left_out_never_fire_in_a_full_replay(tmp_path: Path, se
     quiet_turns = dropped = quiet_sessions = 0
     for path in _corpus(tmp_path, seed):
         session = load_session(path)
-        decided = probe.turn_groups(session, rules)
+        decided = probe_plan.turn_groups(session, rules)
         assert decided is not None
         groups, kept = decided
         stream = derive_stream(session, size=3)
@@ -143,7 +143,7 @@ def test_presence_is_the_literal_index_search() -> None:
         keys = frozenset(k for k in keys if not k[1] or k[0].isascii())  # as required_literals gives them
         if not keys:
             continue
-        fast, index = probe._Presence(keys), literal_index(keys)
+        fast, index = probe_plan._Presence(keys), literal_index(keys)
         for _ in range(30):
             pool = letters if rng.random() < 0.5 else letters[:12]
             text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 12)))
