@@ -13,12 +13,13 @@ given settings (interrupts skip the rest of a turn, the repeat policy silences i
 fewer hits, the literal "how often would it have fired".
 
 Tasks run in local worker processes (``concurrent.futures``, forkserver or spawn; the calling process
-takes batches too while the pool starts) by default, or on a Dask distributed cluster given a scheduler address; the task function is the same pure function and the
-results are aggregated in input order, so both give identical results. Results can be written to a
-DuckDB file and Parquet (``write_results``).
+takes batches too while the pool starts) by default, or on a Dask distributed cluster given a scheduler
+address; the task function is the same pure function and the results are aggregated in input order, so
+both give identical results. Results can be written to a DuckDB file and Parquet (``write_results``).
 
 A catastrophic regex must not hang a worker: each batch runs under the time bound of
-``workbench.replay.timebound`` (a forked child the task can kill). A rule that keeps a session from
+``workbench.replay.timebound`` (a forked child the task can kill); in probe mode only the sessions a
+rule that may hang can fire in go to the child. A rule that keeps a session from
 progressing for ``time_bound`` seconds is disabled and reported (``BacktestResult.disabled``), and
 the result is made as if it had been disabled for every session, whichever worker met it first.
 """
