@@ -11,8 +11,9 @@ files, a few rule violations sprinkled in) is written once to ``benchmarks/_data
 
 Every mode must give the same result; the script checks it and says so. Throughput is also printed
 as MB/s of session files and as a ratio to DuckDB's raw ``read_json_objects`` of the same files (the
-ceiling for "reading the archive"), and the one-process run is repeated with the probe-mode turn
-skip switched off (``workbench.replay.prefilter._SKIP``) for the same-run ratio.
+ceiling for "reading the archive"), measured again just before each mode so that both sides see the
+same machine load; the one-process run is repeated with the probe-mode skip switched off
+(``workbench.replay.prefilter._SKIP``) for the same-run ratio.
 """
 
 from __future__ import annotations
@@ -134,7 +135,7 @@ def report(label: str, result: BacktestResult, size: int = 0, duck: float = 0.0)
           f"{result.sessions_per_second:>8.1f} sessions/s{extra}")
 
 
-def duckdb_rate(sessions: Path, size: int) -> float:
+def duckdb_rate(sessions: Path, size: int, quiet: bool = False) -> float:
     """MB/s of DuckDB's raw ``read_json_objects`` over the corpus (best of three, warm cache)."""
     import time
 
@@ -147,8 +148,19 @@ def duckdb_rate(sessions: Path, size: int) -> float:
         t0 = time.perf_counter()
         rows = con.execute("SELECT count(*) FROM read_json_objects(?, format='newline_delimited')", [glob]).fetchone()
         best = min(best, time.perf_counter() - t0)
-    print(f"DuckDB read_json_objects: {rows[0]} objects in {best:.3f} s = {size / 1e6 / best:.1f} MB/s")
+    if not quiet:
+        print(f"DuckDB read_json_objects: {rows[0]} objects in {best:.3f} s = {size / 1e6 / best:.1f} MB/s")
     return size / 1e6 / best
+
+
+def timed(label: str, run, sessions: Path, size: int) -> BacktestResult:
+    """``run()`` reported against DuckDB measured just before it: on a shared machine the load
+    changes within a minute, and both sides of the ratio should see the same load."""
+    duck = duckdb_rate(sessions, size, quiet=True)
+    result = run()
+    report(label, result, size, duck)
+    print(f"  (DuckDB just before: {duck:.1f} MB/s; load average {os.getloadavg()[0]:.2f})")
+    return result
 
 
 def differences(a: BacktestResult, b: BacktestResult) -> str:
@@ -175,31 +187,32 @@ def main() -> int:
     size = sum(f.stat().st_size for f in sessions.glob("*/*.jsonl"))
     print(f"corpus: {args.sessions} sessions, {size / 1e6:.1f} MB, {len(RULES)} rules; {cores} local cores")
 
-    duck = duckdb_rate(sessions, size)
+    duckdb_rate(sessions, size)
     from workbench.replay import prefilter
 
-    prefilter._SKIP = False
-    try:
-        before = run_backtest(rules, [sessions], workers=1)
-    finally:
-        prefilter._SKIP = True
-    report("one process, no turn skip", before, size, duck)
-    one = run_backtest(rules, [sessions], workers=1)
-    report("one process", one, size, duck)
+    def without_skip() -> BacktestResult:
+        prefilter._SKIP = False
+        try:
+            return run_backtest(rules, [sessions], workers=1)
+        finally:
+            prefilter._SKIP = True
+
+    before = timed("one process, no turn skip", without_skip, sessions, size)
+    one = timed("one process", lambda: run_backtest(rules, [sessions], workers=1), sessions, size)
     print(f"  turn skip: {one.elapsed / before.elapsed:.3f}x the time without it; "
           f"identical: {one == before} {differences(before, one)}")
     fired = {r.rule: (r.sessions, r.turns) for r in one.rules}
     print(f"  turns {one.turns}, hits {len(one.hits)}; per rule (sessions, turns): {fired}")
-    every = run_backtest(rules, [sessions], workers=cores)
-    report(f"all local cores ({cores} processes)", every, size, duck)
+    every = timed(f"all local cores ({cores} processes)", lambda: run_backtest(rules, [sessions], workers=cores),
+                  sessions, size)
     print(f"  identical to one process: {every == one} {differences(one, every)}")
     if not args.skip_dask:
         from distributed import LocalCluster
 
         with LocalCluster(n_workers=cores, threads_per_worker=1, processes=True, host="127.0.0.1",
                           dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
-            dask = run_backtest(rules, [sessions], scheduler=cluster.scheduler_address)
-        report(f"local Dask cluster ({cores} workers)", dask, size, duck)
+            dask = timed(f"local Dask cluster ({cores} workers)",
+                         lambda: run_backtest(rules, [sessions], scheduler=cluster.scheduler_address), sessions, size)
         print(f"  identical to one process: {dask == one} {differences(one, dask)}")
     return 0
 

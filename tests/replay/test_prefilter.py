@@ -40,6 +40,12 @@ RULES = [
     _rule("escaped-newline", condition=(r"\\n",)),  # a backslash and n: raw JSON of a newline
     _rule("quote", condition=(r"say \"hi\"",)),
     _rule("emoji", condition=("\U0001F600",)),
+    # The compact JSON of the final check of a tool without a digest (``custom``) has it.
+    _rule("compact", condition=(r"\"path\":\"scripts",)),
+    _rule("globbed-prose", condition=("falls back",), globs=("src/**",)),  # globs: tool calls only
+    _rule("thinking-only", condition=("defaults any",), scope=("thinking",)),
+    _rule("dup", condition=("loader reads",), scope=("text",)),  # the manager keeps the first "dup"
+    _rule("dup", condition=(r"\.unwrap",), scope=("tool",)),
 ]
 
 
@@ -72,10 +78,13 @@ def _session(index: int, rng: random.Random) -> str:
             folder = {"ts": "src/api", "rs": "crates/core/src", "py": "scripts"}[ext]
             path = f"{folder}/m{rng.randint(0, 3)}.{ext}"
             body = "\n".join(_prose(rng, 4) for _ in range(rng.randint(1, 3)))
-            if rng.random() < 0.5:
+            pick = rng.random()
+            if pick < 0.4:
                 args, name = {"path": path, "old_string": "x", "new_string": body}, "edit"
-            else:
+            elif pick < 0.8:
                 args, name = {"path": path, "content": body}, "write"
+            else:  # a tool without a matcher digest: its buffer holds the raw JSON
+                args, name = {"path": path, "cmd": body, "n": rng.choice([1, 2.5, None, True])}, "custom"
             blocks.append({"type": "toolCall", "id": f"c{index}_{turn}_{k}", "name": name, "arguments": args})
         calls = [b for b in blocks if b["type"] == "toolCall"]
         add({"role": "assistant", "content": blocks, "stopReason": "toolUse" if calls else "stop"})
@@ -98,10 +107,10 @@ def _odd_stream(rng: random.Random) -> list:
     return events
 
 
-def _outcomes(paths: list[str], rules: list[Rule], skip: bool, monkeypatch: pytest.MonkeyPatch) -> list:
+def _outcomes(paths: list[str], rules: list[Rule], skip: bool, monkeypatch: pytest.MonkeyPatch,
+              options: BacktestOptions | None = None) -> list:
     monkeypatch.setattr(prefilter, "_SKIP", skip)
-    options = BacktestOptions(time_bound=None)
-    return [backtest_session(p, rules, options) for p in paths]
+    return [backtest_session(p, rules, options or BacktestOptions(time_bound=None)) for p in paths]
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -131,12 +140,20 @@ def test_skip_gives_the_same_outcomes_on_generated_sessions(tmp_path: Path, seed
         write_stream(stream_of(_odd_stream(rng), _odd_stream(rng)), path)
         paths.append(str(path))
     hits = []
-    for rules in (RULES, RULES[:3], [r for r in RULES if r.name in ("deprecated", "shortcut", "quote")]):
+    fired: set[str] = set()
+    for rules in (RULES, RULES[:3], [r for r in RULES if r.name in ("deprecated", "shortcut", "quote")],
+                  RULES[-5:]):
         with_skip = _outcomes(paths, rules, True, monkeypatch)
         without = _outcomes(paths, rules, False, monkeypatch)
         assert with_skip == without
         hits.append(sum(len(o.hits) for o in with_skip))
+        fired |= {h.rule for o in with_skip for h in o.hits}
+    # Small fixed chunks: literals often end exactly where a delta does.
+    for policy, size in (("fixed", 3), ("tokens", 1)):
+        options = BacktestOptions(time_bound=None, policy=policy, size=size)
+        assert _outcomes(paths, RULES, True, monkeypatch, options) == _outcomes(paths, RULES, False, monkeypatch, options)
     assert hits[0] > 20 and all(hits), hits  # the corpus does fire, so equality says something
+    assert {"compact", "globbed-prose", "dup", "as-any", "secrets"} <= fired, fired
     assert any(o.error for o in with_skip)  # and the broken sessions are reported as broken
 
 

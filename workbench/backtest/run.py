@@ -12,13 +12,14 @@ never silences a rule). Each hit still says whether the rule *would have interru
 given settings (interrupts skip the rest of a turn, the repeat policy silences injected rules):
 fewer hits, the literal "how often would it have fired".
 
-Tasks run in local worker processes (``concurrent.futures``, forkserver or spawn) by default, or on a Dask
-distributed cluster given a scheduler address; the task function is the same pure function and the
-results are aggregated in input order, so both give identical results. Results can be written to a
-DuckDB file and Parquet (``write_results``).
+Tasks run in local worker processes (``concurrent.futures``, forkserver or spawn; the calling process
+takes batches too while the pool starts) by default, or on a Dask distributed cluster given a scheduler
+address; the task function is the same pure function and the results are aggregated in input order, so
+both give identical results. Results can be written to a DuckDB file and Parquet (``write_results``).
 
 A catastrophic regex must not hang a worker: each batch runs under the time bound of
-``workbench.replay.timebound`` (a forked child the task can kill). A rule that keeps a session from
+``workbench.replay.timebound`` (a forked child the task can kill); in probe mode only the sessions a
+rule that may hang can fire in go to the child. A rule that keeps a session from
 progressing for ``time_bound`` seconds is disabled and reported (``BacktestResult.disabled``), and
 the result is made as if it had been disabled for every session, whichever worker met it first.
 """
@@ -28,8 +29,9 @@ from __future__ import annotations
 import multiprocessing
 import os
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -49,6 +51,7 @@ from workbench.replay import (
     Bounded,
     ChunkPolicy,
     FiringRecorder,
+    ProbeStream,
     chunk_text,
     culprits,
     interrupts,
@@ -123,33 +126,71 @@ def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions 
     """The task: replay every assistant turn of one session file through ``rules``, in this process and
     without a time bound (``backtest_batch`` adds it, hearing ``tick()`` after every event). Pure apart
     from reading the file; a file that is not a usable session becomes an outcome with ``error``."""
-    originals = {r.name: r for r in rules}
-    played = [replace(r, interrupt_mode="never") for r in rules] if options.mode == "probe" else list(rules)
+    if _probing(rules, options):
+        probe = _probe(path, rules, options)
+        return probe if isinstance(probe, SessionOutcome) else _probe_outcome(path, probe, rules, options, tick)
     try:
-        if options.mode == "probe":  # a session where no turn can fire is not even derived
-            stream, quiet_turns = probe_stream(path, played, policy=options.policy, size=options.size)
-            if stream is None:
-                return SessionOutcome(path, quiet_turns, (), None, "completed")
-        else:
-            stream = load_stream(path, options)
+        stream = load_stream(path, options)
     except WorkbenchError as exc:
         return SessionOutcome(path, 0, (), str(exc))
     except (OSError, ValueError) as exc:
         return SessionOutcome(path, 0, (), f"{path}: {exc}")
-    # Probe mode skips turns that hold none of the rule set's literals; judged rules are asked about
-    # whole outputs after each message, so a rule set with any of them plays every turn.
-    judged: Any = None
-    if options.mode == "probe" and not any(r.question for r in rules):
-        status, firings = probe_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/",
-                                        recorder=FiringRecorder, tick=tick)
-    else:
-        sim, recorder = record_firings(stream, played, options.replay_settings(), cwd=stream.cwd or "/", tick=tick,
-                                       judge=options.judge)
-        status, firings = sim.finish().status, recorder.firings
-        judged = tally_session(sim.judge_rounds, sim.judged_rule_names()) if sim.judged_rule_names() else None
+    sim, recorder = record_firings(stream, _played(rules, options), options.replay_settings(), cwd=stream.cwd or "/",
+                                   tick=tick, judge=options.judge)
+    judged = tally_session(sim.judge_rounds, sim.judged_rule_names()) if sim.judged_rule_names() else None
+    return _outcome(path, stream.turn_count(), recorder.firings, sim.finish().status, rules, options, judged)
+
+
+def _probing(rules: Sequence[Rule], options: BacktestOptions) -> bool:
+    # Judged rules are asked about whole outputs after each message, so a rule set with any of them
+    # plays every turn; otherwise probe mode skips what cannot fire (workbench.replay.probe).
+    return options.mode == "probe" and not any(r.question for r in rules)
+
+
+def _probe(path: str, rules: Sequence[Rule], options: BacktestOptions) -> ProbeStream | SessionOutcome:
+    """What the probe of one file plays (reading and deciding cannot hang), or its error outcome."""
+    try:
+        return probe_stream(path, _played(rules, options), policy=options.policy, size=options.size)
+    except WorkbenchError as exc:
+        return SessionOutcome(path, 0, (), str(exc))
+    except (OSError, ValueError) as exc:
+        return SessionOutcome(path, 0, (), f"{path}: {exc}")
+
+
+def _probe_outcome(path: str, probe: ProbeStream, rules: Sequence[Rule], options: BacktestOptions,
+                   tick: Callable[[], None] | None) -> SessionOutcome:
+    """Play ``probe`` holding only those of its rules that ``rules`` still has (a rule disabled by
+    the time bound after the probe was made is left out: probe-mode rules do not interact)."""
+    names = {r.name for r in rules}
+    if any(r.name not in names for r in probe.rules):
+        probe = replace(probe, rules=tuple(r for r in probe.rules if r.name in names))
+    cwd = (probe.stream.cwd if probe.stream is not None else None) or "/"
+    status, firings = probe_firings(probe, options.replay_settings(), cwd=cwd, recorder=FiringRecorder, tick=tick)
+    return _outcome(path, probe.turns, firings, status, rules, options, None)
+
+
+def _outcome(path: str, turns: int, firings: Sequence[Any], status: str, rules: Sequence[Rule],
+             options: BacktestOptions, judged: Any) -> SessionOutcome:
+    originals = {r.name: r for r in rules}
     default = options.interrupt_default()
     hits = tuple(Hit.of(path, f, _interrupts(originals.get(f.rule), f.source, default)) for f in firings)
-    return SessionOutcome(path, stream.turn_count(), hits, None, status, judged=judged)
+    return SessionOutcome(path, turns, hits, None, status, judged=judged)
+
+
+# The probe's copies of the last rule set (rules with ``interruptMode: never``), made once per rule
+# set rather than once per session; the key holds the rules, so identity cannot be reused.
+_PLAYED: tuple[tuple[Rule, ...], tuple[Rule, ...]] = ((), ())
+
+
+def _played(rules: Sequence[Rule], options: BacktestOptions) -> list[Rule]:
+    global _PLAYED
+    if options.mode != "probe":
+        return list(rules)
+    key = tuple(rules)
+    last = _PLAYED  # read once: another thread (the app runs backtests in the background) may replace it
+    if len(key) != len(last[0]) or any(a is not b for a, b in zip(key, last[0])):
+        last = _PLAYED = (key, tuple(replace(r, interrupt_mode="never") for r in key))
+    return list(last[1])
 
 
 def _interrupts(rule: Rule | None, source: str, default: str) -> bool:
@@ -161,6 +202,11 @@ def load_stream(path: str, options: BacktestOptions = BacktestOptions()) -> Any:
     return open_stream(path, policy=options.policy, size=options.size)[0]
 
 
+# Sessions probed ahead of one bounded child: enough that forking is paid rarely, few enough that
+# the probes waiting for the child stay small in memory.
+_PROBE_CHUNK = 512
+
+
 def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: BacktestOptions,
                    on_outcome: Callable[[SessionOutcome], None] | None = None) -> list[SessionOutcome]:
     """Several tasks in one call (fewer round trips to a worker); same answers as one by one.
@@ -168,63 +214,122 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
     With ``options.time_bound`` the sessions run in a forked child (``workbench.replay.timebound``).
     When a session makes no progress for that long, the child is killed, the rules responsible are
     found and the batch goes on from that session without them; its outcome names them in ``slow``.
+    In probe mode each session is probed here first (reading it and finding the rules that can fire
+    cannot hang), and one whose rules that can fire are all provably linear is played here too.
     ``on_outcome`` is called in this process as each outcome arrives.
     """
     bound = options.time_bound
-    out: list[SessionOutcome] = []
-
-    def arrived(outcome: SessionOutcome) -> None:
-        out.append(outcome)
-        if on_outcome is not None:
-            on_outcome(outcome)
-
-    if bound is None or not any(may_hang(r) for r in rules):  # provably linear rules: no child needed
+    hanging = {r.name for r in rules if may_hang(r)}  # once per batch: the linearity test is not cheap
+    if bound is None or not hanging:  # provably linear rules: no child needed
+        out = []
         for path in paths:
-            arrived(backtest_session(path, rules, options))
+            out.append(backtest_session(path, rules, options))
+            if on_outcome is not None:
+                on_outcome(out[-1])
         return out
-    disabled: dict[str, str] = {}
-    found: dict[str, tuple[tuple[str, str], ...]] = {}  # session -> rules found slow on it
-    while len(out) < len(paths):
-        active = [r for r in rules if r.name not in disabled]
-        rest = paths[len(out):]
-        # Progress is counted per event, so a long session on a loaded machine is not taken for a hang.
-        # The closures below run within this iteration (Bounded and culprits call them before it ends).
-        run = Bounded(lambda report: [report(backtest_session(p, active, options, report)) for p in rest])  # type: ignore[func-returns-value]  # noqa: B023
-        seen = 0
+    state = _Bound(list(rules), bound)
+    if not _probing(rules, options):
+        return state.run(list(paths), lambda i, active, report: backtest_session(paths[i], active, options, report),
+                         None if on_outcome is None else lambda i, outcome: on_outcome(outcome))
+    results: list[SessionOutcome | None] = [None] * len(paths)
+    heard = 0  # outcomes are heard in input order, as without the probe
 
-        def collect() -> None:
-            nonlocal seen
-            for outcome in run.results[seen:]:  # noqa: B023
-                arrived(replace(outcome, slow=found.get(outcome.session, ()), disabled=tuple(sorted(disabled))))
-            seen = len(run.results)  # noqa: B023
+    def settle(i: int, outcome: SessionOutcome) -> None:
+        nonlocal heard
+        results[i] = outcome
+        while heard < len(results) and results[heard] is not None:
+            if on_outcome is not None:
+                on_outcome(results[heard])  # type: ignore[arg-type]  # not None: tested above
+            heard += 1
 
-        wait_all([run], bound, tick=collect)
-        collect()
-        if run.error is not None:  # the task itself raised: as without the bound, so does the batch
-            raise run.error
-        if seen == len(rest):
-            break
-        path = rest[seen]
-        if run.state == "failed":
-            arrived(SessionOutcome(path, 0, (), f"{path}: the replay process died"))
-            continue
-        slow, control = culprits([r.name for r in active if may_hang(r)], {}, lambda plan: Bounded(
-            lambda report: report(backtest_session(path, [r for r in active if r.name not in plan], options, report))),  # noqa: B023
-            bound)
-        if slow is None:  # it did not hang again (a loaded machine): the control run's outcome stands
-            if control.error is not None:
-                raise control.error
-            arrived(replace(control.results[0], disabled=tuple(sorted(disabled))) if control.results else
-                    SessionOutcome(path, 0, (), f"{path}: the replay process died"))
-            continue
-        if not slow:
-            arrived(SessionOutcome(path, 0, (), f"{path}: exceeded the {bound:g}s time bound and no single rule "
-                                   "was found responsible"))
-            continue
-        why = f"exceeded the {bound:g}s time bound (catastrophic backtracking?)"
-        found[path] = tuple((name, why) for name in slow)
-        disabled.update((name, why) for name in slow)
-    return out
+    for start in range(0, len(paths), _PROBE_CHUNK):
+        later: list[tuple[int, ProbeStream]] = []  # sessions a rule that may hang can fire in
+        for i in range(start, min(len(paths), start + _PROBE_CHUNK)):
+            probe = _probe(paths[i], state.active(), options)
+            if isinstance(probe, ProbeStream) and any(r.name in hanging for r in probe.rules):
+                later.append((i, probe))
+                continue
+            played = probe if isinstance(probe, SessionOutcome) else _probe_outcome(paths[i], probe, rules, options, None)
+            settle(i, state.arrived(played))
+        if later:
+            state.run([paths[i] for i, _ in later],
+                      lambda j, active, report: _probe_outcome(paths[later[j][0]], later[j][1], active, options,  # noqa: B023 - called here
+                                                               report),
+                      lambda j, outcome: settle(later[j][0], outcome))  # noqa: B023 - called here
+    return [o for o in results if o is not None]
+
+
+class _Bound:
+    """The time bound over the bounded runs of one batch: the rules disabled so far carry over."""
+
+    def __init__(self, rules: list[Rule], bound: float) -> None:
+        self.rules, self.bound = rules, bound
+        self.disabled: dict[str, str] = {}
+        self.found: dict[str, tuple[tuple[str, str], ...]] = {}  # session -> rules found slow on it
+
+    def active(self) -> list[Rule]:
+        return [r for r in self.rules if r.name not in self.disabled] if self.disabled else self.rules
+
+    def arrived(self, outcome: SessionOutcome, stamp: bool = True) -> SessionOutcome:
+        """``outcome``, with (``stamp``) the rules disabled so far and those found slow on it."""
+        if stamp and (self.disabled or outcome.session in self.found):
+            outcome = replace(outcome, slow=self.found.get(outcome.session, ()), disabled=tuple(sorted(self.disabled)))
+        return outcome
+
+    def run(self, paths: list[str], play: Callable[[int, list[Rule], Any], SessionOutcome],
+            heard: Callable[[int, SessionOutcome], None] | None) -> list[SessionOutcome]:
+        """``play(i, active rules, report)`` for each of ``paths`` in a forked child, going on
+        without the rules found slow when one hangs; ``heard(i, outcome)`` as each one arrives."""
+        out: list[SessionOutcome] = []
+        bound = self.bound
+
+        def add(outcome: SessionOutcome) -> None:
+            out.append(outcome)
+            if heard is not None:
+                heard(len(out) - 1, outcome)
+
+        while len(out) < len(paths):
+            active = self.active()
+            first = len(out)
+            # Progress is counted per event, so a long session on a loaded machine is not taken for a hang.
+            # The closures below run within this iteration (Bounded and culprits call them before it ends).
+            run = Bounded(lambda report: [report(play(i, active, report)) for i in range(first, len(paths))])  # type: ignore[func-returns-value]  # noqa: B023
+            seen = 0
+
+            def collect() -> None:
+                nonlocal seen
+                for outcome in run.results[seen:]:  # noqa: B023
+                    add(self.arrived(outcome))
+                seen = len(run.results)  # noqa: B023
+
+            wait_all([run], bound, tick=collect)
+            collect()
+            if run.error is not None:  # the task itself raised: as without the bound, so does the batch
+                raise run.error
+            if len(out) == len(paths):
+                break
+            index = len(out)
+            path = paths[index]
+            if run.state == "failed":
+                add(self.arrived(SessionOutcome(path, 0, (), f"{path}: the replay process died"), stamp=False))
+                continue
+            slow, control = culprits([r.name for r in active if may_hang(r)], {}, lambda plan: Bounded(
+                lambda report: report(play(index, [r for r in active if r.name not in plan], report))),  # noqa: B023
+                bound)
+            if slow is None:  # it did not hang again (a loaded machine): the control run's outcome stands
+                if control.error is not None:
+                    raise control.error
+                add(self.arrived(control.results[0]) if control.results else
+                           self.arrived(SessionOutcome(path, 0, (), f"{path}: the replay process died"), stamp=False))
+                continue
+            if not slow:
+                add(self.arrived(SessionOutcome(path, 0, (), f"{path}: exceeded the {bound:g}s time bound and "
+                                                       "no single rule was found responsible"), stamp=False))
+                continue
+            why = f"exceeded the {bound:g}s time bound (catastrophic backtracking?)"
+            self.found[path] = tuple((name, why) for name in slow)
+            self.disabled.update((name, why) for name in slow)
+        return out
 
 
 def _without_slow_rules(files: list[str], rules: list[Rule], opts: BacktestOptions, outcomes: list[SessionOutcome],
@@ -326,6 +431,14 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
     batches = _batches(files, workers)
     results: list[list[SessionOutcome] | None] = [None] * len(batches)
     done = 0
+
+    def finished(i: int, outcomes: list[SessionOutcome]) -> None:
+        nonlocal done
+        results[i] = outcomes
+        done += len(batches[i])
+        if progress is not None:
+            progress(done, total, batches[i][-1])
+
     # Never plain fork: the host may run threads (the web app, a Dask client). A forkserver imports
     # the workbench once and forks workers from that clean process; spawn where there is none.
     ctx: multiprocessing.context.BaseContext
@@ -334,14 +447,24 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
         ctx.set_forkserver_preload(["workbench.backtest.run", "workbench.replay.session", "workbench.sessions"])
     else:
         ctx = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(batches)), mp_context=ctx,
-                             initializer=_init_worker, initargs=(rules, opts)) as pool:
-        futures = {pool.submit(_worker_batch, batch): i for i, batch in enumerate(batches)}
-        for future in as_completed(futures):
-            results[futures[future]] = future.result()
-            done += len(batches[futures[future]])
-            if progress is not None:
-                progress(done, total, batches[futures[future]][-1])
+    # This process is one of the ``workers``: it takes batches from the end of the queue while the
+    # pool (which needs a second or so to start: a fresh interpreter imports the workbench) takes
+    # them from the front, so the start-up is not time lost.
+    todo = deque(range(len(batches)))
+    running: dict[Future[list[SessionOutcome]], int] = {}
+    size = min(workers - 1, len(batches))
+    with ProcessPoolExecutor(max_workers=size, mp_context=ctx, initializer=_init_worker,
+                             initargs=(rules, opts)) as pool:
+        while todo or running:
+            while todo and len(running) < 2 * size:  # one queued behind each busy worker
+                i = todo.popleft()
+                running[pool.submit(_worker_batch, batches[i])] = i
+            ready, _ = wait(running, timeout=None if not todo else 0, return_when=FIRST_COMPLETED)
+            for future in ready:
+                finished(running.pop(future), future.result())
+            if todo:
+                i = todo.pop()
+                finished(i, backtest_batch(batches[i], rules, opts))
     return [o for batch in results for o in (batch or [])]
 
 

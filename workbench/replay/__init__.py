@@ -69,7 +69,7 @@ from workbench.replay.judges import (
     judge_from_option,
 )
 from workbench.replay.persistence import SessionCopy
-from workbench.replay.prefilter import probe_firings, probe_stream
+from workbench.replay.probe import ProbeStream, probe_firings, probe_stream
 from workbench.replay.run import run_session
 from workbench.replay.session import SimulatedSession
 from workbench.replay.snapshot import BufferView, RuleState, Snapshot
@@ -121,6 +121,7 @@ __all__ = [
     "Marker",
     "Message",
     "PreCheck",
+    "ProbeStream",
     "ReplayEvent",
     "ReplayResult",
     "RuleState",

@@ -13,6 +13,7 @@ import json
 import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -39,11 +40,36 @@ _LONG = 6
 
 def chunk_text(text: str, policy: str = "words", size: int | None = None) -> list[str]:
     """Cut ``text`` into deltas; joining them gives ``text`` back exactly."""
+    n = _size(policy, size)
+    pieces = _pieces(text, policy, n)
+    if policy == "fixed":
+        return pieces
+    return ["".join(pieces[i:i + n]) for i in range(0, len(pieces), n)]
+
+
+def chunk_count(text: str, policy: str = "words", size: int | None = None) -> int:
+    """``len(chunk_text(text, policy, size))`` without joining the chunks."""
+    n = _size(policy, size)
+    if policy == "words":
+        # One piece per run of non-whitespace (its whitespace around it joined to it), or one for a
+        # text that is all whitespace: ``re``'s ``\s`` is ``str.isspace``, what ``split`` splits on.
+        count = len(text.split()) or (1 if text else 0)
+    else:
+        count = len(_pieces(text, policy, n))
+    return count if policy == "fixed" else -(-count // n)
+
+
+def _size(policy: str, size: int | None) -> int:
     if policy not in CHUNK_POLICIES:
         raise UsageError(f"unknown chunking policy {policy!r} (expected one of {', '.join(CHUNK_POLICIES)})")
     n = DEFAULT_SIZE[policy] if size is None else size
     if not isinstance(n, int) or n < 1:
         raise UsageError(f"chunk size must be a positive integer, got {size!r}")
+    return n
+
+
+def _pieces(text: str, policy: str, n: int) -> list[str]:
+    """The chunks of ``fixed``; the pieces that ``words`` / ``tokens`` group ``n`` at a time."""
     if not text:
         return []
     if policy == "fixed":
@@ -56,7 +82,7 @@ def chunk_text(text: str, policy: str = "words", size: int | None = None) -> lis
             pieces.extend(piece[i:i + _LONG] for i in range(0, len(piece), _LONG))
     if "".join(pieces) != text:  # the patterns cover every character; guard against a regex slip
         pieces = [text]
-    return ["".join(pieces[i:i + n]) for i in range(0, len(pieces), n)]
+    return pieces
 
 
 def _branch(session: Any, leaf: str | None) -> list[Any]:
@@ -76,6 +102,17 @@ def _delta(kind: str, index: int, piece: str) -> StreamEvent:
     return StreamEvent(kind, content_index=index, delta=piece)
 
 
+# How tool arguments become argument deltas: ``json.dumps(args, ensure_ascii=False)``, which builds an
+# encoder at every call; one encoder made here does the same.
+_ARGS_JSON = json.JSONEncoder(ensure_ascii=False).encode
+
+
+def args_json(args: Any) -> str:
+    """The joined argument deltas of a tool call: ``json.dumps(thaw(args), ensure_ascii=False)``."""
+    try:
+        return _ARGS_JSON(args)  # plain data (what a session holds): no copy needed
+    except TypeError:  # a read-only mapping somewhere
+        return _ARGS_JSON(thaw(args))
 _TURN_START = StreamEvent("turn_start")
 _TURN_END = StreamEvent("turn_end")
 
@@ -104,7 +141,7 @@ def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None)
             call_id = block.get("id") if isinstance(block.get("id"), str) else ""
             name = block.get("name") if isinstance(block.get("name"), str) else ""
             yield StreamEvent("toolcall_start", content_index=index, id=call_id, name=name)
-            for piece in chunk_text(json.dumps(thaw(args), ensure_ascii=False), policy, size):
+            for piece in chunk_text(args_json(args), policy, size):
                 yield _delta("toolcall_delta", index, piece)
             yield StreamEvent("toolcall_end", content_index=index, arguments=_freeze(thaw(args)))
     stop = message.get("stopReason")
@@ -115,6 +152,28 @@ def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None)
 
 def _is_injection(entry: Any) -> bool:
     return entry.type == "custom_message" and entry.get("customType") == "ttsr-injection"
+
+
+# What ``derive_turns`` puts in place of each event of a turn it leaves out.
+PLACEHOLDER = StreamEvent("placeholder")
+
+
+def _assistant_event_count(message: Mapping[str, Any], policy: str, size: int | None) -> int:
+    """``len(list(_assistant_events(message, policy, size)))`` without building the events, for a
+    message whose timestamp ``_assistant_events`` accepts."""
+    count = 2  # message_start, message_end
+    for block in message.get("content") or ():
+        if not (type(block) is dict or isinstance(block, Mapping)):  # (no ABC check for the usual dict)
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            count += chunk_count(block["text"], policy, size)
+        elif kind == "thinking" and isinstance(block.get("thinking"), str):
+            count += chunk_count(block["thinking"], policy, size)
+        elif kind == "toolCall":
+            args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
+            count += 2 + chunk_count(args_json(args), policy, size)
+    return count
 
 
 def derive_stream(
@@ -136,8 +195,86 @@ def derive_stream(
         session = load_session(session)
     chunk_text("", policy, size)  # validate policy and size up front
     entries: Sequence[Any] = list(session.entries) if all_branches else _branch(session, leaf)
+    return _derive(session, entries, policy, size, all_branches, None)
+
+
+@dataclass(frozen=True, slots=True)
+class FeedPlan:
+    """What a probe feeds of one assistant message (``workbench.replay.probe``). Per group (its
+    text deltas, its thinking deltas, the argument deltas of each tool call, by content index):
+    ``None``, nothing (a tool call's start and end are not fed either); else ``n``, the length of
+    the group's joined text before which no literal can end. Deltas ending before ``n`` are joined
+    into the first delta that reaches it, so every fed step sees the buffer text it would have seen."""
+
+    text: int | None
+    thinking: int | None
+    calls: Mapping[int, int | None]
+
+
+def derive_turns(session: Any, plans: Sequence[FeedPlan | None], *, policy: str = "words",
+                 size: int | None = None, branch: Sequence[Any] | None = None) -> Stream:
+    """``derive_stream`` of the session's active branch for a probe: the same length, event indices
+    and turns, but what the probe does not feed is ``PLACEHOLDER``: every event of turn ``k`` but
+    its ``turn_start`` and ``turn_end`` when ``plans[k]`` is ``None`` (those turns are not chunked),
+    else what ``FeedPlan`` leaves out, the ``message_end``, every tool result and user message.
+    ``plans`` has one value per assistant message of the branch. The caller has checked the
+    contents ``parse_event`` would check: a placeholder hides no error. ``branch``: the active
+    branch's entries when the caller has them already."""
+    chunk_text("", policy, size)
+    return _derive(session, _branch(session, None) if branch is None else branch, policy, size, False, plans)
+
+
+def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: int | None) -> list[StreamEvent]:
+    """``_assistant_events`` with what ``plan`` does not feed as ``PLACEHOLDER`` (same positions)."""
+    out = [next(_assistant_events(message, policy, size))]  # message_start, as it builds it
+    done = {"text": 0, "thinking": 0}
+    held: dict[str, list[str]] = {"text": [], "thinking": []}
+
+    def deltas(kind: str, index: int, pieces: list[str], start: int, done: int, held: list[str]) -> int:
+        for piece in pieces:
+            done += len(piece)
+            if done < start:
+                held.append(piece)
+                out.append(PLACEHOLDER)
+                continue
+            if held:
+                piece = "".join(held) + piece
+                held.clear()
+            out.append(_delta(kind, index, piece))
+        return done
+
+    for index, block in enumerate(message.get("content") or ()):
+        if not (type(block) is dict or isinstance(block, Mapping)):
+            continue
+        kind = block.get("type")
+        if kind in ("text", "thinking") and isinstance(block.get(kind), str):
+            start = plan.text if kind == "text" else plan.thinking
+            if start is None:
+                out.extend([PLACEHOLDER] * chunk_count(block[kind], policy, size))
+            else:
+                done[kind] = deltas(f"{kind}_delta", index, chunk_text(block[kind], policy, size), start, done[kind],
+                                    held[kind])
+        elif kind == "toolCall":
+            args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
+            raw = args_json(args)
+            start = plan.calls.get(index)
+            if start is None:
+                out.extend([PLACEHOLDER] * (2 + chunk_count(raw, policy, size)))
+                continue
+            call_id = block.get("id") if isinstance(block.get("id"), str) else ""
+            name = block.get("name") if isinstance(block.get("name"), str) else ""
+            out.append(StreamEvent("toolcall_start", content_index=index, id=call_id, name=name))
+            deltas("toolcall_delta", index, chunk_text(raw, policy, size), start, 0, [])
+            out.append(StreamEvent("toolcall_end", content_index=index, arguments=_freeze(thaw(args))))
+    out.append(PLACEHOLDER)  # message_end
+    return out
+
+
+def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None, all_branches: bool,
+            plans: Sequence[FeedPlan | None] | None) -> Stream:
     events: list[StreamEvent] = []
     in_turn = False
+    turn = -1
     for entry in entries:
         message = entry.message if entry.type == "message" else None
         if message is None or _is_injection(entry):
@@ -148,7 +285,17 @@ def derive_stream(
                 events.append(_TURN_END)
             events.append(_TURN_START)
             in_turn = True
-            events.extend(_assistant_events(message, policy, size))
+            turn += 1
+            stamp = message.get("timestamp")
+            if plans is None or turn >= len(plans) or not (
+                    stamp is None or (isinstance(stamp, (int, float, str)) and not isinstance(stamp, bool))):
+                events.extend(_assistant_events(message, policy, size))  # (a bad timestamp raises there)
+            elif plans[turn] is None:
+                events.extend([PLACEHOLDER] * _assistant_event_count(message, policy, size))
+            else:
+                events.extend(_fed_events(message, plans[turn], policy, size))  # type: ignore[arg-type]  # not None
+        elif role == "toolResult" and plans is not None:
+            events.append(PLACEHOLDER)
         elif role == "toolResult":
             content = message.get("content")
             events.append(
@@ -159,12 +306,15 @@ def derive_stream(
             )
         elif role in ("user", "developer") and message.get("content") is not None:
             if in_turn:
-                events.append(_ev("turn_end"))
+                events.append(_TURN_END)
                 in_turn = False
+            if plans is not None:
+                events.append(PLACEHOLDER)
+                continue
             content = message["content"]
             events.append(_ev("user_message", content=content if isinstance(content, (list, str)) else str(content)))
     if in_turn:
-        events.append(_ev("turn_end"))
+        events.append(_TURN_END)
     header = StreamHeader(cwd=session.cwd, session=str(session.path),
                           note=f"derived: policy={policy} size={size or DEFAULT_SIZE[policy]}"
                           + (" all branches" if all_branches else ""))

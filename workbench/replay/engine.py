@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from workbench.rules import Rule
+from workbench.rules import Rule, js_trim
 from workbench.ttsr import (
     DEFAULT_EDIT_MODE,
     DEFAULT_INTERRUPT_TEMPLATE,
@@ -23,6 +23,7 @@ from workbench.ttsr import (
     JUDGED_CONTENT_MAX_TOKENS,
     JUDGED_RULE_THRESHOLD,
     JudgedCandidate,
+    LiteralIndex,
     LiteralKey,
     MatchContext,
     MatchSource,
@@ -31,6 +32,7 @@ from workbench.ttsr import (
     TtsrSettings,
     argument_paths,
     ast_spans,
+    build_scope,
     candidates_for,
     compile_rule_condition,
     count_tokens,
@@ -57,6 +59,7 @@ __all__ = [
     "JUDGED_RULE_THRESHOLD",
     "JudgedCandidate",
     "Key",
+    "LiteralIndex",
     "MatchContext",
     "PartialJsonParser",
     "ToolSurface",
@@ -81,6 +84,7 @@ __all__ = [
     "path_candidates",
     "render",
     "resolve_templates",
+    "rule_sources",
     "tool_surface",
 ]
 
@@ -196,3 +200,24 @@ def context(source: MatchSource, *, tool_name: str | None = None, file_paths: Se
             stream_key: str | None = None) -> MatchContext:
     return MatchContext(source, tool_name=tool_name, file_paths=list(file_paths) if file_paths else None,
                         stream_key=stream_key)
+
+
+def _str_list(value: Any) -> list[str]:
+    # As the manager reads a rule's list fields: a string is one item, non-strings are dropped.
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    try:
+        return [v for v in value if isinstance(v, str)]
+    except TypeError:
+        return []
+
+
+def rule_sources(rule: Rule) -> tuple[bool, bool, bool]:
+    """Whether ``rule`` can match in (text, thinking, tool) contexts: its scope as the manager builds
+    it, and no text or thinking match for a rule with globs (those contexts carry no file paths)."""
+    scope = build_scope(None if rule.scope is None else _str_list(rule.scope), lambda token: None)
+    globbed = any(js_trim(g) for g in _str_list(rule.globs))
+    return (scope.allow_text and not globbed, scope.allow_thinking and not globbed,
+            scope.allow_any_tool or bool(scope.tool_scopes))

@@ -8,13 +8,15 @@ A regex condition matches only text holding one of its required literals
 turn none of whose buffers can hold such a literal cannot fire. Per turn, the text, thinking and
 tool-argument deltas each feed their own buffers, so each group whose text holds no literal is not
 fed at all (structure events still are; what a delta adds to the conversation is not part of a
-probe's outcome), and a session where no group can fire is not replayed. ``tests/replay/
-test_prefilter.py`` compares whole backtests with and without the skip on generated corpora.
+probe's outcome). This is the model for recorded stream files; session files are decided before
+their stream is derived (``workbench.replay.probe``). ``tests/replay/test_prefilter.py`` compares
+whole backtests with and without the skip on generated corpora.
 
 What a turn's buffers can hold (a superset is enough):
 
 * ``text`` / ``thinking``: the concatenation of the turn's text / thinking deltas;
-* a tool call's buffer: its raw argument deltas, or a digest of its arguments parsed so far. Digests
+* a tool call's buffer: its raw argument deltas, its final arguments as compact JSON (the final
+  check at ``toolcall_end`` of a tool without a digest), or a digest of its arguments parsed so far. Digests
   are lines of argument string values (prefix-trimmed, ``+`` removed) joined with ``\n``
   (``workbench.ttsr.matchers``), and values parsed from a prefix of valid JSON are prefixes of the
   final values, so a literal without ``\n`` in a digest is inside some string of the final
@@ -29,20 +31,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from workbench.replay.derive import _branch, _is_injection, chunk_text, derive_stream, open_stream
-from workbench.replay.engine import Key, compile_rule_condition, engine_text, literal_index
-from workbench.replay.session import SimulatedSession
+from workbench.replay.engine import Key, compile_rule_condition, engine_text, literal_index, parse_partial
 from workbench.replay.stream import Stream, thaw
 from workbench.rules import Rule
-from workbench.sessions import load_session
 
-__all__ = ["TurnFilter", "muted_events", "play", "probe_firings", "turn_filter"]
+__all__ = ["TurnFilter", "muted_events", "play", "turn_filter"]
 
 _IDENT = re.compile(r"\$\$?\$?[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*")
 
@@ -150,8 +148,12 @@ def _segment_haystacks(events: Sequence[Any], start: int, end: int) -> tuple[str
                 raise _Unusual
             raw[blocks[ci]].append(ev.delta or "")
         elif t == "toolcall_end":
-            if ev.arguments:
-                _strings(thaw(ev.arguments), tool_strings)
+            # The final check reads the arguments given here, else the raw text parsed leniently,
+            # as compact JSON when the tool has no digest (``triggers._final_tool_check``).
+            ci = ev.content_index or 0
+            args = thaw(ev.arguments) if ev.arguments else parse_partial("".join(raw[blocks[ci]]) if ci in blocks else "")
+            tool_strings.append(json.dumps(args, ensure_ascii=False, separators=(",", ":")))
+            _strings(args, tool_strings)
         elif t == "message_start":
             if (ev.role or "assistant") != "assistant":
                 raise _Unusual
@@ -208,13 +210,15 @@ def muted_events(stream: Stream, filt: TurnFilter | None) -> list[bool] | None:
 _DELTAS = frozenset({"text_delta", "thinking_delta", "toolcall_delta"})
 
 
-def play(sim: Any, stream: Stream, mute: list[bool] | None, observe: Callable[[int, Any], None] | None = None,
+def play(sim: Any, stream: Stream, mute: Sequence[bool] | None, observe: Callable[[int, Any], None] | None = None,
          tick: Callable[[], None] | None = None) -> None:
-    """Feed the events of ``stream`` to ``sim``, except the deltas ``mute`` leaves out.
+    """Feed the events of ``stream`` to ``sim``, except those ``mute`` leaves out (``observe`` and
+    ``tick`` still hear every one).
 
     A muted delta could not have made a condition match (no literal in its buffer's whole text),
     and what else it changes (the message being built, hence the conversation) is not part of a
-    probe's outcome: nothing aborts and the session's status only changes on an interrupt.
+    probe's outcome: nothing aborts and the session's status only changes on an interrupt. A muted
+    structure event (``workbench.replay.probe``) belongs to a turn or group none of whose deltas is fed.
     """
     for i, ev in enumerate(stream.events):
         if observe is not None:
@@ -225,109 +229,6 @@ def play(sim: Any, stream: Stream, mute: list[bool] | None, observe: Callable[[i
             tick()
 
 
-# Private switch for tests and the benchmark: the same backtest without the skip.
+# Private switch for tests and the benchmark: the same backtest without any skip (also read by
+# ``workbench.replay.probe``).
 _SKIP = True
-
-
-def probe_firings(stream: Stream, rules: Sequence[Rule], settings: Any, *, cwd: str, recorder: Callable[[Any], Any],
-                  tick: Callable[[], None] | None = None) -> tuple[str, list[Any]]:
-    """``(status, firings)`` of ``record_firings`` in probe mode: ``recorder(manager)`` is the
-    ``on_check`` hook (with ``observe(index, event)`` and ``firings``). Turns that cannot fire are
-    played with the engine muted; when no turn can, there is nothing to play: no firing, and the
-    session completes (only an interrupt can end it early, and nothing fires).
-    """
-    mute = muted_events(stream, turn_filter(rules)) if _SKIP else None
-    if mute is not None and all(m or ev.type not in _DELTAS for m, ev in zip(mute, stream.events)):
-        return "completed", []
-    sim = SimulatedSession(rules, settings, cwd=cwd, stream=stream)
-    hook = recorder(sim.manager)
-    sim.on_check = hook
-    play(sim, stream, mute, hook.observe, tick)
-    return sim.finish().status, hook.firings
-
-
-# --- whole sessions, before deriving their stream ----------------------------------------------------
-
-
-def _blocks_ok(content: Any) -> bool:
-    """``parse_event``'s check of a content list (``derive_stream`` would raise otherwise)."""
-    if not isinstance(content, (list, tuple)):
-        return True
-    return all(isinstance(b, Mapping) and isinstance(b.get("type"), str) for b in content)
-
-
-def quiet_session(session: Any, filt: TurnFilter) -> int | None:
-    """The turn count of the session's active branch when none of its turns can fire, else None.
-
-    Mirrors ``derive_stream``: each assistant message is a turn whose text, thinking and tool
-    argument deltas are the chunks of its blocks (chunks join back to the block text exactly) and
-    the ``json.dumps`` of each call's arguments. A session ``derive_stream`` would reject (a bad
-    timestamp, a malformed content block) is left to it (None), so its error is reported as before.
-    """
-    anywhere = literal_index(filt.regex_keys | filt.ast_keys)
-    prose = literal_index(filt.regex_keys) if filt.regex_keys else None
-    turns = 0
-    for entry in _branch(session, None):
-        message = entry.message if entry.type == "message" else None
-        if message is None or _is_injection(entry):
-            continue
-        role = message.get("role")
-        if role in ("toolResult", "user", "developer"):
-            if not _blocks_ok(message.get("content")):
-                return None
-            continue
-        if role != "assistant":
-            continue
-        turns += 1
-        stamp = message.get("timestamp")
-        if not (stamp is None or (isinstance(stamp, (int, float, str)) and not isinstance(stamp, bool))):
-            return None
-        text: list[str] = []
-        thinking: list[str] = []
-        tool: list[str] = []
-        ids: set[str] = set()
-        for block in message.get("content") or ():
-            if not isinstance(block, Mapping):
-                continue
-            kind = block.get("type")
-            if kind == "text" and isinstance(block.get("text"), str):
-                text.append(block["text"])
-            elif kind == "thinking" and isinstance(block.get("thinking"), str):
-                thinking.append(block["thinking"])
-            elif kind == "toolCall":
-                call_id = block.get("id") if isinstance(block.get("id"), str) else ""
-                if not call_id or call_id in ids:
-                    return None  # the stream-level model would not skip it either
-                ids.add(call_id)
-                args = thaw(block.get("arguments")) if isinstance(block.get("arguments"), Mapping) else {}
-                tool.append(json.dumps(args, ensure_ascii=False))
-                _strings(args, tool)
-        if anywhere.found_in(engine_text("\0".join(tool))):
-            return None
-        if prose is not None and (prose.found_in(engine_text("".join(text)))
-                                  or prose.found_in(engine_text("".join(thinking)))):
-            return None
-    return turns
-
-
-def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | None) -> tuple[Stream | None, int]:
-    """``(stream, 0)`` as ``open_stream`` gives it, or ``(None, turns)`` for a session file none of
-    whose turns can fire in probe mode (its stream is not even derived)."""
-    filt = turn_filter(rules) if _SKIP else None
-    source = Path(path)
-    if filt is None or not source.is_file():
-        return open_stream(path, policy=policy, size=size)[0], 0
-    with source.open(encoding="utf-8", errors="replace") as fh:
-        first = next((line for line in fh if line.strip()), "")
-    try:
-        kind = json.loads(first).get("type")
-    except (ValueError, AttributeError):
-        kind = None
-    if kind == "stream":
-        return open_stream(path, policy=policy, size=size)[0], 0
-    session = load_session(source)
-    chunk_text("", policy, size)
-    turns = quiet_session(session, filt)
-    if turns is not None:
-        return None, turns
-    return derive_stream(session, policy=policy, size=size), 0

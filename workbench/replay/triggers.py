@@ -17,6 +17,10 @@ from workbench.replay.events import NO_CONTINUATION, OTHER_CALL_REASON
 from workbench.replay.stream import StreamEvent, thaw
 from workbench.rules import Rule
 
+# ``JSON.stringify`` of the final arguments: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``
+# with one encoder rather than one built per call.
+_COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
 
 def interrupts(mode: str, source: str) -> bool:
     """Spec §8.3 for one effective interrupt mode: does a match on ``source`` abort the stream?"""
@@ -101,7 +105,7 @@ class TriggerHandling:
         if surface.entries or surface.digest is not None:
             matches = self._regex(surface, ctx, "")
         else:
-            final = json.dumps(thaw(args), ensure_ascii=False, separators=(",", ":"))
+            final = _COMPACT_JSON(thaw(args))
             matches = self._check(self.manager.check_snapshot, final, ctx)
         if self._handle(matches, ctx, ev):
             return

@@ -1,0 +1,230 @@
+"""The probe's decisions before replay (``workbench.replay.probe``) against the plain path.
+
+Whole backtests with and without the skip are compared in ``test_prefilter.py``; here each piece
+the skip relies on is compared with what it stands for: the turns and rules it leaves out with a
+full replay, the placeholders with the derived stream, the cheap tests with the engine's own.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from tests.replay.test_prefilter import RULES, _rule, _session
+from workbench.backtest import BacktestOptions, backtest_batch, backtest_session
+from workbench.backtest import run as backtest_run
+from workbench.replay import may_hang, prefilter, probe, probe_plan, record_firings
+from workbench.replay.derive import (
+    PLACEHOLDER,
+    FeedPlan,
+    chunk_count,
+    chunk_text,
+    derive_stream,
+    derive_turns,
+    open_stream,
+)
+from workbench.replay.engine import literal_index, rule_sources
+from workbench.sessions import load_session
+from workbench.ttsr import MatchContext, TtsrManager, TtsrSettings
+
+PROBE = TtsrSettings.of(interrupt_mode="never", repeat_mode="after-gap", repeat_gap=0)
+SOURCES = {"text": 0, "thinking": 1, "tool": 2}
+
+
+def _corpus(tmp_path: Path, seed: int, n: int = 60) -> list[str]:
+    rng = random.Random(seed)
+    paths = []
+    for i in range(n):
+        path = tmp_path / f"s{seed}-{i}.jsonl"
+        path.write_text(_session(i, rng), encoding="utf-8")
+        paths.append(str(path))
+    return paths
+
+
+def _played(rules):
+    return [replace(r, interrupt_mode="never") for r in rules]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_turns_and_rules_left_out_never_fire_in_a_full_replay(tmp_path: Path, seed: int) -> None:
+    rules = _played(RULES)
+    quiet_turns = dropped = quiet_sessions = 0
+    for path in _corpus(tmp_path, seed):
+        session = load_session(path)
+        decided = probe_plan.turn_groups(session, rules)
+        assert decided is not None
+        groups, kept = decided
+        stream = derive_stream(session, size=3)
+        _, recorder = record_firings(stream, rules, PROBE, cwd=stream.cwd or "/")
+        names = {r.name for r in kept}
+        for firing in recorder.firings:
+            assert firing.rule in names
+            assert groups[firing.turn][SOURCES[firing.source]], (path, firing)
+        quiet_turns += sum(not any(g) for g in groups)
+        dropped += len({r.name for r in rules} - names)
+        quiet_sessions += not kept
+    assert quiet_turns and dropped and quiet_sessions  # the skip does leave things out
+
+
+def _random_plan(message: dict, rng: random.Random) -> FeedPlan | None:
+    if rng.random() < 0.3:
+        return None
+    calls = {i: rng.choice([None, 0, rng.randint(0, 80)]) for i, b in enumerate(message.get("content") or ())
+             if b.get("type") == "toolCall" and rng.random() < 0.8}
+    return FeedPlan(rng.choice([None, 0, rng.randint(0, 200)]), rng.choice([None, 0, rng.randint(0, 60)]), calls)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_derive_turns_keeps_every_index_and_what_each_fed_step_sees(tmp_path: Path, seed: int) -> None:
+    """Same events at the same indices where fed; placeholders elsewhere; and at every fed delta
+    the group's text so far is what the full stream has there (joined deltas lose nothing)."""
+    rng = random.Random(seed)
+    for path in _corpus(tmp_path, 10 + seed, 20):
+        session = load_session(path)
+        messages = [e.message for e in session.entries if e.type == "message" and e.message.get("role") == "assistant"]
+        for policy, size in (("words", 8), ("fixed", 5), ("tokens", 2)):
+            full = derive_stream(session, policy=policy, size=size)
+            plans = [_random_plan(m, rng) for m in messages]
+            part = derive_turns(session, plans, policy=policy, size=size)
+            assert len(part.events) == len(full.events) and part.header == full.header
+            turn = -1
+            so_far: dict[tuple, str] = {}  # (group) -> the full stream's text so far
+            for a, b in zip(full.events, part.events):
+                if a.type == "turn_start":
+                    turn += 1
+                    so_far = {}
+                plan = plans[turn] if turn >= 0 else None
+                if a.type in ("turn_start", "turn_end"):
+                    assert b == a
+                    continue
+                if plan is None or a.type in ("tool_result", "user_message", "message_end"):
+                    assert b is PLACEHOLDER
+                    continue
+                if a.type == "message_start":
+                    assert b == a
+                    continue
+                group = ("call", a.content_index) if a.type.startswith("toolcall") else (a.type,)
+                start = (plan.calls.get(a.content_index) if group[0] == "call"
+                         else plan.text if a.type == "text_delta" else plan.thinking)
+                if a.type in ("toolcall_start", "toolcall_end"):
+                    assert (b == a) if start is not None else (b is PLACEHOLDER)
+                    continue
+                so_far[group] = so_far.get(group, "") + a.delta
+                fed = so_far.setdefault(("fed",) + group, "")
+                if start is None or len(so_far[group]) < start:
+                    assert b is PLACEHOLDER
+                    continue
+                assert b.type == a.type and b.content_index == a.content_index
+                so_far[("fed",) + group] = fed + b.delta
+                assert so_far[("fed",) + group] == so_far[group]  # the buffer holds what it would
+
+
+def test_chunk_count_is_the_number_of_chunks() -> None:
+    rng = random.Random(5)
+    spaces = [chr(c) for c in range(0x3100) if chr(c).isspace()]
+    alphabet = spaces + list("ab_9.,;é😀\u00a0x") + ["word", "  ", "_\u200b"]
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 30)))
+        for policy in ("words", "fixed", "tokens"):
+            size = rng.randint(1, 9)
+            assert chunk_count(text, policy, size) == len(chunk_text(text, policy, size)), (text, policy, size)
+
+
+def test_presence_is_the_literal_index_search() -> None:
+    rng = random.Random(7)
+    letters = list("abkKsSiI_ .(") + ["\u017f", "\u212a", "\u0130", "\u01e2", "\u027e", "é", "\uf000"]
+    for _ in range(400):
+        keys = frozenset(("".join(rng.choice(letters) for _ in range(rng.randint(1, 3))), rng.random() < 0.5)
+                         for _ in range(rng.randint(1, 4)))
+        keys = frozenset(k for k in keys if not k[1] or k[0].isascii())  # as required_literals gives them
+        if not keys:
+            continue
+        fast, index = probe_plan._Presence(keys), literal_index(keys)
+        for _ in range(30):
+            pool = letters if rng.random() < 0.5 else letters[:12]
+            text = "".join(rng.choice(pool) for _ in range(rng.randint(0, 12)))
+            assert fast.found_in(text) == index.found_in(text), (keys, text)
+
+
+@pytest.mark.parametrize("scope", [None, (), ("text",), ("thinking",), ("tool",), ("toolcall",), ("TEXT", "bad token!"),
+                                   ("tool:edit(*.ts)",), ("text", "thinking"), ("",), ("edit",), ("text(*.ts)",)])
+@pytest.mark.parametrize("globs", [None, (), ("*.ts",), (" ",)])
+def test_rule_sources_are_where_the_manager_matches(scope, globs) -> None:
+    rule = _rule("r", condition=("xyz",), scope=scope, globs=globs)
+    text, thinking, tool = rule_sources(rule)
+
+    def fires(ctx: MatchContext) -> bool:
+        manager = TtsrManager(PROBE)
+        manager.add_rule(rule)
+        return bool(manager.check_snapshot("a xyz b", ctx))
+
+    assert fires(MatchContext("text")) == text
+    assert fires(MatchContext("thinking")) == thinking
+    tool_fires = any(fires(MatchContext("tool", tool_name=name, file_paths=paths))
+                     for name in ("edit", "text", "bash") for paths in (None, ["src/a.ts"], ["b.py"]))
+    assert tool_fires == tool
+
+
+def test_the_first_line_is_read_as_open_stream_reads_it(tmp_path: Path) -> None:
+    header = json.dumps({"type": "stream", "version": 1})
+    cases = [header + "\n", "\n \n" + header + "\r\n", '{"type": "session"}\r' + header, "\ufeff" + header,
+             "\t\r\n" + header, "", "not json\n" + header, '{"type": "stream"', "\u2028" + header,
+             '{"type": "\\u0073tream"}', '{"type": "session", "note": "stream"}', '{"type": 1}\n' + header,
+             '{"type": "str\\u0065am"}\r\n', "[1]"]
+    for i, text in enumerate(cases):
+        path = tmp_path / f"c{i}.jsonl"
+        path.write_bytes(text.encode("utf-8") + b"\xff\n")
+        with path.open(encoding="utf-8", errors="replace") as fh:
+            first = next((line for line in fh if line.strip()), "")
+        try:
+            expected = json.loads(first).get("type") == "stream"
+        except (ValueError, AttributeError):
+            expected = False
+        assert probe._is_stream_file(path.read_bytes()) == expected, text
+
+
+def test_bounded_batches_equal_unbounded_sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the time bound, sessions only linear rules can fire in are played in this process and
+    the others in the child, a chunk at a time: the same outcomes, heard in input order."""
+    paths = _corpus(tmp_path, 3, 40)
+    paths.insert(5, str(tmp_path / "missing.jsonl"))
+    monkeypatch.setattr(backtest_run, "_PROBE_CHUNK", 7)
+    hanging = {r.name for r in RULES if may_hang(r)}
+    assert hanging and hanging != {r.name for r in RULES}
+    kinds = set()
+    for path in paths[:20]:
+        if Path(path).exists():
+            played = probe.probe_stream(path, _played(RULES), policy="words", size=8)
+            kinds.add(any(r.name in hanging for r in played.rules))
+    assert kinds == {True, False}  # both ways are taken
+    heard: list[str] = []
+    bounded = backtest_batch(paths, RULES, BacktestOptions(time_bound=30.0), on_outcome=lambda o: heard.append(o.session))
+    plain = [backtest_session(p, RULES, BacktestOptions(time_bound=None)) for p in paths]
+    assert bounded == plain and heard == paths
+    assert sum(len(o.hits) for o in plain) > 20 and plain[5].error
+
+
+def test_recorded_streams_and_judged_rules_are_played_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _corpus(tmp_path, 4, 1)[0]
+    judged = [_rule("j", question="Is it done?", condition=("never there",))]
+    got = probe.probe_stream(path, judged, policy="words", size=8)
+    assert got.stream is not None and not got.planned and got.rules == tuple(judged)
+    monkeypatch.setattr(prefilter, "_SKIP", False)
+    assert probe.probe_stream(path, _played(RULES), policy="words", size=8).stream == open_stream(path, size=8)[0]
+
+
+def test_rule_sets_taking_turns_each_get_their_own_answers(tmp_path: Path) -> None:
+    """The per-rule-set caches (played copies, literals) never serve another rule set."""
+    paths = _corpus(tmp_path, 5, 12)
+    sets = [RULES, RULES[:3], RULES[3:9], [replace(r, scope=("thinking",)) for r in RULES]]
+    options = BacktestOptions(time_bound=None)
+    alone = [[backtest_session(p, rules, options) for p in paths] for rules in sets]
+    mixed: list[list] = [[] for _ in sets]
+    for p in paths:
+        for i, rules in enumerate(sets):
+            mixed[i].append(backtest_session(p, list(rules), options))  # a new list, the same rules
+    assert mixed == alone and len({sum(len(o.hits) for o in a) for a in alone}) == len(sets)

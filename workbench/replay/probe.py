@@ -1,0 +1,174 @@
+r"""Probe-mode backtests of session files: which turns, groups and rules can fire, found before replay.
+
+In probe mode (see ``workbench.replay.prefilter``) what fires in a turn depends only on that turn and
+the rules do not interact (nothing aborts, no injection silences a rule; ``tests/backtest`` drops a
+rule's hits to get a replay without it). A regex condition matches only text holding one of its
+required literals, an AST pattern only code holding its longest identifier, and a rule matches only
+where its scope reaches (text, thinking, tool calls; a rule with globs never in text or thinking,
+which carry no file paths). So, working on the session's messages rather than on the derived stream:
+
+* a session none of whose turns holds a literal where its rule can match is not derived at all
+  (only its turns are counted);
+* otherwise the replay holds only the rules that can fire somewhere (every rule of such a name, so
+  the manager keeps the same first registration of a duplicated name), and each turn feeds only
+  its groups (its text deltas, its thinking deltas, each tool call's events) that hold such a
+  literal. A group's deltas that end before its first literal occurrence can end are joined into
+  the first delta that reaches it: no condition can match before, and every fed step sees the
+  buffer it would have seen (``derive.FeedPlan``). The events not fed are ``derive.PLACEHOLDER``:
+  same indices, so firings keep their steps.
+
+What a skipped event would have done besides feeding a buffer (the conversation, the message being
+built, tool results and reminders, claims, injection records and message counts, which never gate in
+probe mode) is not part of a probe's outcome: the firings and the status, which changes only on an
+interrupt.
+
+Which turns, groups and rules can fire is decided in ``workbench.replay.probe_plan``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from workbench.replay import prefilter
+from workbench.replay.derive import PLACEHOLDER, FeedPlan, chunk_text, derive_stream, derive_turns, open_stream
+from workbench.replay.prefilter import _DELTAS, muted_events, play, turn_filter
+from workbench.replay.probe_plan import plan_session
+from workbench.replay.session import SimulatedSession
+from workbench.replay.stream import Stream, read_stream
+from workbench.rules import Rule
+from workbench.sessions import parse_session_bytes
+
+__all__ = ["ProbeStream", "probe_firings", "probe_stream"]
+
+
+@dataclass(frozen=True, slots=True)
+class ProbeStream:
+    """What a probe plays: ``stream`` (``None`` when no turn can fire: nothing to play), its turn
+    count, the ``rules`` to hold and, when ``planned``, ``mute``: the events not to feed (``None``:
+    every one). An unplanned stream is muted per segment by ``prefilter.muted_events``."""
+
+    stream: Stream | None
+    turns: int
+    rules: tuple[Rule, ...]
+    mute: tuple[bool, ...] | None = None
+    planned: bool = False
+    visit: tuple[int, ...] | None = None  # planned: the events to look at (the others are not fed)
+
+
+def _mute(stream: Stream, plans: Sequence[FeedPlan | None]) -> tuple[tuple[bool, ...], tuple[int, ...]] | None:
+    """Per event of the stream ``derive_turns`` gave: True when it is not fed; and the events a
+    replay must look at, those fed and every ``turn_start`` (the turns are counted); ``None`` when
+    the stream's turns do not line up with the session's assistant messages. Not fed, besides the
+    placeholders: every ``turn_end`` (it only counts messages and delivers queued reminders) and the
+    ``turn_start`` of a turn with nothing to feed."""
+    mute: list[bool] = []
+    visit: list[int] = []
+    turn = -1
+    for i, e in enumerate(stream.events):
+        if e is PLACEHOLDER:
+            mute.append(True)
+        elif e.type == "turn_start":
+            turn += 1
+            if turn >= len(plans):
+                return None
+            mute.append(plans[turn] is None)
+            visit.append(i)
+        elif e.type == "turn_end":
+            mute.append(True)
+        else:
+            mute.append(False)
+            visit.append(i)
+    return (tuple(mute), tuple(visit)) if turn == len(plans) - 1 else None
+
+
+def _is_stream_file(data: bytes) -> bool:
+    """Whether the first non-blank line, read as ``open_stream`` reads it (text mode), is a JSON
+    object with ``"type": "stream"``."""
+    end = data.find(b"\n")
+    head = data if end < 0 else data[:end]
+    if b"\r" not in head and head.strip():  # text mode's first line is this one too
+        if b"stream" not in head and b"\\" not in head:
+            return False  # no way to write the string "stream" in it: no need to parse it
+        line = head.decode("utf-8", errors="replace")
+    else:
+        line = ""
+    if not line.strip():
+        with io.StringIO(data.decode("utf-8", errors="replace"), newline=None) as fh:
+            line = next((x for x in fh if x.strip()), "")
+    try:
+        return bool(json.loads(line).get("type") == "stream")
+    except (ValueError, AttributeError):
+        return False
+
+
+def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | None) -> ProbeStream:
+    """What a probe of the file at ``path`` plays: a recorded stream file as it is (with every rule),
+    a session as above. Raises what ``open_stream`` raises."""
+    source = Path(path)
+    data = None
+    # Judged rules are asked about whole outputs, even with no condition: every turn is played.
+    if prefilter._SKIP and not any(r.question for r in rules):
+        try:
+            data = source.read_bytes()
+        except OSError:  # open_stream says why, as without the skip
+            data = None
+    if data is None:
+        stream = open_stream(path, policy=policy, size=size)[0]
+        return ProbeStream(stream, stream.turn_count(), tuple(rules))
+    if _is_stream_file(data):
+        stream = read_stream(source)
+        return ProbeStream(stream, stream.turn_count(), tuple(rules))
+    session = parse_session_bytes(data, path=str(source))
+    chunk_text("", policy, size)  # bad chunking options fail as derive_stream would
+    planned = plan_session(session, rules)
+    if planned is not None and not planned[1]:  # no rule can fire anywhere: nothing to derive
+        return ProbeStream(None, len(planned[0]), ())
+    if planned is None:
+        stream = derive_stream(session, policy=policy, size=size)
+        return ProbeStream(stream, stream.turn_count(), tuple(rules))
+    # What cannot fire is left as placeholders: not fed, so not chunked either.
+    stream = derive_turns(session, planned[0], policy=policy, size=size, branch=planned[2])
+    muted = _mute(stream, planned[0])
+    if muted is None:  # never expected: the turns are counted as derive_turns counts them
+        stream = derive_stream(session, policy=policy, size=size)
+        return ProbeStream(stream, stream.turn_count(), tuple(rules))
+    return ProbeStream(stream, len(planned[0]), planned[1], muted[0], planned=True, visit=muted[1])
+
+
+def probe_firings(probe: ProbeStream, settings: Any, *, cwd: str, recorder: Callable[[Any], Any],
+                  tick: Callable[[], None] | None = None) -> tuple[str, list[Any]]:
+    """``(status, firings)`` of ``record_firings`` in probe mode: ``recorder(manager)`` is the
+    ``on_check`` hook (with ``observe(index, event)`` and ``firings``). Events that cannot take part
+    in a firing are not fed; when no delta is fed, there is nothing to play: no firing, and the
+    session completes (only an interrupt can end it early, and nothing fires)."""
+    stream = probe.stream
+    if stream is None:
+        return "completed", []
+    mute: Sequence[bool] | None
+    if probe.planned:  # (a planned stream feeds a delta of each group holding a literal: never none)
+        mute = probe.mute
+    else:
+        mute = muted_events(stream, turn_filter(probe.rules)) if prefilter._SKIP else None
+        if mute is not None and all(m or ev.type not in _DELTAS for m, ev in zip(mute, stream.events)):
+            return "completed", []
+    # No ``stream=``: it only tells a retry whether a recorded turn is left, and nothing interrupts.
+    sim = SimulatedSession(probe.rules, settings, cwd=cwd)
+    hook = recorder(sim.manager)
+    sim.on_check = hook
+    if probe.visit is None or mute is None:
+        play(sim, stream, mute, hook.observe, tick)
+    else:  # as ``play``, over the events not fed only for the turns they start
+        events = stream.events
+        for i in probe.visit:
+            ev = events[i]
+            hook.observe(i, ev)
+            if not mute[i]:
+                sim.feed(i, ev)
+            if tick is not None:
+                tick()
+    return sim.finish().status, hook.firings
