@@ -23,8 +23,15 @@ from typing import Any
 from orjson import loads as _fast_loads
 
 from workbench.errors import SessionFileError
-from workbench.sessions.entries import Diagnostic, Entry, NotLoaded, Session, paused_gc
-from workbench.sessions.structure import CURRENT_VERSION, js_number, odd_messages, structure_diagnostics, unknown_types
+from workbench.sessions.entries import Diagnostic, Entry, NotLoaded, Session, make_entry, paused_gc
+from workbench.sessions.structure import (
+    CURRENT_VERSION,
+    LoadFacts,
+    js_number,
+    odd_messages,
+    structure_diagnostics,
+    unknown_types,
+)
 
 _DECODER = json.JSONDecoder()
 _WHITESPACE = " \t\r\n\ufeff\u00a0\u2028\u2029\u000b\u000c"
@@ -126,22 +133,22 @@ def is_title_slot(obj: Any) -> bool:
 
 
 
-def _decode_lines(data: bytes, path: str, diags: list[Diagnostic]) -> list[tuple[int, str]]:
-    """Physical lines (1-based numbers) decoded as UTF-8; bad bytes become U+FFFD like Node's decoder."""
+def _decode_lines(data: bytes, path: str, diags: list[Diagnostic]) -> list[str]:
+    """Physical lines (line ``n`` at ``n - 1``) decoded as UTF-8; bad bytes become U+FFFD like Node's decoder."""
     try:
         # One decode for the whole file: "\n" never occurs inside a multi-byte sequence, so the
         # file is valid UTF-8 exactly when every line is.
-        return list(enumerate(data.decode("utf-8").split("\n"), start=1))
+        return data.decode("utf-8").split("\n")
     except UnicodeDecodeError:
         pass
-    lines: list[tuple[int, str]] = []
+    lines: list[str] = []
     for number, raw in enumerate(data.split(b"\n"), start=1):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             text = raw.decode("utf-8", errors="replace")
             diags.append(Diagnostic(path=path, line=number, kind="invalid-utf8", message=f"invalid UTF-8 at byte {exc.start} of the line"))
-        lines.append((number, text))
+        lines.append(text)
     return lines
 
 
@@ -159,8 +166,7 @@ def parse_session_bytes(data: bytes, *, path: str = "<memory>", strict: bool = T
 def parse_session_text(text: str, *, path: str = "<memory>", strict: bool = True) -> Session:
     """Parse the text of a session file. Raises ``SessionFileError`` when it is not a session (strict)."""
     with paused_gc():
-        lines = list(enumerate(text.split("\n"), start=1))
-        return _parse_lines(lines, path=path, diags=[], ends_with_newline=text.endswith("\n"), strict=strict,
+        return _parse_lines(text.split("\n"), path=path, diags=[], ends_with_newline=text.endswith("\n"), strict=strict,
                             loads_line=_line_loader(text))
 
 
@@ -192,19 +198,27 @@ def load_session(path: str | os.PathLike[str], *, strict: bool = True) -> Sessio
     return parse_session_bytes(data, path=name, strict=strict)
 
 
+def _is_blank(text: str) -> bool:
+    # ``text.strip(...)`` copies the line; a first character that is not blank already says "keep".
+    return not text or (text[0] in _WHITESPACE and not text.strip(_WHITESPACE))
+
+
 def _parse_lines(
-    lines: list[tuple[int, str]], *, path: str, diags: list[Diagnostic], ends_with_newline: bool, strict: bool = True,
+    lines: list[str], *, path: str, diags: list[Diagnostic], ends_with_newline: bool, strict: bool = True,
     loads_line: Any = _loads_line,
 ) -> Session:
+    """``lines[n - 1]`` is physical line ``n``; blank lines are skipped, as the agent skips them."""
     not_loaded: list[NotLoaded] = []
     title_slot: dict[str, Any] | None = None
-    # ``t.strip(...)`` copies every line; a first character that is not blank already says "keep".
     ws = _WHITESPACE
-    nonblank = [(n, t) for n, t in lines if t and (t[0] not in ws or t.strip(ws))]
-    last_line = nonblank[-1][0] if nonblank else 0
+    last_line = len(lines)  # the last line that is not blank (0: none), for "truncated"
+    while last_line and _is_blank(lines[last_line - 1]):
+        last_line -= 1
     parsed: list[tuple[int, Any]] = []
     fast = _fast_loads if loads_line is _loads_fast else loads_line
-    for number, text in nonblank:
+    for number, text in enumerate(lines, 1):
+        if not text or (text[0] in ws and not text.strip(ws)):  # _is_blank, inline: once per line
+            continue
         if number == 1 and '"title"' in text:
             try:
                 slot = _loads(text)
@@ -240,7 +254,7 @@ def _parse_lines(
 
     if not parsed:
         if not strict:
-            if nonblank or title_slot is not None:
+            if last_line:
                 diags.append(Diagnostic(path=path, line=last_line or 1, kind="no-header", message="no JSON record loads: no entries"))
             else:
                 diags.append(Diagnostic(path=path, line=0, kind="empty-file", message="the file is empty: no entries"))
@@ -289,8 +303,8 @@ def _build(
                                 message=f"version {raw_version!r} is newer than {CURRENT_VERSION}, the newest this workbench "
                                 "follows (omp 18.3.4, pi 0.73): read as version 3"))
     if not version < 3:  # no migration (NaN compares false too): one pass from records to entries
-        entries, by_id = _entries_unmigrated(path, header, records, diags)
-        return _session(path, header, version, entries, by_id, diags, not_loaded, title_slot)
+        entries, by_id, facts = _entries_unmigrated(path, header, records, diags)
+        return _session(path, header, version, entries, by_id, diags, not_loaded, title_slot, facts)
     objects: list[tuple[int, dict[str, Any]]] = []
     for rec_line, rec_value in records:
         if isinstance(rec_value, dict):
@@ -343,7 +357,7 @@ def _build(
             diags.append(Diagnostic(path=path, line=line, kind="missing-id", message=f"entry has no string id; shown as {entry_id}"))
         parent = view.get("parentId")
         etype = view.get("type")
-        entry = Entry(
+        entry = make_entry(
             entry_id,
             parent if type(parent) is str or isinstance(parent, str) else None,
             etype if type(etype) is str or isinstance(etype, str) else "",
@@ -353,25 +367,29 @@ def _build(
             i,  # == len(entries): one entry per object
             data,
         )
-        if entry_id in by_id:
-            diags.append(Diagnostic(path=path, line=line, kind="duplicate-id", message=f"id {entry_id!r} already used on line {by_id[entry_id].line}; this one wins"))
         by_id[entry_id] = entry
         append(entry)
+    if len(by_id) != len(entries):
+        diags.extend(_duplicate_ids(path, entries))
 
     return _session(path, header, version, entries, by_id, diags, not_loaded, title_slot)
 
 
 def _entries_unmigrated(
     path: str, header: dict[str, Any], records: list[tuple[int, Any]], diags: list[Diagnostic]
-) -> tuple[list[Entry], dict[str, Entry]]:
-    """``_build``'s entries for a file that needs no migration, in one loop over the records.
+) -> tuple[list[Entry], dict[str, Entry], LoadFacts]:
+    """``_build``'s entries for a file that needs no migration, in one loop over the records, and the
+    facts the checks need (``LoadFacts``), noted on the way.
 
     Same entries and diagnostics as the general path (its diagnostics are sorted by line later, and
     one line holds one record, so appending them in one loop instead of two changes no order).
     """
     entries: list[Entry] = []
     by_id: dict[str, Entry] = {}
+    facts = LoadFacts(set(), [], [], [])
+    add_type, add_parent, suspects, late = facts.types.add, facts.parents.append, facts.suspects, facts.late
     append = entries.append
+    make = make_entry
     used: set[str] | None = None
     for line, obj in records:
         if type(obj) is not dict and not isinstance(obj, dict):
@@ -379,40 +397,62 @@ def _entries_unmigrated(
             continue
         entry_id = obj.get("id")
         data = None
-        view = obj
         if type(entry_id) is not str and not isinstance(entry_id, str):
             if used is None:
                 used = {o["id"] for _, o in records if isinstance(o, dict) and isinstance(o.get("id"), str)}
             entry_id = _mint_id(f"{header.get('id')}:{line}:missing", used)
-            data = view = {**obj, "id": entry_id}
+            data = {**obj, "id": entry_id}
             diags.append(Diagnostic(path=path, line=line, kind="missing-id", message=f"entry has no string id; shown as {entry_id}"))
-        parent = view.get("parentId")
-        etype = view.get("type")
-        entry = Entry(
-            entry_id,
-            parent if type(parent) is str or isinstance(parent, str) else None,
-            etype if type(etype) is str or isinstance(etype, str) else "",
-            view.get("timestamp"),
-            obj,
-            line,
-            len(entries),
-            data,
-        )
-        if entry_id in by_id:
-            diags.append(Diagnostic(path=path, line=line, kind="duplicate-id",
-                                    message=f"id {entry_id!r} already used on line {by_id[entry_id].line}; this one wins"))
+        index = len(entries)
+        # The type tests run only on the rare value that is not a plain str (or None).
+        parent = obj.get("parentId")
+        if parent is None:
+            add_parent(-1)
+        else:
+            if type(parent) is not str:
+                parent = parent if isinstance(parent, str) else None
+            earlier = by_id.get(parent) if parent is not None else None
+            if earlier is None:
+                add_parent(-1)
+                if parent is not None:
+                    late.append(index)
+            else:
+                add_parent(earlier.index)
+        etype = obj.get("type")
+        if type(etype) is not str:
+            etype = etype if isinstance(etype, str) else ""
+        add_type(etype)
+        if etype == "message" and type(obj.get("message")) is not dict:
+            suspects.append(index)
+        entry = make(entry_id, parent, etype, obj.get("timestamp"), obj, line, index, data)
         by_id[entry_id] = entry
         append(entry)
-    return entries, by_id
+    if len(by_id) != len(entries):
+        diags.extend(_duplicate_ids(path, entries))
+    return entries, by_id, facts
+
+
+def _duplicate_ids(path: str, entries: list[Entry]) -> list[Diagnostic]:
+    """One diagnostic per entry whose id an earlier entry holds (naming the nearest such line)."""
+    out: list[Diagnostic] = []
+    last: dict[str, Entry] = {}
+    for entry in entries:
+        earlier = last.get(entry.id)
+        if earlier is not None:
+            out.append(Diagnostic(path=path, line=entry.line, kind="duplicate-id",
+                                  message=f"id {entry.id!r} already used on line {earlier.line}; this one wins"))
+        last[entry.id] = entry
+    return out
 
 
 def _session(
     path: str, header: dict[str, Any], version: float, entries: list[Entry], by_id: dict[str, Entry],
     diags: list[Diagnostic], not_loaded: list[NotLoaded], title_slot: dict[str, Any] | None,
+    facts: LoadFacts | None = None,
 ) -> Session:
-    diags.extend(structure_diagnostics(path, entries, by_id))
-    diags.extend(unknown_types(path, entries))
-    diags.extend(odd_messages(path, entries))
+    diags.extend(structure_diagnostics(path, entries, by_id, facts))
+    diags.extend(unknown_types(path, entries, facts))
+    diags.extend(odd_messages(path, entries, facts))
     if version < 3:
         header = {**header, "version": 3}
     diags.sort(key=lambda d: d.line)  # type: ignore[arg-type, return-value]
@@ -426,6 +466,7 @@ def _session(
         title_slot=title_slot,
         original_version=declared,
         by_id=by_id,
+        parent_positions=facts.parents if facts is not None and facts.settled(entries, by_id) else None,
     )
 
 

@@ -224,21 +224,22 @@ def format_tool_call(name: str, args: Any, *, home: str | None, flavor: RowFlavo
     return f"[{name}: {cut16(j, 40)}{'...' if len16(j) > 40 else ''}]"
 
 
-def _has_text(content: Any, flavor: RowFlavor) -> bool:
-    def meaningful(s: str) -> bool:
-        t = s.strip(_JS_WS)
-        if flavor == "omp":
-            t = t.replace(".", "").replace("…", "").strip(_JS_WS)
-        return bool(t)
+def _meaningful(s: str, flavor: RowFlavor) -> bool:
+    t = s.strip(_JS_WS)
+    if flavor == "omp":
+        t = t.replace(".", "").replace("…", "").strip(_JS_WS)
+    return bool(t)
 
+
+def _has_text(content: Any, flavor: RowFlavor) -> bool:
     if isinstance(content, str):
-        return meaningful(content)
+        return _meaningful(content, flavor)
     if isinstance(content, list):
         # A plain loop with ``type(b) is dict`` first: this runs for every assistant message of a tree.
         for b in content:
             if (type(b) is dict or isinstance(b, Mapping)) and b.get("type") == "text":
                 text = b.get("text")
-                if isinstance(text, str) and meaningful(text):
+                if isinstance(text, str) and _meaningful(text, flavor):
                     return True
     return False
 
@@ -249,6 +250,11 @@ def hidden_tool_call_only(obj: Mapping[str, Any], flavor: RowFlavor) -> bool:
     # ``type(...) is dict`` first: the ABC check is slow and JSON gives plain dicts.
     if obj.get("type") != "message" or not (type(msg) is dict or isinstance(msg, Mapping)) or msg.get("role") != "assistant":
         return False
+    return tool_call_only(msg, flavor)
+
+
+def tool_call_only(msg: Mapping[str, Any], flavor: RowFlavor) -> bool:
+    """``hidden_tool_call_only`` for what is known to be an assistant message (its ``message`` object)."""
     if _has_text(msg.get("content"), flavor):
         return False
     stop = msg.get("stopReason")
