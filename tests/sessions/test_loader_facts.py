@@ -49,6 +49,6 @@ def test_checks_with_the_loaders_facts_are_the_checks_alone(seed):
 def test_forest_from_the_loaders_parents_is_the_looked_up_forest(seed):
     session = parse_session_text(_text(seed))
     entries = list(session.entries)
-    if session.parent_positions is not None:
-        assert build_positions(entries, session.parent_positions) == build_positions(entries)
+    assert session.links is not None
+    assert build_positions(entries, session.links) == build_positions(entries)
     assert SessionTree(session).positions() == build_positions(entries)

@@ -130,7 +130,7 @@ class FlatTree(SearchIndexed):
         self.layout = layout
         self.multiple_roots = len(forest.roots) > 1
         if self.unique_ids:
-            self.index_of: dict[str, int] = forest.node_at  # id → position is id → node here (never changed)
+            self.index_of: Mapping[str, int] = forest.node_at  # id → position is id → node here (never changed)
         else:
             self.index_of = dict(zip(map(ids.__getitem__, self.order), self.order))  # later duplicate wins, like a Map
         self._active_path: set[str] | None = None

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 
-from workbench.sessions.entries import Entry
+from workbench.sessions.entries import Entry, EntryLinks
 
 
 @dataclass(slots=True, eq=False)
@@ -42,7 +42,7 @@ class Positions:
 
     roots: list[int]
     children: dict[int, list[int]]
-    node_at: dict[str, int]
+    node_at: Mapping[str, int]
     cut: int = 0
     parent: list[int] | None = None  # each position's parent (-1: a root), when each entry is one node
 
@@ -64,24 +64,28 @@ def _sort_children(children: list[int], entries: Sequence[Entry]) -> None:
     children.sort(key=cmp_to_key(cmp))
 
 
-def build_positions(entries: Sequence[Entry], parents: Sequence[int] | None = None) -> Positions:
+def build_positions(entries: Sequence[Entry], links: EntryLinks | None = None) -> Positions:
     """Roots in file order (children sorted by timestamp, stable) and the position each id resolves to.
 
-    ``parents``: each entry's parent position (-1: none), when the caller knows it (the loader does,
-    for a file whose ids are unique and whose parents come before their children); else it is looked
-    up here. Quirk kept (the agent's ``getTree``): nodes are looked up by id, so when two entries share
-    an id the later entry's node is placed once for each of them (under each one's parent) and the
-    earlier entry appears nowhere in the tree.
+    ``links``: what the loader found for these entries (each id's position, and each entry's parent
+    position when it could tell); what it lacks is looked up here. Quirk kept (the agent's
+    ``getTree``): nodes are looked up by id, so when two entries share an id the later entry's node is
+    placed once for each of them (under each one's parent) and the earlier entry appears nowhere in
+    the tree.
     """
-    ids = [e.id for e in entries]
-    node_at = dict(zip(ids, range(len(ids))))  # in C; a later duplicate overwrites, like a Map
-    placed: Sequence[int] = range(len(ids)) if len(node_at) == len(ids) else [node_at[i] for i in ids]
+    count = len(entries)
+    if links is not None:
+        node_at = links.position  # shared: nothing changes it
+    else:
+        node_at = dict(zip([e.id for e in entries], range(count)))  # in C; a later duplicate overwrites, like a Map
+    placed: Sequence[int] = range(count) if len(node_at) == count else [node_at[e.id] for e in entries]
+    parents = links.parents if links is not None else None
     if parents is None:
         # Each entry's parent as looked up, by a C-level map (None: no parent or a missing one). A
         # parent that resolves to the entry's own node is its own id: a self-parent, a root.
         found = map(node_at.get, [e.parent_id for e in entries])  # type: ignore[arg-type]
         parents = [-1 if p is None or p == node else p for p, node in zip(found, placed)]
-    up = [-1] * len(ids)  # the forest's parent links, meaningful when each entry is one node
+    up = [-1] * count  # the forest's parent links, meaningful when each entry is one node
     roots: list[int] = []
     children: dict[int, list[int]] = {}
     kids_of = children.get
@@ -108,7 +112,7 @@ def build_positions(entries: Sequence[Entry], parents: Sequence[int] | None = No
             _sort_children(kids, entries)
     for r in roots[uncut:]:
         up[r] = -1  # cut where a cycle closed
-    return Positions(roots, children, node_at, len(roots) - uncut, up if len(node_at) == len(ids) else None)
+    return Positions(roots, children, node_at, len(roots) - uncut, up if len(node_at) == count else None)
 
 
 def build_forest(entries: Sequence[Entry], labels: Mapping[str, str],

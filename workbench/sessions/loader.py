@@ -23,7 +23,7 @@ from typing import Any
 from orjson import loads as _fast_loads
 
 from workbench.errors import SessionFileError
-from workbench.sessions.entries import Diagnostic, Entry, NotLoaded, Session, make_entry, paused_gc
+from workbench.sessions.entries import Diagnostic, Entry, EntryLinks, NotLoaded, Session, make_entry, paused_gc
 from workbench.sessions.structure import (
     CURRENT_VERSION,
     LoadFacts,
@@ -303,7 +303,7 @@ def _build(
                                 message=f"version {raw_version!r} is newer than {CURRENT_VERSION}, the newest this workbench "
                                 "follows (omp 18.3.4, pi 0.73): read as version 3"))
     if not version < 3:  # no migration (NaN compares false too): one pass from records to entries
-        entries, by_id, facts = _entries_unmigrated(path, header, records, diags)
+        entries, by_id, facts = _make_entries(path, header, records, diags)
         return _session(path, header, version, entries, by_id, diags, not_loaded, title_slot, facts)
     objects: list[tuple[int, dict[str, Any]]] = []
     for rec_line, rec_value in records:
@@ -341,91 +341,66 @@ def _build(
                 cur["message"] = {**msg, "role": "custom"}
                 migrated[i] = cur
 
-    entries = []
-    by_id = {}
-    append = entries.append
-    for i, (line, obj) in enumerate(objects):
-        data = migrated[i]
-        view = data if data is not None else obj
-        entry_id = view.get("id")
-        if type(entry_id) is not str and not isinstance(entry_id, str):
-            if used is None:
-                used = {o["id"] for _, o in objects if isinstance(o.get("id"), str)}
-            entry_id = _mint_id(f"{header.get('id')}:{line}:missing", used)
-            data = {**view, "id": entry_id}
-            view = data
-            diags.append(Diagnostic(path=path, line=line, kind="missing-id", message=f"entry has no string id; shown as {entry_id}"))
-        parent = view.get("parentId")
-        etype = view.get("type")
-        entry = make_entry(
-            entry_id,
-            parent if type(parent) is str or isinstance(parent, str) else None,
-            etype if type(etype) is str or isinstance(etype, str) else "",
-            view.get("timestamp"),
-            obj,
-            line,
-            i,  # == len(entries): one entry per object
-            data,
-        )
-        by_id[entry_id] = entry
-        append(entry)
-    if len(by_id) != len(entries):
-        diags.extend(_duplicate_ids(path, entries))
-
-    return _session(path, header, version, entries, by_id, diags, not_loaded, title_slot)
+    entries, by_id, facts = _make_entries(path, header, objects, diags, migrated, used)
+    return _session(path, header, version, entries, by_id, diags, not_loaded, title_slot, facts)
 
 
-def _entries_unmigrated(
-    path: str, header: dict[str, Any], records: list[tuple[int, Any]], diags: list[Diagnostic]
+def _make_entries(
+    path: str, header: dict[str, Any], records: list[tuple[int, Any]], diags: list[Diagnostic],
+    migrated: list[dict[str, Any] | None] | None = None, used: set[str] | None = None,
 ) -> tuple[list[Entry], dict[str, Entry], LoadFacts]:
-    """``_build``'s entries for a file that needs no migration, in one loop over the records, and the
-    facts the checks need (``LoadFacts``), noted on the way.
+    """The entries of the records (each object after the header), by id, and the facts the checks
+    and the tree need (``LoadFacts``), noted on the way, in one loop.
 
-    Same entries and diagnostics as the general path (its diagnostics are sorted by line later, and
-    one line holds one record, so appending them in one loop instead of two changes no order).
+    ``migrated[k]``: record ``k`` as the agent sees it after migrations (None: as it is; then every
+    record is an object), which is what the fields are read from. ``used``: the ids already in use
+    (minted ones included), for minting ids of entries that have none. Diagnostics are sorted by
+    line later, and one line holds one record, so appending them in one loop changes no order.
     """
+    facts = LoadFacts(set(), [], [], [], {})
+    add_type, add_parent, suspects, late = facts.types.add, facts.parents.append, facts.suspects, facts.late
+    position = facts.position
     entries: list[Entry] = []
     by_id: dict[str, Entry] = {}
-    facts = LoadFacts(set(), [], [], [])
-    add_type, add_parent, suspects, late = facts.types.add, facts.parents.append, facts.suspects, facts.late
     append = entries.append
     make = make_entry
-    used: set[str] | None = None
-    for line, obj in records:
+    for k, (line, obj) in enumerate(records):
         if type(obj) is not dict and not isinstance(obj, dict):
             diags.append(Diagnostic(path=path, line=line, kind="not-object", message=f"a JSON {type(obj).__name__}, not an object"))
             continue
-        entry_id = obj.get("id")
-        data = None
+        data = migrated[k] if migrated is not None else None
+        view = obj if data is None else data
+        index = len(entries)
+        entry_id = view.get("id")
         if type(entry_id) is not str and not isinstance(entry_id, str):
             if used is None:
                 used = {o["id"] for _, o in records if isinstance(o, dict) and isinstance(o.get("id"), str)}
             entry_id = _mint_id(f"{header.get('id')}:{line}:missing", used)
-            data = {**obj, "id": entry_id}
+            data = view = {**view, "id": entry_id}
             diags.append(Diagnostic(path=path, line=line, kind="missing-id", message=f"entry has no string id; shown as {entry_id}"))
-        index = len(entries)
         # The type tests run only on the rare value that is not a plain str (or None).
-        parent = obj.get("parentId")
+        parent = view.get("parentId")
         if parent is None:
             add_parent(-1)
         else:
             if type(parent) is not str:
                 parent = parent if isinstance(parent, str) else None
-            earlier = by_id.get(parent) if parent is not None else None
+            earlier = position.get(parent) if parent is not None else None
             if earlier is None:
                 add_parent(-1)
                 if parent is not None:
                     late.append(index)
             else:
-                add_parent(earlier.index)
-        etype = obj.get("type")
+                add_parent(earlier)
+        etype = view.get("type")
         if type(etype) is not str:
             etype = etype if isinstance(etype, str) else ""
         add_type(etype)
         if etype == "message" and type(obj.get("message")) is not dict:
             suspects.append(index)
-        entry = make(entry_id, parent, etype, obj.get("timestamp"), obj, line, index, data)
+        entry = make(entry_id, parent, etype, view.get("timestamp"), obj, line, index, data)
         by_id[entry_id] = entry
+        position[entry_id] = index
         append(entry)
     if len(by_id) != len(entries):
         diags.extend(_duplicate_ids(path, entries))
@@ -448,8 +423,9 @@ def _duplicate_ids(path: str, entries: list[Entry]) -> list[Diagnostic]:
 def _session(
     path: str, header: dict[str, Any], version: float, entries: list[Entry], by_id: dict[str, Entry],
     diags: list[Diagnostic], not_loaded: list[NotLoaded], title_slot: dict[str, Any] | None,
-    facts: LoadFacts | None = None,
+    facts: LoadFacts,
 ) -> Session:
+    links = EntryLinks(facts.position, facts.parents if facts.settled(entries, by_id) else None)
     diags.extend(structure_diagnostics(path, entries, by_id, facts))
     diags.extend(unknown_types(path, entries, facts))
     diags.extend(odd_messages(path, entries, facts))
@@ -466,7 +442,7 @@ def _session(
         title_slot=title_slot,
         original_version=declared,
         by_id=by_id,
-        parent_positions=facts.parents if facts is not None and facts.settled(entries, by_id) else None,
+        links=links,
     )
 
 

@@ -94,6 +94,8 @@ def _join_text_blocks(content: Any) -> str:
 
 
 def _truthy(value: Any) -> bool:
+    if type(value) is str:  # the usual value, first
+        return value != ""
     if isinstance(value, float) and math.isnan(value):
         return False  # NaN is falsy in JS
     return value is not _MISSING and value is not None and value is not False and value != "" and value != 0
@@ -177,7 +179,10 @@ def _js_minus_one(value: Any) -> Any:
 def _or(args: Mapping[str, Any], *keys: str, default: Any = "") -> Any:
     for key in keys:
         value = args.get(key, _MISSING)
-        if _truthy(value):
+        if type(value) is str:  # _truthy's first case, without the call
+            if value:
+                return value
+        elif _truthy(value):
             return value
     return default
 

@@ -46,13 +46,15 @@ class LoadFacts:
     ``types``: every entry type. ``suspects``: the message entries whose ``message`` is not a plain
     dict (the only ones ``odd_messages`` can report). ``parents[i]``: the position of entry ``i``'s
     parent among the entries before it, as looked up then (-1: none); ``late``: the entries with a
-    parent id that named no entry before them (missing, their own, or a later one).
+    parent id that named no entry before them (missing, their own, or a later one). ``position``:
+    id → position of the last entry holding it.
     """
 
     types: set[str]
     suspects: list[int]
     parents: list[int]
     late: list[int]
+    position: dict[str, int]
 
     def settled(self, entries: list[Entry], by_id: Mapping[str, Entry]) -> bool:
         """Ids are unique and no parent comes after its child: then ``parents`` is every entry's

@@ -101,15 +101,14 @@ def branch_path(by_id: Mapping[str, Entry], from_id: str | None) -> list[Entry]:
 def resolve_labels(entries: Iterable[Entry]) -> dict[str, str]:
     """Global label map (§4.6): replay label entries in file order; absent/null/"" deletes."""
     labels: dict[str, str] = {}
-    for entry in entries:
-        if entry.type != "label":
+    for entry in [e for e in entries if e.type == "label"]:
+        obj = entry.data if entry.data is not None else entry.raw  # Entry.obj without the property call
+        target = obj.get("targetId")
+        if type(target) is not str and not isinstance(target, str):
             continue
-        target = entry.obj.get("targetId")
-        if not isinstance(target, str):
-            continue
-        value = entry.obj.get("label")
+        value = obj.get("label")
         if value:
-            labels[target] = value if isinstance(value, str) else str(value)
+            labels[target] = value if type(value) is str or isinstance(value, str) else str(value)
         else:
             labels.pop(target, None)
     return labels
@@ -149,8 +148,8 @@ class SessionTree:
         self.leaf_id: str | None = (self.entries[-1].id if self.entries else None) if leaf is _UNSET else leaf
         self._tree: list[TreeNode] | None = None
         self._positions: Positions | None = None
-        # The loader's parent positions hold for these entries until one is appended.
-        self._parents = source.parent_positions if isinstance(source, Session) else None
+        # The loader's links hold for these entries until one is appended.
+        self._links = source.links if isinstance(source, Session) else None
         self._labels: dict[str, str] | None = None
         self._children: dict[str | None, list[Entry]] | None = None
         self._counter = 0
@@ -205,7 +204,7 @@ class SessionTree:
         """``get_tree()`` over entry positions (no node objects): what the flattened list is built from."""
         if self._positions is None:
             with paused_gc():
-                self._positions = build_positions(self.entries, self._parents)
+                self._positions = build_positions(self.entries, self._links)
         return self._positions
 
     def get_children(self, entry_id: str) -> list[Entry]:
@@ -231,7 +230,7 @@ class SessionTree:
     def _invalidate(self) -> None:
         self._tree = None
         self._positions = None
-        self._parents = None
+        self._links = None
         self._children = None
         self._labels = None
 
