@@ -536,21 +536,24 @@ def render_rows(
     append = out.append
     # omp18: the rows rendered together share one horizontal offset (pi-tui 18.2.9's window offset).
     scroll = window_scroll18([layout[visible[i]] for i in indices], width) if flavor == "omp18" else 0
-    last: tuple[Layout | None, str | None] = (None, None)
-    pre = ("", 0, False)
+    last_lay: Layout | None = None
+    glyph = last_glyph = None
+    prefix, depth, connector = "", 0, False
     for i in indices:
         n = visible[i]
         lay = layout[n]
-        glyph = glyph_of(n) if glyph_of is not None else None
-        if lay is not last[0] or glyph is not last[1]:  # a chain's rows share one Layout: reuse the prefix
-            last = (lay, glyph)
-            pre = by_layout.get((id(lay), glyph))  # type: ignore[assignment]
+        if glyph_of is not None:
+            glyph = glyph_of(n)
+        if lay is not last_lay or glyph is not last_glyph:  # a chain's rows share one Layout: reuse the prefix
+            last_lay, last_glyph = lay, glyph
+            pre = by_layout.get((id(lay), glyph))
             if pre is None:
                 if flavor == "omp18":
                     pre = by_layout[(id(lay), glyph)] = render_prefix18(lay, scroll=scroll, memo=memo)
                 else:
                     pre = by_layout[(id(lay), glyph)] = render_prefix(lay, multiple_roots=multiple_roots, flavor=flavor,
                                                                       fold_glyph=glyph, width=width, memo=memo)
+            prefix, depth, connector = pre
         entry = entries[n]
         active = n in active_nodes
         text = texts[n]
@@ -559,11 +562,11 @@ def render_rows(
         label = labels[n]
         is_sel = i == selected
         cursor = "› " if is_sel else "  "
-        fold = "⊞ " if folded and n in folded and not pre[2] else ""
+        fold = "⊞ " if folded and n in folded and not connector else ""
         dot = "• " if active else ""
         tag = f"[{label}] " if label else ""
-        line = f"{cursor}{pre[0]}{fold}{dot}{tag}{text}"
+        line = f"{cursor}{prefix}{fold}{dot}{tag}{text}"
         if width is not None:
             line = truncate_to_width(line, width, ellipsis=flavor == "omp18")
-        append(make(entry.id, entry.type, text, label, active, line, pre[1], i, is_sel, roles[n], entry.line))
+        append(make(entry.id, entry.type, text, label, active, line, depth, i, is_sel, roles[n], entry.line))
     return out

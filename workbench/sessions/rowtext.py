@@ -71,15 +71,18 @@ def norm(text: str) -> str:
 
 def extract(content: Any) -> str:
     """Text of message content: a string cut to 200, or text blocks joined and cut once 200 is reached."""
+    # Each row's text goes through here: the usual ASCII text skips the UTF-16 helpers (for ASCII a
+    # UTF-16 length is the length, and a cut is a slice).
     if isinstance(content, str):
-        return cut16(content, 200)
+        return content[:200] if content.isascii() else cut16(content, 200)
     if isinstance(content, list):
         out = ""
         for block in content:
             # ``type(...) is dict`` first: the ABC check is slow and JSON gives plain dicts.
             if (type(block) is dict or isinstance(block, Mapping)) and block.get("type") == "text":
-                out += js_str(block.get("text", _MISSING))
-                if len16(out) >= 200:
+                text = block.get("text", _MISSING)
+                out += text if type(text) is str else js_str(text)
+                if len(out) >= 200 or (not out.isascii() and len16(out) >= 200):
                     return cut16(out, 200)
         return out
     return ""
