@@ -82,8 +82,12 @@ def cli_json(path: Path) -> tuple[float, float]:
     from workbench.cli import main
 
     def run() -> None:
-        with contextlib.redirect_stdout(io.StringIO()):
+        # Output to a text stream over bytes, as sys.stdout is for a pipe or a file (a StringIO, with
+        # no bytes under it, would add decoding the 30 MB and copying it into its buffer).
+        sink = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", newline="\n")
+        with contextlib.redirect_stdout(sink):
             main(["tree", str(path), "--json"])
+        sink.flush()
 
     _, cpu, wall = _best(run)
     return cpu, wall

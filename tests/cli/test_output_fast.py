@@ -42,3 +42,36 @@ def test_fast_writer_on_generated_row_payloads():
                  "depth": rng.randint(0, 10 ** 6), "fileLine": rng.randint(-5, 5)} for _ in range(rng.randint(0, 4))]
         data = {"rows": rows, "leaf": rng.choice([None, "e1"]), "diagnostics": [], "total": len(rows)}
         assert dumps_json_fast(data) == _slow(data)
+
+
+
+def _printed(printer, data, stream=None):
+    """What ``printer`` writes between two pieces of text, as UTF-8 bytes; to a file-like text stream
+    by default (a byte stream under it, as sys.stdout has), or to ``stream``."""
+    import contextlib
+    import io
+
+    raw = io.BytesIO()
+    out = stream if stream is not None else io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
+    with contextlib.redirect_stdout(out):
+        print("before", end="|")  # text written first must stay first
+        printer(data)
+        print("after")
+    out.flush()
+    return out.getvalue().encode() if stream is not None else raw.getvalue()
+
+
+@pytest.mark.parametrize("data", CASES, ids=range(len(CASES)))
+def test_fast_printer_writes_print_json_bytes(data):
+    import io
+
+    from workbench.cli._output import print_json, print_json_fast
+
+    try:
+        plain = _printed(print_json, data)
+    except UnicodeEncodeError:  # a lone surrogate: neither printer can write it as UTF-8
+        with pytest.raises(UnicodeEncodeError):
+            _printed(print_json_fast, data)
+        return
+    assert _printed(print_json_fast, data) == plain
+    assert _printed(print_json_fast, data, io.StringIO()) == plain  # no byte stream under it: the text path

@@ -145,6 +145,26 @@ def test_non_object_record_and_missing_id_do_not_crash():
     assert session.entries[1].message is None and session.entries[1].role is None
 
 
+def test_a_minted_id_avoids_ids_of_records_after_it():
+    # Entries are made as lines are parsed: the id minted for line 3 must still avoid the id a later
+    # line holds (the first candidate), so that later line's id stays its own.
+    import hashlib
+
+    taken = hashlib.sha1(b"s:3:missing:0").hexdigest()[:8]
+    text = "\n".join([
+        json.dumps({"type": "session", "id": "s", "version": 3}),
+        json.dumps({"type": "message", "id": "a", "parentId": None, "message": {"role": "user", "content": "x"}}),
+        json.dumps({"type": "message", "parentId": "a", "message": {"role": "user", "content": "y"}}),
+        "[1]",
+        json.dumps({"type": "message", "id": taken, "parentId": "a", "message": {"role": "user", "content": "z"}}),
+    ]) + "\n"
+    session = parse_session_text(text, path="minted.jsonl")
+    minted = session.entries[1].id
+    assert minted != taken and len(minted) == 8 and [e.id for e in session.entries] == ["a", minted, taken]
+    assert [(d.line, d.kind) for d in session.diagnostics] == [(3, "missing-id"), (4, "not-object")]
+    assert session.by_id[taken].line == 5
+
+
 def test_crlf_and_blank_lines_parse_like_the_agent():
     text = '\n{"type":"session","version":3,"id":"abc","timestamp":"t","cwd":"/tmp"}\r\n\r\n' \
         '{"type":"message","id":"1","parentId":null,"timestamp":"t","message":{"role":"user","content":"hi"}}\r\n\n'

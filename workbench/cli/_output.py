@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import codecs
+import io
 import json
+import os
 import sys
 from types import TracebackType
 from typing import Any
@@ -53,6 +56,14 @@ def _reject(value: Any) -> Any:
     raise TypeError("not a JSON type")  # any non-JSON value: let print_json do it (default=str)
 
 
+def _fast_bytes(data: Any) -> bytes | None:
+    """orjson's UTF-8 bytes of ``data`` as ``print_json`` would write it, or None where they could differ."""
+    try:
+        return orjson.dumps(data, default=_reject, option=_FAST_OPTIONS)
+    except (TypeError, orjson.JSONEncodeError):
+        return None
+
+
 def dumps_json_fast(data: Any) -> str:
     """``print_json``'s text (indent 2, non-ASCII kept) via orjson, for float-free payloads.
 
@@ -61,13 +72,32 @@ def dumps_json_fast(data: Any) -> str:
     with no floats; anything it refuses (a lone surrogate, an int past 64 bits, a non-JSON type) falls
     back to the standard library. A differential test pins the equality.
     """
+    raw = _fast_bytes(data)
+    return raw.decode("utf-8") if raw is not None else json.dumps(data, ensure_ascii=False, indent=2, default=str)
+
+
+def _utf8_binary(out: Any) -> Any:
+    """The byte stream under a text stream that writes str as UTF-8 unchanged, or None."""
+    if not isinstance(out, io.TextIOWrapper) or os.linesep != "\n":
+        return None  # a Windows console or file would turn "\n" into "\r\n"
     try:
-        return orjson.dumps(data, default=_reject, option=_FAST_OPTIONS).decode("utf-8")
-    except (TypeError, orjson.JSONEncodeError):
-        return json.dumps(data, ensure_ascii=False, indent=2, default=str)
+        return out.buffer if codecs.lookup(out.encoding).name == "utf-8" else None
+    except LookupError:
+        return None
 
 
 def print_json_fast(data: Any) -> None:
-    """``print_json`` for large float-free payloads (the 100k-row `tree --json`)."""
-    sys.stdout.write(dumps_json_fast(data))
+    """``print_json`` for large float-free payloads (the 100k-row `tree --json`).
+
+    To a UTF-8 text stream (a terminal, pipe or file) orjson's bytes go to its byte stream as they
+    are: the same bytes the text layer would write, without decoding 30 MB to str and encoding it back.
+    """
+    raw = _fast_bytes(data)
+    binary = _utf8_binary(sys.stdout) if raw is not None else None
+    if binary is not None:
+        sys.stdout.flush()  # what was written as text goes first
+        binary.write(raw)
+        binary.write(b"\n")
+        return
+    sys.stdout.write(raw.decode("utf-8") if raw is not None else json.dumps(data, ensure_ascii=False, indent=2, default=str))
     sys.stdout.write("\n")

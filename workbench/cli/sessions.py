@@ -74,12 +74,10 @@ def _tree_paused(args: argparse.Namespace) -> int:
     if args.leaf is not None:
         kwargs["leaf"] = args.leaf
     state = TreeList(session, **kwargs)
-    rows = state.rows()
     if args.json:
         # Rows hold only str/int/bool/None: the fast writer gives print_json's exact text.
         print_json_fast({
-            "rows": [{"id": r.id, "type": r.type, "text": r.text, "label": r.label, "active": r.active,
-                      "line": r.line, "depth": r.depth, "fileLine": r.file_line} for r in rows],
+            "rows": state.rows(make=_row_json),
             "leaf": state.leaf_id,
             "selected": state.selected_id,
             "total": state.total,
@@ -92,9 +90,16 @@ def _tree_paused(args: argparse.Namespace) -> int:
         })
         return 0
     _warn(session)
-    for row in rows:
+    for row in state.rows():
         print(row.line)
     return 0
+
+
+def _row_json(id: str, type: str, text: str, label: str | None, active: bool, line: str, depth: int, index: int,
+              selected: bool, role: str | None, file_line: int) -> dict[str, Any]:
+    """A row of ``tree --json``, made from ``TreeRow``'s fields without the ``TreeRow`` (100k rows)."""
+    return {"id": id, "type": type, "text": text, "label": label, "active": active, "line": line, "depth": depth,
+            "fileLine": file_line}
 
 
 def _text_of(content: Any) -> str:

@@ -8,9 +8,9 @@ same object when no migration touched the record.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
 from typing import Any, Literal
 
@@ -88,6 +88,49 @@ class Entry:
         return parse_timestamp_ms(self.timestamp)
 
 
+def _entry_factory() -> Callable[[str, str | None, str, Any, Mapping[str, Any], int, int, Mapping[str, Any] | None], Entry]:
+    """``Entry(...)`` with positional fields, about twice as cheap: the loader makes one per record.
+
+    A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` looked up anew
+    each time; this sets the slots through their descriptors, bound once. Same object (a test holds
+    the two equal field by field).
+    """
+    new = object.__new__
+    set_id, set_parent, set_type, set_ts, set_raw, set_line, set_index, set_data = (
+        getattr(Entry, f.name).__set__ for f in fields(Entry))
+
+    def make(id: str, parent_id: str | None, type: str, timestamp: Any, raw: Mapping[str, Any], line: int,
+             index: int, data: Mapping[str, Any] | None) -> Entry:
+        entry = new(Entry)
+        set_id(entry, id)
+        set_parent(entry, parent_id)
+        set_type(entry, type)
+        set_ts(entry, timestamp)
+        set_raw(entry, raw)
+        set_line(entry, line)
+        set_index(entry, index)
+        set_data(entry, data)
+        return entry
+
+    return make
+
+
+make_entry = _entry_factory()
+
+
+@dataclass(frozen=True, slots=True)
+class EntryLinks:
+    """Where the loader found each entry and its parent, so the tree is built with no id lookups of its own.
+
+    ``position``: id → position of the entry it names (a later duplicate wins). ``parents[i]``: entry
+    ``i``'s parent position (-1: none), when ids are unique and every parent comes before its child
+    (else None).
+    """
+
+    position: Mapping[str, int]
+    parents: Sequence[int] | None
+
+
 @dataclass(frozen=True, slots=True)
 class NotLoaded:
     """A JSON object present in the file that the agent did not load (e.g. glued to another on one line)."""
@@ -109,6 +152,7 @@ class Session:
     title_slot: Mapping[str, Any] | None = None
     original_version: int = 3
     by_id: Mapping[str, Entry] = field(default_factory=dict, compare=False, repr=False)
+    links: EntryLinks | None = field(default=None, compare=False, repr=False)  # from the loader: see EntryLinks
 
     @property
     def id(self) -> str:

@@ -1,8 +1,9 @@
 """The flattened `/tree` layout shared by every ``TreeList`` state (spec §8.2, §8.3, §8.7).
 
-``FlatTree`` numbers the nodes of ``SessionTree.get_tree()`` once, lays them out (``treelayout``),
-records every tool call for tool-result rows, answers the filter question and holds the caches all
-states of one ``TreeList`` share. All of it is iterative and linear: 100k-entry chains are normal.
+``FlatTree`` numbers the nodes of the session's forest (``SessionTree.positions()``) once, lays them
+out (``treelayout``), records every tool call for tool-result rows, answers the filter question and
+holds the caches all states of one ``TreeList`` share. All of it is iterative and linear: 100k-entry
+chains are normal.
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from workbench.sessions.rowtext import display_text, hidden_tool_call_only, search_text
+from workbench.sessions.entries import Entry
+from workbench.sessions.forest import Positions
+from workbench.sessions.rowtext import display_text, search_text, tool_call_only
 from workbench.sessions.rowtext18 import (
     SETTINGS_TYPES18,
     display_text18,
@@ -20,12 +23,14 @@ from workbench.sessions.rowtext18 import (
     is_user_request18,
     search_text18,
 )
-from workbench.sessions.tree import SessionTree, TreeNode
+from workbench.sessions.tree import SessionTree
 
 # Re-exported: treelist and older callers import the layout helpers from here.
 from workbench.sessions.treelayout import (
     Layout,
+    Segments,
     VisibleForest,
+    display_segments,
     layout_forest,
     layout_forest18,
     pi_visible_forest,
@@ -98,127 +103,51 @@ class FlatTree(SearchIndexed):
         self.leaf = leaf
         self.home = home
         self.tree = tree
-        roots = tree.get_tree()
-        # Tree nodes → integers (display-independent DFS preorder) so everything below is list lookups.
-        nodes: list[TreeNode] = []
-        parent: list[int] = []
-        children: dict[int, list[int]] = {}
-        stack: list[tuple[TreeNode, int]] = [(r, -1) for r in reversed(roots)]
-        pop = stack.pop
-        push = stack.append
-        add_node = nodes.append
-        add_parent = parent.append
-        while stack:
-            node, par = pop()
-            while True:
-                me = len(nodes)
-                add_node(node)
-                add_parent(par)
-                if par >= 0:
-                    kids = children.get(par)
-                    if kids is None:
-                        children[par] = [me]
-                    else:
-                        kids.append(me)  # popped in node.children order, so the list keeps that order
-                ch = node.children
-                if len(ch) == 1:
-                    # A chain link: go straight on (same preorder, no stack round trip per entry).
-                    node, par = ch[0], me
-                    continue
-                for k in range(len(ch) - 1, -1, -1):
-                    push((ch[k], me))
-                break
-        entries = [node.entry for node in nodes]
+        forest = tree.positions()
+        every = tree.entries
+        # Nodes are integers so everything below is list lookups: the entry positions when each
+        # entry is one node (no two entries share an id), else (a node placed twice, under two
+        # parents) numbers in DFS preorder.
+        self.unique_ids = forest.parent is not None
+        parent: list[int]
+        if forest.parent is not None:
+            entries = list(every)
+            parent, children, root_nums = forest.parent, forest.children, list(forest.roots)
+        else:
+            at, parent, children = _preorder(forest)
+            entries = list(map(every.__getitem__, at))
+            root_nums = [i for i, p in enumerate(parent) if p < 0]  # preorder keeps the roots' order
         ids = [e.id for e in entries]
-        active: set[int] = set()
-        if leaf is not None:
-            at = -1
-            while True:  # every node of the leaf's id (ids.index: a C scan, not a Python loop)
-                try:
-                    at = ids.index(leaf, at + 1)
-                except ValueError:
-                    break
-                j = at
-                while j >= 0 and j not in active:
-                    active.add(j)
-                    j = parent[j]
-        root_nums = [i for i, p in enumerate(parent) if p < 0]  # preorder keeps the roots' order
-        layout = (layout_forest18 if flavor == "omp18" else layout_forest)(root_nums, children, active)
-        self.order: list[int] = list(layout)  # flat display order (indices into nodes)
-        self.nodes = nodes
+        count = len(entries)
         self.entries = entries
         self.ids = ids
+        self.labels: list[str | None] = list(map(tree.labels.get, ids))
         self.parent = parent
-        self.children = children
+        self.children = children  # never changed: it can be the forest's own
+        active, on_path = _leaf_paths(ids, parent, leaf, unique=self.unique_ids)
+        layout = (layout_forest18 if flavor == "omp18" else layout_forest)(root_nums, children, on_path)
+        self.order: list[int] = list(layout)  # flat display order (indices into entries)
         self.layout = layout
-        self.multiple_roots = len(roots) > 1
-        self.index_of: dict[str, int] = {}
-        index_of = self.index_of
-        index_of.update(zip(map(ids.__getitem__, self.order), self.order))  # later duplicate wins, like a Map
-        self.unique_ids = len(index_of) == len(ids)
+        self.multiple_roots = len(forest.roots) > 1
+        if self.unique_ids:
+            self.index_of: Mapping[str, int] = forest.node_at  # id → position is id → node here (never changed)
+        else:
+            self.index_of = dict(zip(map(ids.__getitem__, self.order), self.order))  # later duplicate wins, like a Map
+        self._active_path: set[str] | None = None
+        # The rows drawn with the active dot: nodes whose id is on the leaf's branch.
+        self.active_nodes = self._active_nodes(active, on_path, forest.cut == 0)
         self._chains: dict[int, list[int]] = {}
         self._base_chain: tuple[list[int], dict[int, int]] | None = None
         self.pi_forests: dict[tuple[Any, ...], VisibleForest] = {}  # pi: laid-out visible forests, by query
+        self._segments: Segments | None = None
         # Per-node facts every filter pass needs, computed once in one pass; tool calls of every
-        # assistant message in the whole tree (§8.2), visible or not, in display order.
-        self.tool_calls: dict[str, tuple[Any, Any]] = {}
-        tool_calls = self.tool_calls
-        count = len(nodes)
-        types: list[str] = [e.type for e in entries]
-        roles: list[str | None] = [None] * count
-        hidden: list[bool] = [False] * count
-        assistants: list[int] = []
-        for n in range(count):
-            if types[n] != "message":
-                continue
-            entry = entries[n]
-            obj = entry.data if entry.data is not None else entry.raw
-            msg = obj.get("message")
-            if type(msg) is not dict and not isinstance(msg, Mapping):
-                continue
-            role = msg.get("role")
-            if not isinstance(role, str):
-                continue
-            roles[n] = role
-            if role == "assistant":
-                assistants.append(n)
-                if flavor == "omp18":
-                    hidden[n] = ids[n] != leaf and hidden_assistant18(msg)
-                else:
-                    hidden[n] = ids[n] != leaf and hidden_tool_call_only(obj, flavor)
-        if len(assistants) > 1 and flavor == "omp18":
-            # omp 18 indexes tool calls walking its roots last to first, each subtree in preorder: a
-            # tool-call id used twice resolves to the one met last on that walk.
-            root_of: list[int] = [0] * count
-            for n in range(count):  # preorder: a parent's number is smaller than its children's
-                root_of[n] = n if parent[n] < 0 else root_of[parent[n]]
-            assistants.sort(key=lambda n: (-root_of[n], n))
-        elif len(assistants) > 1:
-            assistants = [n for n in self.order if roles[n] == "assistant"]
-        for n in assistants:  # display order: a later duplicate tool-call id wins
-            entry = entries[n]
-            content = (entry.data if entry.data is not None else entry.raw)["message"].get("content")
-            if isinstance(content, list):
-                for block in content:
-                    if (type(block) is dict or isinstance(block, Mapping)) and block.get("type") == "toolCall":
-                        tool_calls[block.get("id")] = (block.get("name"), block.get("arguments"))  # type: ignore[index]
-        self.types = types
-        self.roles = roles
+        # assistant message in the whole tree (§8.2), visible or not.
+        self.types: list[str] = [e.type for e in entries]
+        self.roles, self.hidden_always, assistants, calls, blocks = _message_facts(entries, self.types, ids, leaf, flavor)
+        self.tool_calls = self._tool_calls(assistants, calls, blocks)
         # What the filters treat as bookkeeping and as a user turn (omp 18.3 knows more types).
         self.settings_types = SETTINGS_TYPES18 if flavor == "omp18" else _SETTINGS_TYPES
-        self.user_rows: list[bool] = (
-            [is_user_request18(e.obj) if types[n] in ("message", "custom_message") else False
-             for n, e in enumerate(entries)]
-            if flavor == "omp18" else [types[n] == "message" and roles[n] == "user" for n in range(count)])
-        self.hidden_always = hidden
-        self.active_path: set[str] = set()
-        cur = leaf
-        while cur is not None and cur not in self.active_path:
-            self.active_path.add(cur)
-            k = index_of.get(cur)  # type: ignore[assignment]
-            if k is None:
-                break
-            cur = entries[k].parent_id
+        self._user_rows: list[bool] | None = None
         self._display: list[str | None] = [None] * count
         self._search: list[str | None] = [None] * count
         self._lower: list[str | None] = [None] * count
@@ -227,6 +156,77 @@ class FlatTree(SearchIndexed):
         self._found: dict[tuple[str, tuple[str, ...]], list[int]] = {}
         self.prefix_memo: dict[tuple[Any, ...], tuple[str, int, bool]] = {}
         self._init_index(index, count)  # treesearch: the word index, maybe built in the background
+
+    def _active_nodes(self, active: list[int], on_path: set[int], uncut: bool) -> set[int]:
+        """The nodes whose id ``active_path`` holds.
+
+        With one node per id and no cycle cut, the ``parentId`` walk follows the forest's parent
+        links, which ``active`` already walked (leaf first): those nodes, the leaf's and its
+        ancestors (``active_path`` then holds their ids, and maybe the leaf's id and the root's
+        parent id naming no entry). A test holds the two equal.
+        """
+        if self.unique_ids and uncut:
+            return on_path
+        path = self.active_path
+        return {n for n, eid in enumerate(self.ids) if eid in path}
+
+    @property
+    def active_path(self) -> set[str]:
+        """Ids on the leaf's branch as ``parentId`` links give it: from the leaf up, through
+        ``index_of``, until a missing id or an id met before (a parent cycle)."""
+        if self._active_path is None:
+            self._active_path = self._walk_active_path()
+        return self._active_path
+
+    def _walk_active_path(self) -> set[str]:
+        path: set[str] = set()
+        cur = self.leaf
+        while cur is not None and cur not in path:
+            path.add(cur)
+            k = self.index_of.get(cur)
+            if k is None:
+                break
+            cur = self.entries[k].parent_id
+        return path
+
+    def _tool_calls(self, assistants: list[int], calls: dict[Any, tuple[Any, Any]], blocks: int,
+                    ) -> dict[Any, tuple[Any, Any]]:
+        """Every tool call of the assistant messages (§8.2), visible or not, by id: ``calls`` as
+        gathered in node order, which is the answer unless an id is used twice. Then the one met
+        last wins, in display order (omp 18: its roots last to first, each subtree in preorder)."""
+        if blocks == len(calls) or len(assistants) < 2:
+            return calls  # every id once: the order of the walk changes nothing
+        return self._ordered_tool_calls(assistants)
+
+    def _ordered_tool_calls(self, assistants: list[int]) -> dict[Any, tuple[Any, Any]]:
+        if self.flavor == "omp18":
+            rank, root_of = _preorder_ranks([n for n, p in enumerate(self.parent) if p < 0], self.children)
+            assistants = sorted(assistants, key=lambda n: (-rank[root_of[n]], rank[n]))
+        else:
+            roles = self.roles
+            assistants = [n for n in self.order if roles[n] == "assistant"]
+        ordered: dict[Any, tuple[Any, Any]] = {}
+        for n in assistants:
+            _add_tool_calls(ordered, self.entries[n].obj["message"].get("content"))
+        return ordered
+
+    @property
+    def user_rows(self) -> list[bool]:
+        """Per node: a user turn, for the ``user-only`` filter (computed on first use)."""
+        if self._user_rows is None:
+            types = self.types
+            if self.flavor == "omp18":
+                self._user_rows = [types[n] in ("message", "custom_message") and is_user_request18(e.obj)
+                                   for n, e in enumerate(self.entries)]
+            else:
+                self._user_rows = [role == "user" for role in self.roles]  # roles are set on messages only
+        return self._user_rows
+
+    def segments(self) -> Segments:
+        """The display order's chains (what pi's keystrokes rebuild the visible forest along), made once."""
+        if self._segments is None:
+            self._segments = display_segments(self.order, self.parent)
+        return self._segments
 
     def ancestor_chain(self, n: int) -> list[int]:
         """Node ``n`` and its entry ancestors (``parentId`` looked up by id), nearest first; it stops
@@ -269,7 +269,8 @@ class FlatTree(SearchIndexed):
     def display(self, n: int) -> str:
         text = self._display[n]
         if text is None:
-            obj = self.entries[n].obj
+            entry = self.entries[n]
+            obj = entry.data if entry.data is not None else entry.raw  # Entry.obj, without the property call
             if self.flavor == "omp18":
                 text = display_text18(obj, tool_calls=self.tool_calls, home=self.home)
             else:
@@ -280,11 +281,11 @@ class FlatTree(SearchIndexed):
     def search(self, n: int) -> str:
         text = self._search[n]
         if text is None:
-            node = self.nodes[n]
+            obj, label = self.entries[n].obj, self.labels[n]
             if self.flavor == "omp18":
-                text = search_text18(node.entry.obj, node.label)
+                text = search_text18(obj, label)
             else:
-                text = search_text(node.entry.obj, node.label, flavor=self.flavor)
+                text = search_text(obj, label, flavor=self.flavor)
             self._search[n] = text
         return text
 
@@ -320,8 +321,8 @@ class FlatTree(SearchIndexed):
                 users = self.user_rows
                 rows = [n for n in shown if users[n]]
             elif mode == "labeled-only":
-                nodes = self.nodes
-                rows = [n for n in shown if nodes[n].label is not None]
+                labels = self.labels
+                rows = [n for n in shown if labels[n] is not None]
             else:
                 rows = shown
             self._by_mode[mode] = rows
@@ -351,7 +352,11 @@ class FlatTree(SearchIndexed):
             if subtokens is not None:
                 rows = self._word_filter(rows, subtokens, query_matcher(tok))
         else:
-            cand = self._candidates([tok])
+            # Once the index is built every lowered text is cached (it is built from them), and a
+            # substring test per row (~50 ns) costs no more than the index's candidates, which grow
+            # with the words a short token is in (a digit: half the vocabulary, 20 ms). Before that,
+            # the index (its build waited for) spares making every row's text here.
+            cand = self._candidates([tok]) if self._index is None else None
             if cand is not None:
                 # Exact: a whitespace-free token occurs in a text only inside one of its chunks.
                 rows = [n for n in rows if n in cand]
@@ -375,7 +380,7 @@ class FlatTree(SearchIndexed):
         elif mode == "user-only":
             ok = self.user_rows[n]
         elif mode == "labeled-only":
-            ok = self.nodes[n].label is not None
+            ok = self.labels[n] is not None
         else:
             ok = True
         if not ok or not tokens:
@@ -394,43 +399,174 @@ class FlatTree(SearchIndexed):
         return all(tok in text for tok in tokens)
 
 
+def _preorder(forest: Positions) -> tuple[list[int], list[int], dict[int, list[int]]]:
+    """Number the forest's nodes in DFS preorder: (entry position, parent number, children numbers)."""
+    at: list[int] = []
+    parent: list[int] = []
+    children: dict[int, list[int]] = {}
+    kids_of = forest.children.get
+    stack: list[tuple[int, int]] = [(r, -1) for r in reversed(forest.roots)]
+    pop = stack.pop
+    push = stack.append
+    add_node = at.append
+    add_parent = parent.append
+    while stack:
+        node, par = pop()
+        while True:
+            me = len(at)
+            add_node(node)
+            add_parent(par)
+            if par >= 0:
+                kids = children.get(par)
+                if kids is None:
+                    children[par] = [me]
+                else:
+                    kids.append(me)  # popped in the forest's children order, so the list keeps it
+            ch = kids_of(node)
+            if ch is None:
+                break
+            if len(ch) == 1:
+                # A chain link: go straight on (same preorder, no stack round trip per entry).
+                node, par = ch[0], me
+                continue
+            for k in range(len(ch) - 1, -1, -1):
+                push((ch[k], me))
+            break
+    return at, parent, children
+
+
+def _preorder_ranks(roots: list[int], children: dict[int, list[int]]) -> tuple[dict[int, int], dict[int, int]]:
+    """Each node's place in a DFS preorder from ``roots``, and the root it hangs from."""
+    rank: dict[int, int] = {}
+    root_of: dict[int, int] = {}
+    stack = [(r, r) for r in reversed(roots)]
+    while stack:
+        node, root = stack.pop()
+        rank[node] = len(rank)
+        root_of[node] = root
+        stack.extend((k, root) for k in reversed(children.get(node, ())))
+    return rank, root_of
+
+
+def _leaf_paths(ids: list[str], parent: list[int], leaf: str | None, *, unique: bool) -> tuple[list[int], set[int]]:
+    """The nodes of the leaf's id and their ancestors (``containsActive``): the leaf first, then up;
+    and the same nodes as a set."""
+    active: list[int] = []
+    seen: set[int] = set()
+    if leaf is None:
+        return active, seen
+    at = -1
+    while True:  # every node of the leaf's id (ids.index: a C scan, not a Python loop)
+        try:
+            at = ids.index(leaf, at + 1)
+        except ValueError:
+            break
+        j = at
+        while j >= 0 and j not in seen:
+            seen.add(j)
+            active.append(j)
+            j = parent[j]
+        if unique:
+            break
+    return active, seen
+
+
+def _message_facts(entries: list[Entry], types: list[str], ids: list[str], leaf: str | None, flavor: Flavor,
+                   ) -> tuple[list[str | None], list[bool], list[int], dict[Any, tuple[Any, Any]], int]:
+    """Per node: the message role (None off messages) and whether the row is always hidden (a
+    tool-call-only assistant message that is not the leaf); the assistant messages' nodes, their
+    tool calls in node order (a later id wins) and the number of tool-call blocks."""
+    count = len(entries)
+    roles: list[str | None] = [None] * count
+    hidden: list[bool] = [False] * count
+    assistants: list[int] = []
+    calls: dict[Any, tuple[Any, Any]] = {}
+    blocks = 0
+    omp18 = flavor == "omp18"
+    for n in range(count):
+        if types[n] != "message":
+            continue
+        entry = entries[n]
+        msg = (entry.data if entry.data is not None else entry.raw).get("message")
+        if type(msg) is not dict and not isinstance(msg, Mapping):
+            continue
+        role = msg.get("role")
+        if type(role) is not str and not isinstance(role, str):
+            continue
+        roles[n] = role
+        if role == "assistant":
+            assistants.append(n)
+            if ids[n] != leaf:
+                hidden[n] = hidden_assistant18(msg) if omp18 else tool_call_only(msg, flavor)
+            blocks += _add_tool_calls(calls, msg.get("content"))
+    return roles, hidden, assistants, calls, blocks
+
+
+def _add_tool_calls(calls: dict[Any, tuple[Any, Any]], content: Any) -> int:
+    """Record the tool-call blocks of an assistant message's content (a later id wins); how many."""
+    found = 0
+    if type(content) is list or isinstance(content, list):
+        for block in content:
+            if (type(block) is dict or isinstance(block, Mapping)) and block.get("type") == "toolCall":
+                calls[block.get("id")] = (block.get("name"), block.get("arguments"))
+                found += 1
+    return found
+
+
+# What ``render_rows`` builds each row with: TreeRow's fields, in its order.
+RowMaker = Callable[[str, str, str, "str | None", bool, str, int, int, bool, "str | None", int], Any]
+
+
 def render_rows(
     flat: FlatTree, visible: list[int], layout: Mapping[int, Layout], memo: dict[tuple[Any, ...], tuple[str, int, bool]],
     indices: range, *, selected: int | None, multiple_roots: bool, width: int | None,
     glyph_of: Callable[[int], str | None] | None = None, folded: frozenset[int] = frozenset(),
-) -> list[TreeRow]:
+    make: RowMaker = TreeRow,
+) -> list[Any]:
     """The rows at ``indices`` of a visible list: cursor, prefix, fold mark, active dot, label, text.
 
     ``glyph_of`` / ``folded``: pi-mono's fold glyphs and folded rows. Prefixes are shared by rows with
-    the same Layout object (every link of a chain shares its parent's) and the same glyph.
+    the same Layout object (every link of a chain shares its parent's) and the same glyph. ``make``
+    builds each row from TreeRow's fields (``tree --json`` makes its dicts straight away).
     """
-    nodes, roles, active_path, display, flavor = flat.nodes, flat.roles, flat.active_path, flat.display, flat.flavor
+    entries, labels, roles, active_nodes, flavor = flat.entries, flat.labels, flat.roles, flat.active_nodes, flat.flavor
+    texts, display = flat._display, flat.display
     by_layout: dict[tuple[int, str | None], tuple[str, int, bool]] = {}
-    out: list[TreeRow] = []
+    out: list[Any] = []
     append = out.append
     # omp18: the rows rendered together share one horizontal offset (pi-tui 18.2.9's window offset).
     scroll = window_scroll18([layout[visible[i]] for i in indices], width) if flavor == "omp18" else 0
+    last_lay: Layout | None = None
+    glyph = last_glyph = None
+    prefix, depth, connector = "", 0, False
     for i in indices:
         n = visible[i]
         lay = layout[n]
-        glyph = glyph_of(n) if glyph_of is not None else None
-        pre = by_layout.get((id(lay), glyph))
-        if pre is None:
-            if flavor == "omp18":
-                pre = by_layout[(id(lay), glyph)] = render_prefix18(lay, scroll=scroll, memo=memo)
-            else:
-                pre = by_layout[(id(lay), glyph)] = render_prefix(lay, multiple_roots=multiple_roots, flavor=flavor,
-                                                                  fold_glyph=glyph, width=width, memo=memo)
-        node = nodes[n]
-        entry = node.entry
-        active = entry.id in active_path
-        text = display(n)
+        if glyph_of is not None:
+            glyph = glyph_of(n)
+        if lay is not last_lay or glyph is not last_glyph:  # a chain's rows share one Layout: reuse the prefix
+            last_lay, last_glyph = lay, glyph
+            pre = by_layout.get((id(lay), glyph))
+            if pre is None:
+                if flavor == "omp18":
+                    pre = by_layout[(id(lay), glyph)] = render_prefix18(lay, scroll=scroll, memo=memo)
+                else:
+                    pre = by_layout[(id(lay), glyph)] = render_prefix(lay, multiple_roots=multiple_roots, flavor=flavor,
+                                                                      fold_glyph=glyph, width=width, memo=memo)
+            prefix, depth, connector = pre
+        entry = entries[n]
+        active = n in active_nodes
+        text = texts[n]
+        if text is None:
+            text = display(n)
+        label = labels[n]
         is_sel = i == selected
-        label = node.label
-        fold = "⊞ " if folded and n in folded and not pre[2] else ""
-        line = ("› " if is_sel else "  ") + pre[0] + fold + ("• " if active else "") + \
-            (f"[{label}] " if label else "") + text
+        cursor = "› " if is_sel else "  "
+        fold = "⊞ " if folded and n in folded and not connector else ""
+        dot = "• " if active else ""
+        tag = f"[{label}] " if label else ""
+        line = f"{cursor}{prefix}{fold}{dot}{tag}{text}"
         if width is not None:
             line = truncate_to_width(line, width, ellipsis=flavor == "omp18")
-        append(TreeRow(entry.id, entry.type, text, label, active, line, pre[1], i, is_sel, roles[n], entry.line))
+        append(make(entry.id, entry.type, text, label, active, line, depth, i, is_sel, roles[n], entry.line))
     return out

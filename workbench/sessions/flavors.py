@@ -32,6 +32,8 @@ _KNOWN = ("omp", "pi", "omp57", "omp18")
 
 OMP18_ENTRY_TYPES = frozenset({"model_usage", "service_tier_change", "credential_pin", "session_init",
                                "mode_change", "reset_boundary"})
+# The entry types the marks below are found on.
+_MARKED_TYPES = OMP18_ENTRY_TYPES | {"session_info", "model_change", "branch_summary", "thinking_level_change"}
 _OMP18_HEADER_FIELDS = ("additionalDirectories", "previousSessionFiles", "providerPromptCacheKey")
 
 
@@ -53,8 +55,12 @@ def detect_flavor(session: Any) -> FlavorGuess:
         if field in header:
             omp18 = FlavorGuess("omp18", f"header field {field}", 0)
             break
+    if isinstance(entries, (list, tuple)) and {e.type for e in entries}.isdisjoint(_MARKED_TYPES):
+        entries = ()  # no entry of a type that carries a mark (found without the loop below)
     for entry in entries:
         etype = entry.type
+        if etype not in _MARKED_TYPES:  # most entries: no record to look into
+            continue
         obj = entry.obj
         if etype == "session_info":
             return FlavorGuess("pi", "a session_info entry (pi's session name)", entry.line)

@@ -17,14 +17,23 @@ import hashlib
 import json
 import math
 import os
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 
 from orjson import loads as _fast_loads
 
 from workbench.errors import SessionFileError
-from workbench.sessions.entries import Diagnostic, Entry, NotLoaded, Session, paused_gc
-from workbench.sessions.structure import CURRENT_VERSION, js_number, odd_messages, structure_diagnostics, unknown_types
+from workbench.sessions.entries import Diagnostic, Entry, EntryLinks, NotLoaded, Session, make_entry, paused_gc
+from workbench.sessions.structure import (
+    CURRENT_VERSION,
+    LoadFacts,
+    js_number,
+    odd_messages,
+    structure_diagnostics,
+    unknown_types,
+)
 
 _DECODER = json.JSONDecoder()
 _WHITESPACE = " \t\r\n\ufeff\u00a0\u2028\u2029\u000b\u000c"
@@ -126,22 +135,22 @@ def is_title_slot(obj: Any) -> bool:
 
 
 
-def _decode_lines(data: bytes, path: str, diags: list[Diagnostic]) -> list[tuple[int, str]]:
-    """Physical lines (1-based numbers) decoded as UTF-8; bad bytes become U+FFFD like Node's decoder."""
+def _decode_lines(data: bytes, path: str, diags: list[Diagnostic]) -> list[str]:
+    """Physical lines (line ``n`` at ``n - 1``) decoded as UTF-8; bad bytes become U+FFFD like Node's decoder."""
     try:
         # One decode for the whole file: "\n" never occurs inside a multi-byte sequence, so the
         # file is valid UTF-8 exactly when every line is.
-        return list(enumerate(data.decode("utf-8").split("\n"), start=1))
+        return data.decode("utf-8").split("\n")
     except UnicodeDecodeError:
         pass
-    lines: list[tuple[int, str]] = []
+    lines: list[str] = []
     for number, raw in enumerate(data.split(b"\n"), start=1):
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
             text = raw.decode("utf-8", errors="replace")
             diags.append(Diagnostic(path=path, line=number, kind="invalid-utf8", message=f"invalid UTF-8 at byte {exc.start} of the line"))
-        lines.append((number, text))
+        lines.append(text)
     return lines
 
 
@@ -159,8 +168,7 @@ def parse_session_bytes(data: bytes, *, path: str = "<memory>", strict: bool = T
 def parse_session_text(text: str, *, path: str = "<memory>", strict: bool = True) -> Session:
     """Parse the text of a session file. Raises ``SessionFileError`` when it is not a session (strict)."""
     with paused_gc():
-        lines = list(enumerate(text.split("\n"), start=1))
-        return _parse_lines(lines, path=path, diags=[], ends_with_newline=text.endswith("\n"), strict=strict,
+        return _parse_lines(text.split("\n"), path=path, diags=[], ends_with_newline=text.endswith("\n"), strict=strict,
                             loads_line=_line_loader(text))
 
 
@@ -192,31 +200,80 @@ def load_session(path: str | os.PathLike[str], *, strict: bool = True) -> Sessio
     return parse_session_bytes(data, path=name, strict=strict)
 
 
+def _is_blank(text: str) -> bool:
+    # ``text.strip(...)`` copies the line; a first character that is not blank already says "keep".
+    return not text or (text[0] in _WHITESPACE and not text.strip(_WHITESPACE))
+
+
 def _parse_lines(
-    lines: list[tuple[int, str]], *, path: str, diags: list[Diagnostic], ends_with_newline: bool, strict: bool = True,
+    lines: list[str], *, path: str, diags: list[Diagnostic], ends_with_newline: bool, strict: bool = True,
     loads_line: Any = _loads_line,
 ) -> Session:
+    """``lines[n - 1]`` is physical line ``n``; blank lines are skipped, as the agent skips them.
+
+    The records are made into entries as they are parsed (``_values`` is a generator): reading a
+    record's fields right after parsing it finds them in the cache; a second pass over 100k parsed
+    records cost a third of the loading.
+    """
     not_loaded: list[NotLoaded] = []
-    title_slot: dict[str, Any] | None = None
-    # ``t.strip(...)`` copies every line; a first character that is not blank already says "keep".
+    last_line = len(lines)  # the last line that is not blank (0: none), for "truncated"
+    while last_line and _is_blank(lines[last_line - 1]):
+        last_line -= 1
+    title_slot, slot_line = _title_slot(lines[0] if lines else "", path, diags)
+    values = _values(lines, 1 if slot_line else 0, path=path, diags=diags, not_loaded=not_loaded,
+                     truncated_at=0 if ends_with_newline else last_line, loads_line=loads_line)
+    first = next(values, None)
+    if first is None:
+        if not strict:
+            if last_line:
+                diags.append(Diagnostic(path=path, line=last_line or 1, kind="no-header", message="no JSON record loads: no entries"))
+            else:
+                diags.append(Diagnostic(path=path, line=0, kind="empty-file", message="the file is empty: no entries"))
+            return empty_session(path, diags)
+        raise SessionFileError("not a session: no JSON records", path=path)
+    first_line, first_value = first
+    if not (isinstance(first_value, dict) and first_value.get("type") == "session" and isinstance(first_value.get("id"), str)):
+        if not strict:
+            for _ in values:  # every bad line is still reported
+                pass
+            # The agent checks only the first record: without a header nothing after it loads either.
+            diags.append(Diagnostic(path=path, line=first_line, kind="no-header",
+                                    message="the first record is not a session header (type \"session\" with a string "
+                                    "id): the agent loads no entries"))
+            return empty_session(path, diags)
+        raise SessionFileError(
+            "not a session: the first record is not a session header", path=path, line=first_line, field="type"
+        )
+    return _build(path, first, values, diags, not_loaded, title_slot)
+
+
+def _title_slot(text: str, path: str, diags: list[Diagnostic]) -> tuple[dict[str, Any] | None, bool]:
+    """The omp17 title slot on the first line: (the slot or None, whether the line is taken by it)."""
+    if _is_blank(text) or '"title"' not in text:
+        return None, False
+    try:
+        slot = _loads(text)
+    except ValueError:
+        return None, False
+    if is_title_slot(slot):
+        return slot, True
+    if isinstance(slot, dict) and slot.get("type") == "title":
+        # An invalid slot: the reference would choke on it as a header; we skip and report it.
+        diags.append(Diagnostic(path=path, line=1, kind="title-slot", message="invalid title slot on the first line ignored"))
+        return None, True
+    return None, False
+
+
+def _values(lines: list[str], start: int, *, path: str, diags: list[Diagnostic], not_loaded: list[NotLoaded],
+            truncated_at: int, loads_line: Any) -> Iterator[tuple[int, Any]]:
+    """(line number, value) of each line from ``lines[start]`` on that is one JSON value, as it is
+    parsed; blank lines are skipped and the others reported (``truncated_at``: the last line, when
+    the file does not end with a newline)."""
     ws = _WHITESPACE
-    nonblank = [(n, t) for n, t in lines if t and (t[0] not in ws or t.strip(ws))]
-    last_line = nonblank[-1][0] if nonblank else 0
-    parsed: list[tuple[int, Any]] = []
     fast = _fast_loads if loads_line is _loads_fast else loads_line
-    for number, text in nonblank:
-        if number == 1 and '"title"' in text:
-            try:
-                slot = _loads(text)
-            except ValueError:
-                slot = None
-            if is_title_slot(slot):
-                title_slot = slot
-                continue
-            if isinstance(slot, dict) and slot.get("type") == "title":
-                # An invalid slot: the reference would choke on it as a header; we skip and report it.
-                diags.append(Diagnostic(path=path, line=number, kind="title-slot", message="invalid title slot on the first line ignored"))
-                continue
+    for number, text in enumerate(islice(lines, start, None), start + 1):
+        if not text or (text[0] in ws and not text.strip(ws)):  # _is_blank, inline: once per line
+            continue
         try:
             try:
                 value = fast(text)  # orjson straight away: no Python frame per line
@@ -231,33 +288,12 @@ def _parse_lines(
                     Diagnostic(path=path, line=number, kind="two-objects", message=f"{len(glued)} JSON objects on one line; the agent skips the whole line")
                 )
                 not_loaded.extend(NotLoaded(number, v, "glued to another object on the same line") for v in glued)
-            elif number == last_line and not ends_with_newline:
+            elif number == truncated_at:
                 diags.append(Diagnostic(path=path, line=number, kind="truncated", message=f"last line is cut short: {exc}"))
             else:
                 diags.append(Diagnostic(path=path, line=number, kind="malformed", message=f"not valid JSON, skipped: {exc}"))
             continue
-        parsed.append((number, value))
-
-    if not parsed:
-        if not strict:
-            if nonblank or title_slot is not None:
-                diags.append(Diagnostic(path=path, line=last_line or 1, kind="no-header", message="no JSON record loads: no entries"))
-            else:
-                diags.append(Diagnostic(path=path, line=0, kind="empty-file", message="the file is empty: no entries"))
-            return empty_session(path, diags)
-        raise SessionFileError("not a session: no JSON records", path=path)
-    first_line, first_value = parsed[0]
-    if not (isinstance(first_value, dict) and first_value.get("type") == "session" and isinstance(first_value.get("id"), str)):
-        if not strict:
-            # The agent checks only the first record: without a header nothing after it loads either.
-            diags.append(Diagnostic(path=path, line=first_line, kind="no-header",
-                                    message="the first record is not a session header (type \"session\" with a string "
-                                    "id): the agent loads no entries"))
-            return empty_session(path, diags)
-        raise SessionFileError(
-            "not a session: the first record is not a session header", path=path, line=first_line, field="type"
-        )
-    return _build(path, parsed[0], parsed[1:], diags, not_loaded, title_slot)
+        yield number, value
 
 
 def _mint_id(seed: str, used: set[str]) -> str:
@@ -274,7 +310,7 @@ def _mint_id(seed: str, used: set[str]) -> str:
 def _build(
     path: str,
     header_rec: tuple[int, Any],
-    records: list[tuple[int, Any]],
+    records: Iterator[tuple[int, Any]],
     diags: list[Diagnostic],
     not_loaded: list[NotLoaded],
     title_slot: dict[str, Any] | None,
@@ -289,20 +325,19 @@ def _build(
                                 message=f"version {raw_version!r} is newer than {CURRENT_VERSION}, the newest this workbench "
                                 "follows (omp 18.3.4, pi 0.73): read as version 3"))
     if not version < 3:  # no migration (NaN compares false too): one pass from records to entries
-        entries, by_id = _entries_unmigrated(path, header, records, diags)
-        return _session(path, header, version, entries, by_id, diags, not_loaded, title_slot)
+        entries, by_id, facts = _make_entries(path, header, records, diags)
+        return _session(path, header, version, entries, by_id, diags, not_loaded, title_slot, facts)
     objects: list[tuple[int, dict[str, Any]]] = []
-    for rec_line, rec_value in records:
+    for rec_line, rec_value in records:  # all of them first: migrations look across records
         if isinstance(rec_value, dict):
             objects.append((rec_line, rec_value))
         else:
             diags.append(Diagnostic(path=path, line=rec_line, kind="not-object", message=f"a JSON {type(rec_value).__name__}, not an object"))
 
-    # The ids in use, for minting; built only when something is minted (v1 files, entries without id).
-    used: set[str] | None = None
+    # The ids in use, for minting (v1 files, entries without id).
+    used = _ids_in_use(objects)
     migrated: list[dict[str, Any] | None] = [None] * len(objects)
     if version < 2:
-        used = {o["id"] for _, o in objects if isinstance(o.get("id"), str)}
         # v1 → v2: one linear chain in file order; firstKeptEntryIndex indexes the parsed list with the
         # header at 0, and ids are minted in the same pass (a forward index finds no id yet).
         prev: str | None = None
@@ -327,92 +362,108 @@ def _build(
                 cur["message"] = {**msg, "role": "custom"}
                 migrated[i] = cur
 
-    entries = []
-    by_id = {}
-    append = entries.append
-    for i, (line, obj) in enumerate(objects):
-        data = migrated[i]
-        view = data if data is not None else obj
-        entry_id = view.get("id")
-        if type(entry_id) is not str and not isinstance(entry_id, str):
-            if used is None:
-                used = {o["id"] for _, o in objects if isinstance(o.get("id"), str)}
-            entry_id = _mint_id(f"{header.get('id')}:{line}:missing", used)
-            data = {**view, "id": entry_id}
-            view = data
-            diags.append(Diagnostic(path=path, line=line, kind="missing-id", message=f"entry has no string id; shown as {entry_id}"))
-        parent = view.get("parentId")
-        etype = view.get("type")
-        entry = Entry(
-            entry_id,
-            parent if type(parent) is str or isinstance(parent, str) else None,
-            etype if type(etype) is str or isinstance(etype, str) else "",
-            view.get("timestamp"),
-            obj,
-            line,
-            i,  # == len(entries): one entry per object
-            data,
-        )
-        if entry_id in by_id:
-            diags.append(Diagnostic(path=path, line=line, kind="duplicate-id", message=f"id {entry_id!r} already used on line {by_id[entry_id].line}; this one wins"))
-        by_id[entry_id] = entry
-        append(entry)
-
-    return _session(path, header, version, entries, by_id, diags, not_loaded, title_slot)
+    entries, by_id, facts = _make_entries(path, header, objects, diags, migrated, used)
+    return _session(path, header, version, entries, by_id, diags, not_loaded, title_slot, facts)
 
 
-def _entries_unmigrated(
-    path: str, header: dict[str, Any], records: list[tuple[int, Any]], diags: list[Diagnostic]
-) -> tuple[list[Entry], dict[str, Entry]]:
-    """``_build``'s entries for a file that needs no migration, in one loop over the records.
+def _make_entries(
+    path: str, header: dict[str, Any], records: Iterable[tuple[int, Any]], diags: list[Diagnostic],
+    migrated: list[dict[str, Any] | None] | None = None, used: set[str] | None = None,
+) -> tuple[list[Entry], dict[str, Entry], LoadFacts]:
+    """The entries of the records (each object after the header), by id, and the facts the checks
+    and the tree need (``LoadFacts``), noted on the way, in one loop.
 
-    Same entries and diagnostics as the general path (its diagnostics are sorted by line later, and
-    one line holds one record, so appending them in one loop instead of two changes no order).
+    ``records`` may still be being parsed (a generator). ``migrated[k]``: record ``k`` as the agent
+    sees it after migrations (None: as it is; then every record is an object), which is what the
+    fields are read from; ``used`` is then given: the ids in use (minted ones included), for minting
+    ids of entries that have none. Diagnostics are sorted by line later, and one line holds one
+    record, so appending them in one loop changes no order.
     """
+    facts = LoadFacts(set(), [], [], [], {})
+    add_type, add_parent, suspects, late = facts.types.add, facts.parents.append, facts.suspects, facts.late
+    position = facts.position
     entries: list[Entry] = []
     by_id: dict[str, Entry] = {}
     append = entries.append
-    used: set[str] | None = None
-    for line, obj in records:
-        if type(obj) is not dict and not isinstance(obj, dict):
-            diags.append(Diagnostic(path=path, line=line, kind="not-object", message=f"a JSON {type(obj).__name__}, not an object"))
-            continue
-        entry_id = obj.get("id")
-        data = None
-        view = obj
-        if type(entry_id) is not str and not isinstance(entry_id, str):
-            if used is None:
-                used = {o["id"] for _, o in records if isinstance(o, dict) and isinstance(o.get("id"), str)}
-            entry_id = _mint_id(f"{header.get('id')}:{line}:missing", used)
-            data = view = {**obj, "id": entry_id}
-            diags.append(Diagnostic(path=path, line=line, kind="missing-id", message=f"entry has no string id; shown as {entry_id}"))
-        parent = view.get("parentId")
-        etype = view.get("type")
-        entry = Entry(
-            entry_id,
-            parent if type(parent) is str or isinstance(parent, str) else None,
-            etype if type(etype) is str or isinstance(etype, str) else "",
-            view.get("timestamp"),
-            obj,
-            line,
-            len(entries),
-            data,
-        )
-        if entry_id in by_id:
-            diags.append(Diagnostic(path=path, line=line, kind="duplicate-id",
-                                    message=f"id {entry_id!r} already used on line {by_id[entry_id].line}; this one wins"))
-        by_id[entry_id] = entry
-        append(entry)
-    return entries, by_id
+    make = make_entry
+    pending: Iterable[tuple[int, Any]] | None = records
+    start = 0
+    while pending is not None:  # twice at most: the rest of the records is read at once to mint an id
+        source, pending = iter(pending), None
+        for k, (line, obj) in enumerate(source, start):
+            if type(obj) is not dict and not isinstance(obj, dict):
+                diags.append(Diagnostic(path=path, line=line, kind="not-object", message=f"a JSON {type(obj).__name__}, not an object"))
+                continue
+            data = migrated[k] if migrated is not None else None
+            view = obj if data is None else data
+            index = len(entries)
+            entry_id = view.get("id")
+            if type(entry_id) is not str and not isinstance(entry_id, str):
+                if used is None:
+                    # A minted id avoids every id of the file, and the records after this one are not
+                    # parsed yet: read them all now; they are made into entries from that list.
+                    pending = list(source)
+                    start = k + 1
+                    used = _ids_in_use([(e.line, e.raw) for e in entries], pending)
+                entry_id = _mint_id(f"{header.get('id')}:{line}:missing", used)
+                data = view = {**view, "id": entry_id}
+                diags.append(Diagnostic(path=path, line=line, kind="missing-id", message=f"entry has no string id; shown as {entry_id}"))
+            # The type tests run only on the rare value that is not a plain str (or None).
+            parent = view.get("parentId")
+            if parent is None:
+                add_parent(-1)
+            else:
+                if type(parent) is not str:
+                    parent = parent if isinstance(parent, str) else None
+                earlier = position.get(parent) if parent is not None else None
+                if earlier is None:
+                    add_parent(-1)
+                    if parent is not None:
+                        late.append(index)
+                else:
+                    add_parent(earlier)
+            etype = view.get("type")
+            if type(etype) is not str:
+                etype = etype if isinstance(etype, str) else ""
+            add_type(etype)
+            if etype == "message" and type(obj.get("message")) is not dict:
+                suspects.append(index)
+            entry = make(entry_id, parent, etype, view.get("timestamp"), obj, line, index, data)
+            by_id[entry_id] = entry
+            position[entry_id] = index
+            append(entry)
+    if len(by_id) != len(entries):
+        diags.extend(_duplicate_ids(path, entries))
+    return entries, by_id, facts
+
+
+def _ids_in_use(*records: Iterable[tuple[int, Any]]) -> set[str]:
+    """The string ids of the records (what a minted id must avoid)."""
+    return {o["id"] for part in records for _, o in part if isinstance(o, dict) and isinstance(o.get("id"), str)}
+
+
+def _duplicate_ids(path: str, entries: list[Entry]) -> list[Diagnostic]:
+    """One diagnostic per entry whose id an earlier entry holds (naming the nearest such line)."""
+    out: list[Diagnostic] = []
+    last: dict[str, Entry] = {}
+    for entry in entries:
+        earlier = last.get(entry.id)
+        if earlier is not None:
+            out.append(Diagnostic(path=path, line=entry.line, kind="duplicate-id",
+                                  message=f"id {entry.id!r} already used on line {earlier.line}; this one wins"))
+        last[entry.id] = entry
+    return out
 
 
 def _session(
     path: str, header: dict[str, Any], version: float, entries: list[Entry], by_id: dict[str, Entry],
     diags: list[Diagnostic], not_loaded: list[NotLoaded], title_slot: dict[str, Any] | None,
+    facts: LoadFacts,
 ) -> Session:
-    diags.extend(structure_diagnostics(path, entries, by_id))
-    diags.extend(unknown_types(path, entries))
-    diags.extend(odd_messages(path, entries))
+    links = EntryLinks(facts.position, facts.parents if facts.settled(entries, by_id) else None)
+    diags.extend(structure_diagnostics(path, entries, by_id, facts))
+    diags.extend(unknown_types(path, entries, facts))
+    diags.extend(odd_messages(path, entries, facts))
     if version < 3:
         header = {**header, "version": 3}
     diags.sort(key=lambda d: d.line)  # type: ignore[arg-type, return-value]
@@ -426,6 +477,7 @@ def _session(
         title_slot=title_slot,
         original_version=declared,
         by_id=by_id,
+        links=links,
     )
 
 

@@ -71,15 +71,18 @@ def norm(text: str) -> str:
 
 def extract(content: Any) -> str:
     """Text of message content: a string cut to 200, or text blocks joined and cut once 200 is reached."""
+    # Each row's text goes through here: the usual ASCII text skips the UTF-16 helpers (for ASCII a
+    # UTF-16 length is the length, and a cut is a slice).
     if isinstance(content, str):
-        return cut16(content, 200)
+        return content[:200] if content.isascii() else cut16(content, 200)
     if isinstance(content, list):
         out = ""
         for block in content:
             # ``type(...) is dict`` first: the ABC check is slow and JSON gives plain dicts.
             if (type(block) is dict or isinstance(block, Mapping)) and block.get("type") == "text":
-                out += js_str(block.get("text", _MISSING))
-                if len16(out) >= 200:
+                text = block.get("text", _MISSING)
+                out += text if type(text) is str else js_str(text)
+                if len(out) >= 200 or (not out.isascii() and len16(out) >= 200):
                     return cut16(out, 200)
         return out
     return ""
@@ -94,6 +97,8 @@ def _join_text_blocks(content: Any) -> str:
 
 
 def _truthy(value: Any) -> bool:
+    if type(value) is str:  # the usual value, first
+        return value != ""
     if isinstance(value, float) and math.isnan(value):
         return False  # NaN is falsy in JS
     return value is not _MISSING and value is not None and value is not False and value != "" and value != 0
@@ -177,7 +182,10 @@ def _js_minus_one(value: Any) -> Any:
 def _or(args: Mapping[str, Any], *keys: str, default: Any = "") -> Any:
     for key in keys:
         value = args.get(key, _MISSING)
-        if _truthy(value):
+        if type(value) is str:  # _truthy's first case, without the call
+            if value:
+                return value
+        elif _truthy(value):
             return value
     return default
 
@@ -224,21 +232,22 @@ def format_tool_call(name: str, args: Any, *, home: str | None, flavor: RowFlavo
     return f"[{name}: {cut16(j, 40)}{'...' if len16(j) > 40 else ''}]"
 
 
-def _has_text(content: Any, flavor: RowFlavor) -> bool:
-    def meaningful(s: str) -> bool:
-        t = s.strip(_JS_WS)
-        if flavor == "omp":
-            t = t.replace(".", "").replace("…", "").strip(_JS_WS)
-        return bool(t)
+def _meaningful(s: str, flavor: RowFlavor) -> bool:
+    t = s.strip(_JS_WS)
+    if flavor == "omp":
+        t = t.replace(".", "").replace("…", "").strip(_JS_WS)
+    return bool(t)
 
+
+def _has_text(content: Any, flavor: RowFlavor) -> bool:
     if isinstance(content, str):
-        return meaningful(content)
+        return _meaningful(content, flavor)
     if isinstance(content, list):
         # A plain loop with ``type(b) is dict`` first: this runs for every assistant message of a tree.
         for b in content:
             if (type(b) is dict or isinstance(b, Mapping)) and b.get("type") == "text":
                 text = b.get("text")
-                if isinstance(text, str) and meaningful(text):
+                if isinstance(text, str) and _meaningful(text, flavor):
                     return True
     return False
 
@@ -249,6 +258,11 @@ def hidden_tool_call_only(obj: Mapping[str, Any], flavor: RowFlavor) -> bool:
     # ``type(...) is dict`` first: the ABC check is slow and JSON gives plain dicts.
     if obj.get("type") != "message" or not (type(msg) is dict or isinstance(msg, Mapping)) or msg.get("role") != "assistant":
         return False
+    return tool_call_only(msg, flavor)
+
+
+def tool_call_only(msg: Mapping[str, Any], flavor: RowFlavor) -> bool:
+    """``hidden_tool_call_only`` for what is known to be an assistant message (its ``message`` object)."""
     if _has_text(msg.get("content"), flavor):
         return False
     stop = msg.get("stopReason")

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from workbench.errors import NotFoundError
 from workbench.sessions.entries import Entry, Session, paused_gc
-from workbench.sessions.forest import TreeNode, build_forest  # TreeNode re-exported
+from workbench.sessions.forest import Positions, TreeNode, build_forest, build_positions  # TreeNode re-exported
 from workbench.sessions.rowtext18 import is_user_request18
 
 Flavor = Literal["omp", "pi", "omp57", "omp18"]
@@ -101,15 +101,14 @@ def branch_path(by_id: Mapping[str, Entry], from_id: str | None) -> list[Entry]:
 def resolve_labels(entries: Iterable[Entry]) -> dict[str, str]:
     """Global label map (§4.6): replay label entries in file order; absent/null/"" deletes."""
     labels: dict[str, str] = {}
-    for entry in entries:
-        if entry.type != "label":
+    for entry in [e for e in entries if e.type == "label"]:
+        obj = entry.data if entry.data is not None else entry.raw  # Entry.obj without the property call
+        target = obj.get("targetId")
+        if type(target) is not str and not isinstance(target, str):
             continue
-        target = entry.obj.get("targetId")
-        if not isinstance(target, str):
-            continue
-        value = entry.obj.get("label")
+        value = obj.get("label")
         if value:
-            labels[target] = value if isinstance(value, str) else str(value)
+            labels[target] = value if type(value) is str or isinstance(value, str) else str(value)
         else:
             labels.pop(target, None)
     return labels
@@ -148,7 +147,9 @@ class SessionTree:
                 self.by_id[entry.id] = entry  # a later duplicate overwrites (§4.1)
         self.leaf_id: str | None = (self.entries[-1].id if self.entries else None) if leaf is _UNSET else leaf
         self._tree: list[TreeNode] | None = None
-        self._node_of: dict[str, TreeNode] = {}
+        self._positions: Positions | None = None
+        # The loader's links hold for these entries until one is appended.
+        self._links = source.links if isinstance(source, Session) else None
         self._labels: dict[str, str] | None = None
         self._children: dict[str | None, list[Entry]] | None = None
         self._counter = 0
@@ -194,15 +195,17 @@ class SessionTree:
 
     def get_tree(self) -> list[TreeNode]:
         """Roots in file order, children sorted by timestamp (stable); orphans and cycle breaks are roots."""
-        if self._tree is not None:
-            return self._tree
-        with paused_gc():
-            self._tree = self._build_tree()
+        if self._tree is None:
+            with paused_gc():
+                self._tree = build_forest(self.entries, self.labels, self.positions())[0]
         return self._tree
 
-    def _build_tree(self) -> list[TreeNode]:
-        roots, self._node_of = build_forest(self.entries, self.labels)
-        return roots
+    def positions(self) -> Positions:
+        """``get_tree()`` over entry positions (no node objects): what the flattened list is built from."""
+        if self._positions is None:
+            with paused_gc():
+                self._positions = build_positions(self.entries, self._links)
+        return self._positions
 
     def get_children(self, entry_id: str) -> list[Entry]:
         """The agent's ``getChildren``: every entry whose parentId is ``entry_id``, in file order.
@@ -219,13 +222,15 @@ class SessionTree:
 
     def children_in_tree_order(self, entry_id: str) -> list[Entry]:
         """Children of an entry as ``get_tree`` orders them (timestamp, stable); O(children)."""
-        self.get_tree()
-        node = self._node_of.get(entry_id)
-        return [c.entry for c in node.children] if node is not None else []
+        forest = self.positions()
+        at = forest.node_at.get(entry_id)
+        return [self.entries[c] for c in forest.children.get(at, ())] if at is not None else []
 
     # ----- in-memory appends (SessionManager semantics, never written) ---------------------------
     def _invalidate(self) -> None:
         self._tree = None
+        self._positions = None
+        self._links = None
         self._children = None
         self._labels = None
 

@@ -7,6 +7,7 @@ All iterative: 100k-entry chains are normal.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
@@ -49,6 +50,13 @@ def layout_forest(roots: list[int], children: Mapping[int, list[int]], active: s
         node, lay = pop()
         out[node] = lay
         kids = get_kids(node)
+        if kids and len(kids) == 1 and not lay.just_branched and not lay.show_connector and lay.is_last \
+                and not lay.virtual_root_child:
+            # A plain chain link: its child's layout is its own (shared), and so on down the chain.
+            while kids and len(kids) == 1:
+                node = kids[0]
+                out[node] = lay
+                kids = get_kids(node)
         if not kids:
             continue
         indent, just_branched, show_connector, is_last, gutters, vroot = lay
@@ -99,6 +107,12 @@ def layout_forest18(roots: list[int], children: Mapping[int, list[int]], active:
         node, lay, is_root = pop()
         out[node] = lay
         kids = get_kids(node)
+        if kids and len(kids) == 1 and not is_root and not lay.show_connector and lay.is_last:
+            # A chain link: same depth, no connector, same gutters: its child shares its layout.
+            while kids and len(kids) == 1:
+                node = kids[0]
+                out[node] = lay
+                kids = get_kids(node)
         if not kids:
             continue
         depth, _, connector, is_last, gutters, _ = lay
@@ -214,23 +228,85 @@ class VisibleForest:
     layout: dict[int, Layout]
 
 
+@dataclass(frozen=True, slots=True)
+class Segments:
+    """The display order cut into chains: runs where each row's parent is the row just above it.
+
+    ``pos_of[n]``: node ``n``'s display position; ``seg_of[k]``: the run holding position ``k``;
+    ``start[s]``: the first position of run ``s``; ``above[s]``: the parent of that first row (-1: a
+    root). Within a run the rows above a row are its ancestors, nearest last.
+    """
+
+    pos_of: list[int]
+    seg_of: list[int]
+    start: list[int]
+    above: list[int]
+
+
+def display_segments(order: list[int], parent: list[int]) -> Segments:
+    pos_of = [0] * len(parent)
+    seg_of: list[int] = []
+    start: list[int] = []
+    above: list[int] = []
+    prev = -1
+    for k, n in enumerate(order):
+        pos_of[n] = k
+        p = parent[n]
+        if p < 0 or p != prev:
+            start.append(k)
+            above.append(p)
+        seg_of.append(len(start) - 1)
+        prev = n
+    return Segments(pos_of, seg_of, start, above)
+
+
 def pi_visible_forest(flat: FlatTree, visible: list[int], folded: frozenset[int]) -> VisibleForest:
     """Rebuild the forest of visible rows (parent = nearest visible ancestor), drop the descendants of
-    folded rows, and lay it out again (§8.3, pi only); rows keep the flattened order."""
-    vis = set(visible)
-    # nearest[n]: n's nearest visible ancestor-or-self (-1: none). A list, not a dict: this loop runs
-    # over every node at every pi keystroke. Parents come before children in ``order``; a node's
-    # parent is always in ``order`` too, so ``nearest[p]`` is set when read.
-    nearest = [-1] * len(flat.nodes)
-    parent = flat.parent
+    folded rows, and lay it out again (§8.3, pi only); rows keep the flattened order.
+
+    This runs at every pi keystroke, so it touches the visible rows and the chains they sit on, not
+    every node: within a chain (``Segments``) a visible row's nearest visible ancestor is the visible
+    row before it in the same chain; the first one's is found above the chain's head, by bisecting the
+    visible positions (memoized per chain). A test holds it equal to walking up the parents.
+    """
+    segs = flat.segments()
+    seg_of, start, above_head = segs.seg_of, segs.start, segs.above
+    vpos = list(map(segs.pos_of.__getitem__, visible))  # ascending: visible is in display order
+    memo: dict[int, int] = {}
+
+    def above(s: int) -> int:
+        """The nearest visible ancestor of chain ``s``'s first row (-1: none)."""
+        walked: list[int] = []
+        found = -1
+        while s not in memo:
+            walked.append(s)
+            q = above_head[s]
+            if q < 0:
+                break
+            k = segs.pos_of[q]
+            s = seg_of[k]
+            j = bisect_right(vpos, k) - 1
+            if j >= 0 and vpos[j] >= start[s]:  # a visible row at or above q in q's chain
+                found = visible[j]
+                break
+        else:
+            found = memo[s]
+        for w in walked:
+            memo[w] = found
+        return found
+
     vparent: dict[int, int] = {}
     vchildren: dict[int, list[int]] = {}
     roots: list[int] = []
-    for n in flat.order:
-        p = parent[n]
-        anc = nearest[p] if p >= 0 else -1
-        if n in vis:
-            nearest[n] = n
+    prev_seg, prev = -1, -1
+    for n, s in zip(visible, map(seg_of.__getitem__, vpos)):
+        if s == prev_seg:
+            # The visible row just before, in the same chain: its parent, and n is its first child
+            # (nothing came between them).
+            vparent[n] = prev
+            vchildren[prev] = [n]
+        else:
+            anc = above(s)
             if anc < 0:
                 roots.append(n)
             else:
@@ -240,26 +316,37 @@ def pi_visible_forest(flat: FlatTree, visible: list[int], folded: frozenset[int]
                     vchildren[anc] = [n]
                 else:
                     kids.append(n)
-        else:
-            nearest[n] = anc
+        prev_seg, prev = s, n
     children = vchildren
+    leaf_rows = _leaf_rows(flat, visible, vpos)
     if folded:
         hidden: set[int] = set()
         for n in visible:
-            p = vparent.get(n)  # type: ignore[assignment]
+            p = vparent.get(n)
             if p is not None and (p in folded or p in hidden):
                 hidden.add(n)
         visible = [n for n in visible if n not in hidden]
         kept = set(visible)
         children = {k: [c for c in v if c in kept] for k, v in vchildren.items() if k in kept and k not in folded}
         roots = [r for r in roots if r in kept]
+        leaf_rows = [n for n in leaf_rows if n in kept]
     # containsActive on the visible forest: the (visible) leaf row and its visible ancestors.
     active: set[int] = set()
-    for n in visible:
-        if flat.nodes[n].entry.id != flat.leaf:
-            continue
+    for n in leaf_rows:
         cur: int | None = n
         while cur is not None and cur not in active:
             active.add(cur)
             cur = vparent.get(cur)
     return VisibleForest(visible, vparent, vchildren, roots, layout_forest(roots, children, active))
+
+
+def _leaf_rows(flat: FlatTree, visible: list[int], vpos: list[int]) -> list[int]:
+    """The visible rows of the leaf's id, in display order (one node per id: a lookup and a bisection
+    of the visible positions ``vpos``, not a scan of the rows)."""
+    if not flat.unique_ids:
+        return [n for n in visible if flat.ids[n] == flat.leaf]
+    n = flat.index_of.get(flat.leaf) if flat.leaf is not None else None
+    if n is None:
+        return []
+    j = bisect_left(vpos, flat.segments().pos_of[n])
+    return [n] if j < len(visible) and visible[j] == n else []

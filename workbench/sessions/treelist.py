@@ -22,6 +22,7 @@ from workbench.sessions.flattree import (
     FilterMode,
     FlatTree,
     Flavor,
+    RowMaker,
     TreeRow,
     pi_visible_forest,
     render_rows,
@@ -125,7 +126,7 @@ class TreeList:
 
     @property
     def flat_ids(self) -> list[str]:
-        return [self._b.nodes[n].entry.id for n in self._b.order]
+        return [self._b.ids[n] for n in self._b.order]
 
     def _tokens(self) -> list[str]:
         return [t for t in self.search.lower().split() if t]
@@ -192,7 +193,7 @@ class TreeList:
         return self._pos.get(entry_id)
 
     def _last_id(self) -> str | None:
-        return self._b.nodes[self._visible[-1]].entry.id if self._visible else None
+        return self._b.ids[self._visible[-1]] if self._visible else None
 
     def _nearest_visible(self, start: str | None) -> str | None:
         """``start`` or its nearest visible ancestor (entry parent chain); else the last row."""
@@ -231,7 +232,7 @@ class TreeList:
             k = self._b.index_of.get(walk)
             if k is None:
                 break
-            walk = self._b.nodes[k].entry.parent_id
+            walk = self._b.entries[k].parent_id
         return self._last_id()
 
     @property
@@ -262,7 +263,7 @@ class TreeList:
                 new.selected_id = self.selected_id
             elif new._visible:
                 idx = min(old_index if old_index is not None else 0, len(new._visible) - 1)
-                new.selected_id = new._b.nodes[new._visible[idx]].entry.id
+                new.selected_id = new._b.ids[new._visible[idx]]
             else:
                 new.selected_id = None
         else:
@@ -273,7 +274,7 @@ class TreeList:
 
     def _moved(self, index: int) -> TreeList:
         new = self._copy()
-        new.selected_id = self._b.nodes[self._visible[index]].entry.id
+        new.selected_id = self._b.ids[self._visible[index]]
         new._remembered = new.selected_id
         return new
 
@@ -356,11 +357,11 @@ class TreeList:
             p = self._vparent.get(cur)
             if p is None:
                 break
-            row = self._row_of(self._b.nodes[cur].entry.id)
+            row = self._row_of(self._b.ids[cur])
             if len(self._vchildren.get(p, ())) > 1 and row is not None and row < i:
                 break
             cur = p
-        return self if cur is None else self.select(self._b.nodes[cur].entry.id)
+        return self if cur is None else self.select(self._b.ids[cur])
 
     def fold_right(self) -> TreeList:
         i = self.selected_index
@@ -381,7 +382,7 @@ class TreeList:
                 cur = kids[0]
                 break
             cur = kids[0]
-        return self.select(self._b.nodes[cur].entry.id)
+        return self.select(self._b.ids[cur])
 
     def press(self, key: str) -> TreeList:
         """Apply a named key (conformance names: up, down, left, right, ctrl+o, alt+u, …) or typed text."""
@@ -394,10 +395,11 @@ class TreeList:
             return None
         return "⊞" if n in self.folded else "⊟"
 
-    def rows(self, start: int | None = None, stop: int | None = None) -> list[TreeRow]:
+    def rows(self, start: int | None = None, stop: int | None = None, *, make: RowMaker = TreeRow) -> list[Any]:
         """Visible rows in display order; ``rows(start, stop)`` renders only that slice (like ``[start:stop]``).
 
-        The UI shows ~40 rows at a time: rendering a window costs only those rows.
+        The UI shows ~40 rows at a time: rendering a window costs only those rows. ``make`` builds
+        each row from ``TreeRow``'s fields (default: the ``TreeRow``).
         """
         sel = self.selected_index
         lo, hi, _ = slice(start, stop).indices(len(self._visible))
@@ -405,7 +407,8 @@ class TreeList:
         with paused_gc():
             return render_rows(self._b, self._visible, self._vlayout, self._memo, range(lo, hi), selected=sel,
                                multiple_roots=self._multiple, width=self.width,
-                               glyph_of=self._glyph if pi else None, folded=self.folded if pi else frozenset())
+                               glyph_of=self._glyph if pi else None, folded=self.folded if pi else frozenset(),
+                               make=make)
 
     def window(self) -> tuple[int, int]:
         n = len(self._visible)

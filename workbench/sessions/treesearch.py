@@ -31,14 +31,14 @@ def _word_rule(tok: str, word: str) -> bool:
 
 
 class SearchIndexed:
-    """Mixin for ``FlatTree``: needs ``flavor``, ``nodes``, ``normalized`` and ``lowered``."""
+    """Mixin for ``FlatTree``: needs ``flavor``, ``entries``, ``normalized`` and ``lowered``."""
 
     _index: SearchIndex | None
     _index_thread: threading.Thread | None
     _index_mode: IndexMode
     # What the FlatTree it is mixed into provides (declared for readers and type checkers).
     flavor: RowFlavor
-    nodes: Sequence[Any]
+    entries: Sequence[Any]
     normalized: Callable[[list[int]], list[str]]
     lowered: Callable[[list[int]], list[str]]
 
@@ -54,7 +54,7 @@ class SearchIndexed:
 
     def haystacks(self) -> list[str]:
         """Every node's text as the flavour's search compares it (filled once, then cached)."""
-        rows = list(range(len(self.nodes)))
+        rows = list(range(len(self.entries)))
         return self.normalized(rows) if self.flavor in ("omp", "omp18") else self.lowered(rows)
 
     def build_search_index(self) -> SearchIndex:
@@ -118,7 +118,13 @@ class SearchIndexed:
             required = sorted({ch for tok in subtokens for ch in tok[:-3]})
             if not required:  # tokens of three characters or fewer: no characters check
                 return [n for n in rows if n in sure or match(norm[n])]
-            return [n for n in rows if (n in sure and all(ch in norm[n] for ch in required)) or match(norm[n])]
+            # The sure rows holding every required character, one character per pass (a plain ``in``
+            # test per row: a generator per row cost 0.5 µs, 30 ms on 60k rows).
+            ready = [n for n in rows if n in sure]
+            for ch in required:
+                ready = [n for n in ready if ch in norm[n]]
+            passing = set(ready)
+            return [n for n in rows if n in passing or match(norm[n])]
         norm = self.normalized(rows)
         return [n for n in rows if match(norm[n])]
 
