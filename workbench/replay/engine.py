@@ -48,6 +48,7 @@ from workbench.ttsr import (
     provably_linear,
     render_rules,
     rule_patterns,
+    rule_str_list,
     token_prefix,
 )
 
@@ -202,22 +203,10 @@ def context(source: MatchSource, *, tool_name: str | None = None, file_paths: Se
                         stream_key=stream_key)
 
 
-def _str_list(value: Any) -> list[str]:
-    # As the manager reads a rule's list fields: a string is one item, non-strings are dropped.
-    if value is None:
-        return []
-    if isinstance(value, str):
-        return [value]
-    try:
-        return [v for v in value if isinstance(v, str)]
-    except TypeError:
-        return []
-
-
 def rule_sources(rule: Rule) -> tuple[bool, bool, bool]:
     """Whether ``rule`` can match in (text, thinking, tool) contexts: its scope as the manager builds
     it, and no text or thinking match for a rule with globs (those contexts carry no file paths)."""
-    scope = build_scope(None if rule.scope is None else _str_list(rule.scope), lambda token: None)
-    globbed = any(js_trim(g) for g in _str_list(rule.globs))
+    scope = build_scope(None if rule.scope is None else rule_str_list(rule.scope), lambda token: None)
+    globbed = any(js_trim(g) for g in rule_str_list(rule.globs))
     return (scope.allow_text and not globbed, scope.allow_thinking and not globbed,
             scope.allow_any_tool or bool(scope.tool_scopes))

@@ -46,6 +46,7 @@ from workbench.ttsr.manager import (
     MSG_SCOPE_EXCLUDES_ALL,
     RuleEntry,
     TtsrManager,
+    rule_str_list,
 )
 from workbench.ttsr.matchers import (
     DEFAULT_EDIT_MODE,
@@ -171,6 +172,7 @@ __all__ = [
     "repair_json",
     "required_literals",
     "resolve_tool",
+    "rule_str_list",
     "split_flags",
     "split_sloppy_sections",
     "substitute",

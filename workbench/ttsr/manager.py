@@ -51,7 +51,8 @@ class RuleEntry:
         return self.globs is None or matches_any_path(self.globs, ctx.file_paths)
 
 
-def _as_str_list(value: Any) -> list[str]:
+def rule_str_list(value: Any) -> list[str]:
+    """A rule's list field as the manager reads it: a string is one item, non-strings are dropped."""
     if value is None:
         return []
     if isinstance(value, str):
@@ -154,12 +155,12 @@ class TtsrManager(JudgedRules):
             self.rejections.setdefault(str(name), "duplicate name (first registration kept)")
             return False
         compiled: list[CompiledCondition] = []
-        for pattern in _as_str_list(_field(rule, "condition", "condition")):
+        for pattern in rule_str_list(_field(rule, "condition", "condition")):
             try:
                 compiled.append(compile_rule_condition(pattern))
             except Exception as exc:  # noqa: BLE001 - every compile failure is a warning
                 self._warn(MSG_INVALID_REGEX, {"ruleName": name, "pattern": pattern, "error": str(exc)})
-        ast_patterns = [js_trim(p) for p in _as_str_list(_field(rule, "ast_condition", "astCondition"))]
+        ast_patterns = [js_trim(p) for p in rule_str_list(_field(rule, "ast_condition", "astCondition"))]
         ast_patterns = [p for p in ast_patterns if p]
         question = question_of(rule)
         if not compiled and not ast_patterns and question is None:
@@ -167,14 +168,14 @@ class TtsrManager(JudgedRules):
             return False
         scope_tokens = _field(rule, "scope", "scope")
         scope = build_scope(
-            None if scope_tokens is None else _as_str_list(scope_tokens),
+            None if scope_tokens is None else rule_str_list(scope_tokens),
             lambda token: self._warn(MSG_INVALID_SCOPE_TOKEN, {"ruleName": name, "token": token}),
         )
         if not scope.reaches_anything:
             self._warn(MSG_SCOPE_EXCLUDES_ALL, {"ruleName": name, "scope": list(scope_tokens or [])})
             self.rejections[str(name)] = "scope excludes all streams"
             return False
-        globs = [js_trim(g) for g in _as_str_list(_field(rule, "globs", "globs"))]
+        globs = [js_trim(g) for g in rule_str_list(_field(rule, "globs", "globs"))]
         globs = [g for g in globs if g]
         if question is not None:
             self._rules[name] = RuleEntry(name, rule, (), (), (), scope, tuple(globs) or None,
