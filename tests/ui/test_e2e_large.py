@@ -27,7 +27,8 @@ def big_folder(tmp_path_factory):
     shutil.copytree(FIXTURES, folder)
     (folder / "big.jsonl").write_text(generate_session_text(N), encoding="utf-8")
     # a longer load for the two-users test: it must still be running while the second user works
-    (folder / "huge.jsonl").write_text(generate_session_text(3 * N), encoding="utf-8")
+    # (5x: once loading got faster, 3x could finish before the second user's clicks on a quiet machine)
+    (folder / "huge.jsonl").write_text(generate_session_text(5 * N), encoding="utf-8")
     return folder
 
 
@@ -106,9 +107,10 @@ def test_second_user_is_served_while_the_first_loads_and_can_cancel(browser, big
         _open(a, big_url, "huge.jsonl")
         cancel = a.get_by_role("button", name="Cancel")
         expect(cancel).to_be_visible()
-        # while the first user's 300k session is loading, the second user's page loads and works
+        # while the first user's 500k session is loading, the second user's page loads and works
         _open(b, big_url, "branched.jsonl")
         expect(b.locator(ROW, has_text="try approach B")).to_be_visible()
+        assert cancel.is_visible(), "the first user's load ended before the second user's page was drawn"
         b.get_by_role("button", name="user", exact=True).click()
         expect(b.locator(ROW)).to_have_count(3)
         assert cancel.is_visible(), "the first user's load ended before the second user was done"
