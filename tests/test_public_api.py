@@ -73,7 +73,7 @@ PUBLIC = {
     "workbench.replay": {
         "API_KEY_ENV", "AskJudge", "Bounded", "BufferView", "CHUNK_POLICIES", "ChunkPolicy", "Conversation",
         "Firing", "FiringRecorder", "FixedJudge", "HttpJudge", "Judge", "JudgeQuestion", "JudgeRequest",
-        "JudgedBacktest", "Lane", "Marker", "Message", "NO_CONTINUATION", "PreCheck", "ProbeStream", "ReplayEvent",
+        "JudgedBacktest", "Lane", "LastRuleSet", "Marker", "Message", "NO_CONTINUATION", "PreCheck", "ProbeStream", "ReplayEvent",
         "ReplayResult", "RuleState", "ScriptJudge", "SessionCopy", "SessionJudging", "SimulatedSession",
         "Snapshot", "StepStatus", "Stepper", "Stream", "StreamEvent", "StreamHeader", "TimeBound", "Timeline",
         "ast_patterns", "build_timeline", "chunk_text", "culprits", "derive_stream", "event", "example_judge",

@@ -55,9 +55,12 @@ def test_turns_and_rules_left_out_never_fire_in_a_full_replay(tmp_path: Path, se
     quiet_turns = dropped = quiet_sessions = 0
     for path in _corpus(tmp_path, seed):
         session = load_session(path)
-        decided = probe_plan.turn_groups(session, rules)
-        assert decided is not None
-        groups, kept = decided
+        planned = probe_plan.plan_session(session, rules)
+        assert planned is not None
+        # per turn, whether its (text, thinking, tool) deltas can take part in a firing
+        groups = [(False, False, False) if p is None else (p.text is not None, p.thinking is not None, bool(p.calls))
+                  for p in planned[0]]
+        kept = planned[1]
         stream = derive_stream(session, size=3)
         _, recorder = record_firings(stream, rules, PROBE, cwd=stream.cwd or "/")
         names = {r.name for r in kept}

@@ -51,6 +51,7 @@ from workbench.replay import (
     Bounded,
     ChunkPolicy,
     FiringRecorder,
+    LastRuleSet,
     ProbeStream,
     chunk_text,
     culprits,
@@ -177,20 +178,14 @@ def _outcome(path: str, turns: int, firings: Sequence[Any], status: str, rules: 
     return SessionOutcome(path, turns, hits, None, status, judged=judged)
 
 
-# The probe's copies of the last rule set (rules with ``interruptMode: never``), made once per rule
-# set rather than once per session; the key holds the rules, so identity cannot be reused.
-_PLAYED: tuple[tuple[Rule, ...], tuple[Rule, ...]] = ((), ())
+# The probe's copies of the last rule set (rules with ``interruptMode: never``), made once per rule set
+# rather than once per session: the same objects each time, so the probe's own memo of them holds too.
+_never_interrupting: LastRuleSet[tuple[Rule, ...]] = LastRuleSet(
+    lambda rules: tuple(replace(r, interrupt_mode="never") for r in rules))
 
 
 def _played(rules: Sequence[Rule], options: BacktestOptions) -> list[Rule]:
-    global _PLAYED
-    if options.mode != "probe":
-        return list(rules)
-    key = tuple(rules)
-    last = _PLAYED  # read once: another thread (the app runs backtests in the background) may replace it
-    if len(key) != len(last[0]) or any(a is not b for a, b in zip(key, last[0])):
-        last = _PLAYED = (key, tuple(replace(r, interrupt_mode="never") for r in key))
-    return list(last[1])
+    return list(_never_interrupting(rules)) if options.mode == "probe" else list(rules)
 
 
 def _interrupts(rule: Rule | None, source: str, default: str) -> bool:

@@ -68,6 +68,7 @@ from workbench.replay.judges import (
     ScriptJudge,
     judge_from_option,
 )
+from workbench.replay.memo import LastRuleSet
 from workbench.replay.persistence import SessionCopy
 from workbench.replay.probe import ProbeStream, probe_firings, probe_stream
 from workbench.replay.run import run_session
@@ -118,6 +119,7 @@ __all__ = [
     "JudgeRequest",
     "JudgedBacktest",
     "Lane",
+    "LastRuleSet",
     "Marker",
     "Message",
     "PreCheck",

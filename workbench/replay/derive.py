@@ -24,6 +24,7 @@ from workbench.replay.stream import (
     StreamEvent,
     StreamHeader,
     _freeze,
+    args_json,
     parse_event,
     read_stream,
     thaw,
@@ -102,17 +103,19 @@ def _delta(kind: str, index: int, piece: str) -> StreamEvent:
     return StreamEvent(kind, content_index=index, delta=piece)
 
 
-# How tool arguments become argument deltas: ``json.dumps(args, ensure_ascii=False)``, which builds an
-# encoder at every call; one encoder made here does the same.
-_ARGS_JSON = json.JSONEncoder(ensure_ascii=False).encode
+def timestamp_ok(stamp: Any) -> bool:
+    """Whether ``parse_event`` accepts ``stamp`` as a message timestamp (else it names the bad field)."""
+    return stamp is None or (isinstance(stamp, (int, float, str)) and not isinstance(stamp, bool))
 
 
-def args_json(args: Any) -> str:
-    """The joined argument deltas of a tool call: ``json.dumps(thaw(args), ensure_ascii=False)``."""
+def says_stream(line: str) -> bool:
+    """Whether a file's first non-blank line makes it a recorded stream file (``"type": "stream"``)."""
     try:
-        return _ARGS_JSON(args)  # plain data (what a session holds): no copy needed
-    except TypeError:  # a read-only mapping somewhere
-        return _ARGS_JSON(thaw(args))
+        return bool(json.loads(line).get("type") == "stream")
+    except (ValueError, AttributeError):
+        return False
+
+
 _TURN_START = StreamEvent("turn_start")
 _TURN_END = StreamEvent("turn_end")
 
@@ -120,7 +123,7 @@ _TURN_END = StreamEvent("turn_end")
 def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None) -> Iterator[StreamEvent]:
     stamp = message.get("timestamp")
     model = message.get("model") if isinstance(message.get("model"), str) else None
-    if stamp is None or (isinstance(stamp, (int, float, str)) and not isinstance(stamp, bool)):
+    if timestamp_ok(stamp):
         # As `_ev` builds it; the model rides along as an extra field (the timeline filters turns by it).
         yield StreamEvent("message_start", role="assistant", timestamp=stamp,
                           extra=MappingProxyType({"model": model}) if model else MappingProxyType({}))
@@ -286,9 +289,7 @@ def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None,
             events.append(_TURN_START)
             in_turn = True
             turn += 1
-            stamp = message.get("timestamp")
-            if plans is None or turn >= len(plans) or not (
-                    stamp is None or (isinstance(stamp, (int, float, str)) and not isinstance(stamp, bool))):
+            if plans is None or turn >= len(plans) or not timestamp_ok(message.get("timestamp")):
                 events.extend(_assistant_events(message, policy, size))  # (a bad timestamp raises there)
             elif plans[turn] is None:
                 events.extend([PLACEHOLDER] * _assistant_event_count(message, policy, size))
@@ -330,11 +331,7 @@ def open_stream(path: str | os.PathLike[str], *, policy: str = "words", size: in
         raise NotFoundError(f"{path}: no such file")
     with source.open(encoding="utf-8", errors="replace") as fh:
         first = next((line for line in fh if line.strip()), "")
-    try:
-        kind = json.loads(first).get("type")
-    except (ValueError, AttributeError):
-        kind = None
-    if kind == "stream":
+    if says_stream(first):
         return read_stream(source), None
     session = load_session(source)
     return derive_stream(session, policy=policy, size=size, all_branches=all_branches), session

@@ -37,7 +37,7 @@ from functools import lru_cache
 from typing import Any
 
 from workbench.replay.engine import Key, compile_rule_condition, engine_text, literal_index, parse_partial
-from workbench.replay.stream import Stream, thaw
+from workbench.replay.stream import Stream, compact_json, thaw
 from workbench.rules import Rule
 
 __all__ = ["TurnFilter", "muted_events", "play", "turn_filter"]
@@ -152,7 +152,7 @@ def _segment_haystacks(events: Sequence[Any], start: int, end: int) -> tuple[str
             # as compact JSON when the tool has no digest (``triggers._final_tool_check``).
             ci = ev.content_index or 0
             args = thaw(ev.arguments) if ev.arguments else parse_partial("".join(raw[blocks[ci]]) if ci in blocks else "")
-            tool_strings.append(json.dumps(args, ensure_ascii=False, separators=(",", ":")))
+            tool_strings.append(compact_json(args))
             _strings(args, tool_strings)
         elif t == "message_start":
             if (ev.role or "assistant") != "assistant":

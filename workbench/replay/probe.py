@@ -28,14 +28,21 @@ Which turns, groups and rules can fire is decided in ``workbench.replay.probe_pl
 from __future__ import annotations
 
 import io
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from workbench.replay import prefilter
-from workbench.replay.derive import PLACEHOLDER, FeedPlan, chunk_text, derive_stream, derive_turns, open_stream
+from workbench.replay.derive import (
+    PLACEHOLDER,
+    FeedPlan,
+    chunk_text,
+    derive_stream,
+    derive_turns,
+    open_stream,
+    says_stream,
+)
 from workbench.replay.prefilter import _DELTAS, muted_events, play, turn_filter
 from workbench.replay.probe_plan import plan_session
 from workbench.replay.session import SimulatedSession
@@ -100,10 +107,7 @@ def _is_stream_file(data: bytes) -> bool:
     if not line.strip():
         with io.StringIO(data.decode("utf-8", errors="replace"), newline=None) as fh:
             line = next((x for x in fh if x.strip()), "")
-    try:
-        return bool(json.loads(line).get("type") == "stream")
-    except (ValueError, AttributeError):
-        return False
+    return says_stream(line)
 
 
 def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | None) -> ProbeStream:

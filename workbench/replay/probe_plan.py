@@ -14,18 +14,18 @@ literal search).
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.replay.derive import FeedPlan, _branch
+from workbench.replay.derive import FeedPlan, _branch, timestamp_ok
 from workbench.replay.engine import Key, compile_rule_condition, engine_text, literal_index, rule_sources
+from workbench.replay.memo import LastRuleSet
 from workbench.replay.prefilter import _ast_literal, _patterns, _strings, turn_filter
-from workbench.replay.stream import thaw
+from workbench.replay.stream import args_json, compact_json, thaw
 from workbench.rules import Rule
 
-__all__ = ["plan_session", "turn_groups"]
+__all__ = ["plan_session"]
 
 
 # --- literals per rule --------------------------------------------------------------------------
@@ -121,25 +121,11 @@ class _Unfit(Exception):
     """The session does not fit the model, or ``derive_stream`` would reject it: play it whole."""
 
 
-# ``json.dumps(args, ensure_ascii=False)`` as the deltas have it, and the compact form of the final
-# check; one encoder each (``json.dumps`` with options builds one per call).
-_SPACED = json.JSONEncoder(ensure_ascii=False).encode
-_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-
-
-def _dumps(args: Any, encode: Callable[[Any], str] = _SPACED) -> str:
-    try:
-        return encode(args)
-    except TypeError:  # a read-only mapping somewhere: as derive_stream serialises it
-        return encode(thaw(args))
-
-
 def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, str, list[tuple[int, str, str]]]:
     """Text, thinking and, per tool call (content index, its ``json.dumps``, the rest of its
     haystack), what one assistant message's derived turn can hold in its buffers (engine units;
     pieces joined with NUL, which no literal holds)."""
-    stamp = message.get("timestamp")
-    if not (stamp is None or (isinstance(stamp, (int, float, str)) and not isinstance(stamp, bool))):
+    if not timestamp_ok(message.get("timestamp")):
         raise _Unfit
     text: list[str] = []
     thinking: list[str] = []
@@ -167,10 +153,10 @@ def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, st
                 args = {}
             rest: list[str] = []
             if lits.compact:
-                rest.append(_dumps(args, _COMPACT))
+                rest.append(compact_json(args))
             if lits.strings:
                 _strings(thaw(args), rest)
-            calls.append((index, _dumps(args), "\0".join(rest)))  # the dumps: the deltas, joined
+            calls.append((index, args_json(args), "\0".join(rest)))  # the dumps: the deltas, joined
     return (text[0] if len(text) == 1 else "".join(text)), (thinking[0] if len(thinking) == 1 else "".join(thinking)), calls
 
 
@@ -239,18 +225,6 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
     return _Turns(tuple(plans), rules, branch)
 
 
-def turn_groups(session: Any, rules: Sequence[Rule]) -> tuple[tuple[tuple[bool, bool, bool], ...], tuple[Rule, ...]] | None:
-    """Per turn of the session's active branch, whether its (text, thinking, tool) deltas can take
-    part in a firing of ``rules`` in probe mode; and the rules that can fire somewhere. ``None``
-    when the model does not decide (a rule without literals, a session that does not fit)."""
-    planned = plan_session(session, rules)
-    if planned is None:
-        return None
-    groups = tuple((False, False, False) if p is None else (p.text is not None, p.thinking is not None, bool(p.calls))
-                   for p in planned[0])
-    return groups, planned[1]
-
-
 def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[FeedPlan | None, ...], tuple[Rule, ...], tuple[Any, ...]] | None:
     """Per assistant message of the active branch what to feed (``None``: nothing), the rules that
     can fire somewhere (in order), and the branch's entries; ``None`` when the model does not decide."""
@@ -265,17 +239,6 @@ def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[FeedPlan | 
     return turns.plans, tuple(r for r in rules if r.name in names), turns.branch
 
 
-# The literals of the last rule set, found once per rule set rather than once per session; the key
-# holds the rules, so their identities cannot be reused by other objects.
-_LAST: tuple[tuple[Rule, ...], _RuleLiterals | None] = ((), None)
-
-
-def _rule_literals(rules: Sequence[Rule]) -> _RuleLiterals | None:
-    global _LAST
-    key = tuple(rules)
-    last = _LAST  # read once: another thread (the app runs backtests in the background) may replace it
-    if key and len(key) == len(last[0]) and all(a is b for a, b in zip(key, last[0])):
-        return last[1]
-    lits = _literals(key) if turn_filter(key) is not None else None
-    _LAST = (key, lits)
-    return lits
+# The literals of the last rule set, found once per rule set rather than once per session.
+_rule_literals: LastRuleSet[_RuleLiterals | None] = LastRuleSet(
+    lambda rules: _literals(rules) if turn_filter(rules) is not None else None)

@@ -294,6 +294,28 @@ def thaw(value: Any) -> Any:
     return value
 
 
+# The two JSON texts of a tool call's arguments. ``json.dumps`` with options builds an encoder at
+# every call; these are built once.
+_SPACED = json.JSONEncoder(ensure_ascii=False).encode
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+
+def args_json(args: Any) -> str:
+    """The joined argument deltas of a derived tool call: ``json.dumps(thaw(args), ensure_ascii=False)``."""
+    try:
+        return _SPACED(args)  # plain data (what a session holds): no copy needed
+    except TypeError:  # a read-only mapping somewhere
+        return _SPACED(thaw(args))
+
+
+def compact_json(args: Any) -> str:
+    """``JSON.stringify`` of final arguments (the check of a tool without a digest): compact, non-ASCII kept."""
+    try:
+        return _COMPACT(args)
+    except TypeError:
+        return _COMPACT(thaw(args))
+
+
 def _type_name(types: type | tuple[type, ...]) -> str:
     names = {int: "an integer", str: "a string", dict: "an object", bool: "a boolean", float: "a number"}
     seq = types if isinstance(types, tuple) else (types,)

@@ -7,19 +7,14 @@ A mixin of ``SimulatedSession``, kept apart so each half stays readable; it uses
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import workbench.replay.engine as engine
 from workbench.replay.conversation import Message
 from workbench.replay.events import NO_CONTINUATION, OTHER_CALL_REASON
-from workbench.replay.stream import StreamEvent, thaw
+from workbench.replay.stream import StreamEvent, compact_json
 from workbench.rules import Rule
-
-# ``JSON.stringify`` of the final arguments: ``json.dumps(..., ensure_ascii=False, separators=(",", ":"))``
-# with one encoder rather than one built per call.
-_COMPACT_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def interrupts(mode: str, source: str) -> bool:
@@ -105,7 +100,7 @@ class TriggerHandling:
         if surface.entries or surface.digest is not None:
             matches = self._regex(surface, ctx, "")
         else:
-            final = _COMPACT_JSON(thaw(args))
+            final = compact_json(args)
             matches = self._check(self.manager.check_snapshot, final, ctx)
         if self._handle(matches, ctx, ev):
             return
