@@ -120,6 +120,16 @@ _TURN_START = StreamEvent("turn_start")
 _TURN_END = StreamEvent("turn_end")
 
 
+def _call_start(index: int, block: Mapping[str, Any]) -> StreamEvent:
+    call_id = block.get("id") if isinstance(block.get("id"), str) else ""
+    name = block.get("name") if isinstance(block.get("name"), str) else ""
+    return StreamEvent("toolcall_start", content_index=index, id=call_id, name=name)
+
+
+def _call_end(index: int, args: Any) -> StreamEvent:
+    return StreamEvent("toolcall_end", content_index=index, arguments=_freeze(thaw(args)))
+
+
 def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None) -> Iterator[StreamEvent]:
     stamp = message.get("timestamp")
     model = message.get("model") if isinstance(message.get("model"), str) else None
@@ -141,12 +151,10 @@ def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None)
                 yield _delta("thinking_delta", index, piece)
         elif kind == "toolCall":
             args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
-            call_id = block.get("id") if isinstance(block.get("id"), str) else ""
-            name = block.get("name") if isinstance(block.get("name"), str) else ""
-            yield StreamEvent("toolcall_start", content_index=index, id=call_id, name=name)
+            yield _call_start(index, block)
             for piece in chunk_text(args_json(args), policy, size):
                 yield _delta("toolcall_delta", index, piece)
-            yield StreamEvent("toolcall_end", content_index=index, arguments=_freeze(thaw(args)))
+            yield _call_end(index, args)
     stop = message.get("stopReason")
     error = message.get("errorMessage")
     yield StreamEvent("message_end", stop_reason=stop if isinstance(stop, str) else "stop",
@@ -264,11 +272,9 @@ def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: i
             if start is None:
                 out.extend([PLACEHOLDER] * (2 + chunk_count(raw, policy, size)))
                 continue
-            call_id = block.get("id") if isinstance(block.get("id"), str) else ""
-            name = block.get("name") if isinstance(block.get("name"), str) else ""
-            out.append(StreamEvent("toolcall_start", content_index=index, id=call_id, name=name))
+            out.append(_call_start(index, block))
             deltas("toolcall_delta", index, chunk_text(raw, policy, size), start, 0, [])
-            out.append(StreamEvent("toolcall_end", content_index=index, arguments=_freeze(thaw(args))))
+            out.append(_call_end(index, args))
     out.append(PLACEHOLDER)  # message_end
     return out
 
