@@ -252,17 +252,9 @@ def _has_text(content: Any, flavor: RowFlavor) -> bool:
     return False
 
 
-def hidden_tool_call_only(obj: Mapping[str, Any], flavor: RowFlavor) -> bool:
-    """The tool-call-only assistant rule (§8.3 step 1), without the "is the current leaf" exception."""
-    msg = obj.get("message")
-    # ``type(...) is dict`` first: the ABC check is slow and JSON gives plain dicts.
-    if obj.get("type") != "message" or not (type(msg) is dict or isinstance(msg, Mapping)) or msg.get("role") != "assistant":
-        return False
-    return tool_call_only(msg, flavor)
-
-
 def tool_call_only(msg: Mapping[str, Any], flavor: RowFlavor) -> bool:
-    """``hidden_tool_call_only`` for what is known to be an assistant message (its ``message`` object)."""
+    """The tool-call-only assistant rule (§8.3 step 1) for an assistant message's ``message`` object,
+    without the "is the current leaf" exception (the caller applies it)."""
     if _has_text(msg.get("content"), flavor):
         return False
     stop = msg.get("stopReason")
