@@ -27,6 +27,16 @@ BAR_POSITION = """([title, factor, value]) => {
   return {x: box.left + x, y: box.top + y};
 }"""
 
+# The rule whose bar the chart has selected in the browser (null: none, or not drawn yet).
+SELECTED_BAR = """(title) => {
+  const view = window.Bokeh && Bokeh.index.query_one(
+      (v) => v.model.type === "Figure" && v.model.title?.text?.startsWith(title));
+  if (view == null) return null;
+  const source = view.model.renderers[0].data_source;
+  const picked = source.selected.indices;
+  return picked.length ? source.data.rule[picked[0]] : null;
+}"""
+
 
 def _session(lines: list[str], id_: str, text: str) -> str:
     extra = {"type": "message", "id": id_, "parentId": "e09", "timestamp": "2026-01-05T10:10:00.000Z",
@@ -68,6 +78,8 @@ def test_clicking_a_bar_lists_that_rules_hits(page, app_url, shot):
     # bar that stayed selected changes no selection, so the chart must follow the shown rule)
     page.locator(".wb-backtest-rules .tabulator-row", has_text="no-any").first.click()
     expect(page.get_by_role("heading", name="Hits of no-any · 1")).to_be_visible()
+    # the chart follows the shown rule: its selection moves to no-any (so the tap below changes it)
+    page.wait_for_function(f"() => ({SELECTED_BAR})({CHART_TITLE!r}) === 'no-any'")
     page.mouse.click(at["x"], at["y"])
     expect(page.get_by_role("heading", name="Hits of no-unwrap · 1")).to_be_visible()
     expect(hits.filter(has_text="unwrap.jsonl")).to_have_count(1)

@@ -142,6 +142,15 @@ class BacktestView(Viewer):
 
     # -- browsing ------------------------------------------------------------------------------------
     def show_rule(self, rule: str | None) -> None:
+        # Select the shown rule's bar: a tap on the bar that is already selected changes no indices
+        # and so calls nothing, which left a bar dead after a rule was picked in the table instead.
+        # First, before the hits: the browser gets the changes in order, so once it shows the hits its
+        # chart already has this selection (a tap right after then always changes it).
+        if self._bars is not None:
+            names = list(self._bars.data["rule"])
+            wanted = [names.index(rule)] if rule in names else []
+            if list(self._bars.selected.indices) != wanted:
+                self._bars.selected.indices = wanted
         hits = [h for h in (self.result.hits if self.result else ()) if h.rule == rule]
         rows = [{"session": self.state.roots.display(self.state.roots.resolve(h.session)), "turn": h.turn,
                  "step": h.step, "source": h.source, "interrupts": h.interrupts, "snippet": h.snippet[:120]}
@@ -149,13 +158,6 @@ class BacktestView(Viewer):
         self.hits.value = pd.DataFrame(rows, columns=["session", "turn", "step", "source", "interrupts", "snippet"])
         self.hits_title.object = (f'<h4>Hits of <span class="wb-tag wb-tag-trigger">{esc(rule)}</span> · {len(rows)}</h4>'
                                   if rule else "<h4>No rule fired</h4>")
-        # Select the shown rule's bar: a tap on the bar that is already selected changes no indices
-        # and so calls nothing, which left a bar dead after a rule was picked in the table instead.
-        if self._bars is not None:
-            names = list(self._bars.data["rule"])
-            wanted = [names.index(rule)] if rule in names else []
-            if list(self._bars.selected.indices) != wanted:
-                self._bars.selected.indices = wanted
 
     def _on_rule_click(self, event: Any) -> None:
         with reporting("Backtest"):
