@@ -19,6 +19,7 @@ from panel.io import PeriodicCallback
 from panel.theme.fast import Fast
 
 import workbench
+from workbench.ui import write_flush
 from workbench.ui.catalog import Catalog
 from workbench.ui.help_panel import help_html
 from workbench.ui.keys import KeyCatcher
@@ -285,6 +286,7 @@ def create_app(paths: Iterable[str | os.PathLike[str]] = (), db: str | None = No
     """A factory for ``pn.serve``: each browser session gets its own state and template."""
     # the stylesheet as a URL, not raw CSS: see workbench/ui/theme.py (the page's first document)
     pn.extension("tabulator", notifications=True, css_files=[theme_url()])
+    write_flush.install()  # a patch queued behind a write in flight must still reach the browser
     pn.config.notifications = True
     server = Server(paths, db)
 
