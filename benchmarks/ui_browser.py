@@ -9,16 +9,20 @@ entries, default 1,000) and a large one (``--large``, default 100,000):
   user opens the large session (a long action on the same server);
 - where the small session's first row waits (a warm page, bundles cached): the HTML document
   (server-side, the page's own build), the scripts run (DOMContentLoaded), the websocket open,
-  then the tree list's load on the server pushed over it (printed as shares of the whole);
+  then the document pulled over it and drawn, the list with it (printed as shares of the whole);
+- the bundled ``sample_sessions/`` (what ``bash scripts/serve`` serves), warm pages, best and
+  median of ``--runs``: the tree of the session a new page opens (``?tab=tree``), the tree of the
+  largest sample, and the landing page (the Sessions table's first row);
 - server memory (RSS of this process, which hosts the server) before and after the large session
   is open in a browser.
 
-    .venv/bin/python benchmarks/ui_browser.py [--small 1000] [--large 100000]
+    .venv/bin/python benchmarks/ui_browser.py [--small 1000] [--large 100000] [--runs 5]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import sys
 import tempfile
@@ -29,12 +33,32 @@ from pathlib import Path
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ROW = ".wb-tree-row"
+TABLE_ROW = ".wb-sessions-table .tabulator-row"
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_sessions"
+SAMPLE_PAGES = [("tree of the session a page opens", "?tab=tree", ROW),
+                ("tree of big-refactor (969 lines)", "?session=big-refactor.jsonl&tab=tree", ROW),
+                ("landing: Sessions table", "", TABLE_ROW)]
 GOAL_FIRST_ROW = 1.5  # seconds, issue 15
 BUILDS: list[float] = []  # seconds of each build_page (one per browser session)
 _PERF = """() => { const n = performance.getEntriesByType('navigation')[0];
   const r = performance.getEntriesByType('resource');
   return {doc: n.responseEnd / 1000, dcl: n.domContentLoadedEventEnd / 1000,
           fetched: r.filter(x => x.transferSize > 0).length, resources: r.length}; }"""
+
+
+def warm_loads(context, url: str, query: str, selector: str, runs: int) -> list[float]:
+    """Seconds from navigation to ``selector`` drawn, ``runs`` times after one warm-up load."""
+    times = []
+    for i in range(runs + 1):
+        page = context.new_page()
+        page.set_default_timeout(300_000)
+        t0 = time.perf_counter()
+        page.goto(f"{url}{query}")
+        page.locator(selector).first.wait_for()
+        if i:
+            times.append(time.perf_counter() - t0)
+        page.close()
+    return times
 
 
 def rss_mb() -> float:
@@ -125,7 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--small", type=int, default=1_000)
     ap.add_argument("--large", type=int, default=100_000)
+    ap.add_argument("--runs", type=int, default=5, help="warm loads per bundled-sample page")
     args = ap.parse_args(argv)
+    load_before = os.getloadavg()
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from playwright.sync_api import sync_playwright
 
@@ -137,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     (folder / "other.jsonl").write_text(generate_session_text(200), encoding="utf-8")
     size_mb = (folder / "large.jsonl").stat().st_size / 1e6
     url = _serve(folder)
+    samples_url = _serve(SAMPLES)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS, headless=True)
         ctx = browser.new_context(viewport={"width": 1400, "height": 900})
@@ -161,6 +188,12 @@ def main(argv: list[str] | None = None) -> int:
         second_load, page = first_row(idle_ctx, url, "other.jsonl")
         still_loading = busy_page.locator(ROW).count() == 0
         page.close()
+        busy.close()
+
+        print("  bundled samples …", file=sys.stderr, flush=True)
+        samples_ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+        samples = [(label, warm_loads(samples_ctx, samples_url, query, selector, args.runs))
+                   for label, query, selector in SAMPLE_PAGES]
         browser.close()
 
     print(f"sessions: small {args.small:,} entries, large {args.large:,} entries ({size_mb:.0f} MB)")
@@ -174,11 +207,16 @@ def main(argv: list[str] | None = None) -> int:
     steps = [("HTML document (server build_page " f"{split['build']:.2f}s)", split["doc"]),
              ("bundles run (DOMContentLoaded)", split["dcl"] - split["doc"]),
              ("-> websocket open", split["ws"] - split["dcl"]),
-             ("-> tree list loaded and drawn", row - split["ws"])]
+             ("-> document pulled, drawn (the list in it)", row - split["ws"])]
     print(f"small first row {row:.2f}s (warm: {split['fetched']} of {split['resources']} resources fetched, "
           f"the rest from the browser cache; {row / GOAL_FIRST_ROW:.2f}x the {GOAL_FIRST_ROW} s goal), split:")
     for label, seconds in steps:
         print(f"  {label:<44}{seconds:>6.2f}s {seconds / row:>6.0%}")
+    print(f"bundled sample_sessions/ (warm, {args.runs} loads each; goal {GOAL_FIRST_ROW} s):")
+    for label, times in samples:
+        print(f"  {label:<44}best {min(times):.2f}s  median {sorted(times)[len(times) // 2]:.2f}s  "
+              f"worst {max(times):.2f}s")
+    print(f"load average (1 min): {load_before[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
     print(f"server RSS: {mem_before:.0f} MB before, {mem_after:.0f} MB with the large session open "
           f"(+{mem_after - mem_before:.0f} MB for {args.large:,} entries, {size_mb:.0f} MB on disk)")
     import panel as pn

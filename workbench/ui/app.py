@@ -19,14 +19,15 @@ from panel.io import PeriodicCallback
 from panel.theme.fast import Fast
 
 import workbench
+from workbench.ui import write_flush
 from workbench.ui.catalog import Catalog
-from workbench.ui.entry_html import STYLESHEET
 from workbench.ui.help_panel import help_html
 from workbench.ui.keys import KeyCatcher
 from workbench.ui.notify import reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.share_view import ShareBar
 from workbench.ui.state import TABS, AppState
+from workbench.ui.theme import theme_sheets, theme_url
 
 TITLE = "TTSR Workbench"
 _TAB_TITLES = {"sessions": "Sessions", "tree": "Tree", "stepper": "Stepper", "rules": "Rules", "backtest": "Backtest",
@@ -235,7 +236,7 @@ def build_page(server: Server) -> pn.template.base.BasePage:
         header=[pn.Row(pn.pane.Str("session", styles={"color": "white"}, align="center"), session_select,
                        pn.pane.Str("flavour", styles={"color": "white"}, align="center"), flavour,
                        ShareBar(state=state), help_button, help_keys)],
-        modal=[pn.pane.HTML(help_html(), stylesheets=[STYLESHEET], sizing_mode="stretch_width",
+        modal=[pn.pane.HTML(help_html(), stylesheets=theme_sheets(), sizing_mode="stretch_width",
                             css_classes=["wb-help-pane"])],
         main=[tabs],
         accent="#1f6feb",
@@ -288,7 +289,9 @@ def _session_options(server: Server, state: AppState) -> list[str]:
 
 def create_app(paths: Iterable[str | os.PathLike[str]] = (), db: str | None = None) -> Callable[[], Any]:
     """A factory for ``pn.serve``: each browser session gets its own state and template."""
-    pn.extension("tabulator", notifications=True, raw_css=[STYLESHEET])
+    # the stylesheet as a URL, not raw CSS: see workbench/ui/theme.py (the page's first document)
+    pn.extension("tabulator", notifications=True, css_files=[theme_url()])
+    write_flush.install()  # a patch queued behind a write in flight must still reach the browser
     pn.config.notifications = True
     server = Server(paths, db)
 

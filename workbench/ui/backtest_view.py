@@ -20,9 +20,10 @@ from panel.viewable import Viewer
 
 from workbench.backtest import BacktestOptions, run_backtest
 from workbench.ui.background import Background, Task
-from workbench.ui.entry_html import STYLESHEET, esc
+from workbench.ui.entry_html import esc
 from workbench.ui.notify import notify, reporting
 from workbench.ui.state import AppState
+from workbench.ui.theme import theme_sheets
 
 TRIGGER = "#d1242f"
 SUPPRESSED = "#9a6700"
@@ -47,7 +48,7 @@ class BacktestView(Viewer):
         self.progress = pn.indicators.Progress(value=0, max=100, width=300, visible=False)
         self.status = pn.pane.HTML('<div class="wb-muted">Not run yet. Uses the rules of the Stepper/Rules tabs '
                                    "(edits included) and the Stepper's chunking.</div>",
-                                   stylesheets=[STYLESHEET], css_classes=["wb-backtest-status"], margin=(8, 10))
+                                   stylesheets=theme_sheets(), css_classes=["wb-backtest-status"], margin=(8, 10))
         self.chart = pn.pane.Bokeh(None, sizing_mode="stretch_width", height=320)
         self.summary = pn.widgets.Tabulator(None, show_index=False, disabled=True, selectable=False, height=320,
                                             sizing_mode="stretch_width", css_classes=["wb-backtest-rules"],
@@ -57,7 +58,7 @@ class BacktestView(Viewer):
                                          pagination="remote", page_size=12, sizing_mode="stretch_width",
                                          css_classes=["wb-backtest-hits"], layout="fit_data_stretch")
         self.hits.on_click(self._on_hit_click)
-        self.hits_title = pn.pane.HTML("", stylesheets=[STYLESHEET], margin=(5, 10))
+        self.hits_title = pn.pane.HTML("", stylesheets=theme_sheets(), margin=(5, 10))
 
     # -- running -------------------------------------------------------------------------------------
     def _files(self) -> list[str]:

@@ -23,10 +23,11 @@ from panel.viewable import Viewer
 from workbench.backtest import BacktestOptions, compare_backtests, run_backtest
 from workbench.errors import UsageError
 from workbench.ui.drafts import DraftBook, draft_rules, save_rule_file, unified_diff
-from workbench.ui.entry_html import STYLESHEET, esc
+from workbench.ui.entry_html import esc
 from workbench.ui.notify import notify, reporting
 from workbench.ui.playground_view import PLAYGROUND_CSS, check_writable, diff_html
 from workbench.ui.state import AppState
+from workbench.ui.theme import theme_sheets
 
 CURRENT = "(current edits in the Rules tab)"
 _COLUMNS = ["change", "session", "rule", "turn", "step", "interrupts", "snippet", "link"]
@@ -54,7 +55,7 @@ class DraftsView(Viewer):
         self.comparison: dict[str, Any] | None = None
         self._book: DraftBook | None = None
         self._book_folder: Any = None
-        sheets = [STYLESHEET, PLAYGROUND_CSS]
+        sheets = [*theme_sheets(), PLAYGROUND_CSS]
         self.edited = pn.widgets.Select(label="Edited rule", options=[], width=260, css_classes=["wb-draft-edited"])
         self.save_btn = pn.widgets.Button(label="Save to file…", width=130)
         self.save_btn.on_click(lambda e: self.preview_save())
@@ -241,7 +242,7 @@ class DraftsView(Viewer):
         save = pn.Row(self.edited, self.save_btn, self.confirm_btn)
         keep = pn.Row(self.draft_name, self.persist, self.keep_btn)
         compare = pn.Row(self.draft_select, self.compare_btn, self.progress)
-        return pn.Column(pn.pane.HTML("<h4>Save an edit</h4>", stylesheets=[STYLESHEET]), save, self.diff,
-                         pn.pane.HTML("<h4>Keep as a named draft</h4>", stylesheets=[STYLESHEET]), keep,
-                         pn.pane.HTML("<h4>What changes if I ship this edit</h4>", stylesheets=[STYLESHEET]), compare,
+        return pn.Column(pn.pane.HTML("<h4>Save an edit</h4>", stylesheets=theme_sheets()), save, self.diff,
+                         pn.pane.HTML("<h4>Keep as a named draft</h4>", stylesheets=theme_sheets()), keep,
+                         pn.pane.HTML("<h4>What changes if I ship this edit</h4>", stylesheets=theme_sheets()), compare,
                          self.status, self.changes, sizing_mode="stretch_width", scroll=True, min_height=760)

@@ -20,7 +20,8 @@ from panel.viewable import Viewer
 
 from workbench.errors import JudgePending
 from workbench.replay.judges import AskJudge, FixedJudge
-from workbench.ui.entry_html import STYLESHEET, esc, pre, table_html
+from workbench.ui.entry_html import esc, pre, table_html
+from workbench.ui.theme import theme_sheets
 
 JUDGE_CHOICES = {"none (judged rules are not delivered)": "none", "yes to all": "yes", "no to all": "no",
                  "ask me": "ask"}
@@ -104,9 +105,9 @@ class JudgeView(Viewer):
         self.stepper: Any = None
         self.select = pn.widgets.Select(label="Judge", options=JUDGE_CHOICES, value=self.choice, width=230)
         self.select.param.watch(lambda e: setattr(self, "choice", e.new), "value")
-        self.queue = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", min_height=60,
+        self.queue = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width", min_height=60,
                                   css_classes=["wb-judge-queue"])
-        self.waiting = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width",
+        self.waiting = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width",
                                     css_classes=["wb-judge-waiting"])
         self.answers = pn.Column(sizing_mode="stretch_width")
         self.submit = pn.widgets.Button(label="Answer and resume ▶", color="primary", width=200)

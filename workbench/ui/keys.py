@@ -12,37 +12,17 @@ from typing import Any
 import param
 from panel.custom import JSComponent
 
-_ESM = r"""
-export function render({ model, el }) {
-  const marker = document.createElement("span");
-  marker.style.display = "inline-block";
-  marker.style.width = "1px";
-  marker.style.height = "1px";
-  const wanted = new Set(model.keys);
-  const onKey = (e) => {
-    if (!marker.isConnected || marker.offsetParent === null) return;
-    const t = e.composedPath()[0];
-    const tag = (t && t.tagName) || "";
-    if (["INPUT", "TEXTAREA", "SELECT"].includes(tag) || (t && t.isContentEditable)) return;
-    if (e.ctrlKey || e.altKey || e.metaKey) return;
-    const name = (e.shiftKey && e.key.length === 1 ? "shift+" : "") + (e.key === " " ? "space" : e.key.toLowerCase());
-    if (!wanted.has(name)) return;
-    e.preventDefault();
-    model.send_msg({ key: name });
-  };
-  document.addEventListener("keydown", onKey);
-  model.on("remove", () => document.removeEventListener("keydown", onKey));
-  return marker;
-}
-"""
-
 
 class KeyCatcher(JSComponent):
     """Forwards the listed keys (``arrowleft``, ``space``, ``n``, ``shift+n`` …) while it is visible."""
 
     keys = param.List(default=[], item_type=str)
 
-    _esm = _ESM
+    # The browser code is a file, not a string: served, Panel hands the page its URL (a cached
+    # module, imported as is) instead of the text, which the browser would otherwise put through
+    # Panel's in-page TypeScript transform on every page load before the first row could be drawn.
+    _esm = "key_catcher.js"
+    _bundle = "key_catcher.js"
 
     def __init__(self, keys: Iterable[str], callback: Callable[[str], Any], **params: Any) -> None:
         params.setdefault("width", 1)

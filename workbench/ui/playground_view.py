@@ -24,10 +24,11 @@ from workbench.ui.drafts import (
     save_rule_file,
     unified_diff,
 )
-from workbench.ui.entry_html import STYLESHEET, esc, highlight_spans, pre, table_html
+from workbench.ui.entry_html import esc, highlight_spans, pre, table_html
 from workbench.ui.notify import notify, reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
+from workbench.ui.theme import theme_sheets
 
 SOURCES: dict[str, MatchSource] = {"prose (text)": "text", "thinking": "thinking", "tool call (edit/write)": "tool"}
 _DEBOUNCE_MS = 300
@@ -136,7 +137,7 @@ class PlaygroundView(Viewer):
         self._debounce = 0
         self._pending: tuple[str, str, str] | None = None  # (rule path, text on disk, new text)
         self.report: Any = None
-        sheets = [STYLESHEET, PLAYGROUND_CSS]
+        sheets = [*theme_sheets(), PLAYGROUND_CSS]
         self.rule_select = pn.widgets.Select(label="Rule", options=[], width=260, css_classes=["wb-play-rule"])
         self.source = pn.widgets.RadioButtonGroup(options=list(SOURCES), value="prose (text)", width=360, color="primary",
                                                   variant="outline",

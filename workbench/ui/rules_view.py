@@ -25,11 +25,12 @@ from workbench.rules import (
     resolve_rule_url,
 )
 from workbench.ttsr import TtsrManager, compile_rule_condition
-from workbench.ui.entry_html import STYLESHEET, esc, pre, table_html
+from workbench.ui.entry_html import esc, pre, table_html
 from workbench.ui.notify import reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
 from workbench.ui.stepper_view import StepperView
+from workbench.ui.theme import theme_sheets
 
 _BUCKETS = (("ttsr", "TTSR (stream-triggered)"), ("always_apply", "Always apply"), ("rulebook", "Rulebook"),
             ("dropped", "Dropped"))
@@ -58,7 +59,7 @@ class RulesView(Viewer):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self._debounce = 0
-        self.summary = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-rules"])
+        self.summary = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width", css_classes=["wb-rules"])
         self.rule_select = pn.widgets.Select(label="Edit rule", options=[], width=260)
         self.rule_select.param.watch(lambda e: self._load_editor(), "value")
         self.editor = pn.widgets.TextAreaInput(
@@ -68,16 +69,16 @@ class RulesView(Viewer):
         self.editor.param.watch(self._on_edit, "value_input")
         self.builtin = pn.widgets.Checkbox(label="Bundled rules (builtin-defaults)", value=self.state.rule_set().builtin)
         self.builtin.param.watch(lambda e: self._set_builtin(e.new), "value")
-        self.editor_status = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width",
+        self.editor_status = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width",
                                           css_classes=["wb-editor-status"], margin=(0, 10))
         self.revert = pn.widgets.Button(label="Revert to file", width=130)
         self.revert.on_click(lambda e: self._revert())
         self.open_first = pn.widgets.Button(label="Open first fire in Stepper", width=200, disabled=True)
         self.open_first.on_click(lambda e: self._open_first())
-        self.fires = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-rule-fires"])
-        self.examples = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width",
+        self.fires = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width", css_classes=["wb-rule-fires"])
+        self.examples = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width",
                                      css_classes=["wb-rule-examples"])
-        self.preview = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width")
+        self.preview = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width")
         self._first_fire: int | None = None
         self._fires_generation = 0
         self._dirty = True

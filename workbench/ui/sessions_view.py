@@ -13,11 +13,12 @@ from panel.viewable import Viewer
 
 from workbench.errors import AccessError, UsageError
 from workbench.ui.catalog import LOADED, Catalog
-from workbench.ui.entry_html import STYLESHEET, esc
+from workbench.ui.entry_html import esc
 from workbench.ui.help_panel import PURPOSE, first_step
 from workbench.ui.notify import guarded, notify, reporting
 from workbench.ui.snippets import snippet_html
 from workbench.ui.state import AppState
+from workbench.ui.theme import theme_sheets
 
 _TABLE_TITLES = {"name": "Session", "date": "Date", "entries": "Entries", "branches": "Branches",
                  "labels": "Labels", "injections": "TTSR inj.", "errors": "Errors", "status": "Status", "notices": "Notices", "path": "File"}
@@ -65,7 +66,7 @@ class SessionsView(Viewer):
         self.state.param.watch(lambda e: self.reload(), "catalog_revision")
         self._intro = pn.pane.HTML(f'<div class="wb-intro-text"><p><b>{esc(PURPOSE)}</b></p>'
                                    "<p>Press <kbd>?</kbd> for the keys and what the stepper's words mean.</p></div>",
-                                   stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-intro"])
+                                   stylesheets=theme_sheets(), sizing_mode="stretch_width", css_classes=["wb-intro"])
         self._first = first_step(self.catalog.roots)
         self._first_btn = pn.widgets.Button(label="First step: open the sample where a rule fires, at the trigger",
                                             color="primary", visible=self._first is not None, css_classes=["wb-first-step"])

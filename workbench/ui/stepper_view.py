@@ -17,7 +17,7 @@ import param
 from panel.viewable import Viewer
 
 from workbench.ui.background import Background, Task
-from workbench.ui.entry_html import ACTIVE_BUTTON, STYLESHEET, conversation_html, esc, pre
+from workbench.ui.entry_html import ACTIVE_BUTTON, conversation_html, esc, pre
 from workbench.ui.judge_view import JudgeView, judged_names, seek_or_pause
 from workbench.ui.keys import KeyCatcher
 from workbench.ui.notify import reporting
@@ -25,6 +25,7 @@ from workbench.ui.roots import STREAM_SUFFIX, ServedRoots
 from workbench.ui.state import AppState
 from workbench.ui.step_html import buffers_html, rules_html
 from workbench.ui.stepper_lane import SOURCE, StepperLane
+from workbench.ui.theme import theme_sheets
 
 DERIVED = "(derived from the open session)"
 _CONVERSATION_TAIL = 14
@@ -38,7 +39,7 @@ _MARK_KINDS = ("trigger", "abort", "retry")
 
 
 def _html(min_height: int = 120, **kw: Any) -> pn.pane.HTML:
-    return pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", min_height=min_height, **kw)
+    return pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width", min_height=min_height, **kw)
 
 
 def _card(title: str, body: Any, **kw: Any) -> pn.Card:
@@ -97,7 +98,7 @@ class StepperView(StepperLane, Viewer):
                                            min_width=200, margin=(12, 10))
         self.slider.param.watch(lambda e: self.go(e.new), "value_throttled")
         # marks under the slider: triggers, aborts and retries among the steps replayed so far
-        self.marks = pn.pane.HTML("", stylesheets=[STYLESHEET, _MARKS_CSS], sizing_mode="stretch_width",
+        self.marks = pn.pane.HTML("", stylesheets=[*theme_sheets(), _MARKS_CSS], sizing_mode="stretch_width",
                                   css_classes=["wb-slider-marks"], margin=(0, 10), height=16)
         self._marks: dict[int, tuple[str, ...]] = {}
         self._marked = 0

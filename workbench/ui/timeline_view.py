@@ -22,10 +22,11 @@ from panel.viewable import Viewer
 from workbench.errors import UsageError
 from workbench.replay import build_timeline, derive_stream, read_stream, run_session
 from workbench.sessions import load_session, usage_totals
-from workbench.ui.entry_html import STYLESHEET, esc, table_html
+from workbench.ui.entry_html import esc, table_html
 from workbench.ui.notify import reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
+from workbench.ui.theme import theme_sheets
 
 ANY = "(any)"
 ERRORS = {"any": None, "with errors": True, "without errors": False}
@@ -138,9 +139,9 @@ class TimelineView(Viewer):
         for w in (self.tool, self.error, self.model):
             w.param.watch(lambda *e: self._draw(), "value")
         self.status = pn.pane.HTML('<div class="wb-muted">Open a session or choose a stream in the Stepper.</div>',
-                                   stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-tl-status"])
+                                   stylesheets=theme_sheets(), sizing_mode="stretch_width", css_classes=["wb-tl-status"])
         self.plot = pn.pane.Bokeh(None, sizing_mode="stretch_width", min_height=240, css_classes=["wb-tl-plot"])
-        self.totals = pn.pane.HTML("", stylesheets=[STYLESHEET], sizing_mode="stretch_width", css_classes=["wb-tl-totals"])
+        self.totals = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width", css_classes=["wb-tl-totals"])
         s = self.state
         s.param.watch(lambda *e: self._mark_dirty(), ["session", "stream", "chunking", "rules_dir", "rules_revision",
                                                       "context_mode", "interrupt_mode", "repeat_mode", "repeat_gap",
@@ -275,5 +276,5 @@ class TimelineView(Viewer):
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(pn.Row(self.tool, self.error, self.model), self.status, self.plot,
-                         pn.pane.HTML("<h4>Session totals</h4>", stylesheets=[STYLESHEET]), self.totals,
+                         pn.pane.HTML("<h4>Session totals</h4>", stylesheets=theme_sheets()), self.totals,
                          sizing_mode="stretch_width", scroll=True, min_height=760)
