@@ -211,9 +211,10 @@ def _parse_lines(
 ) -> Session:
     """``lines[n - 1]`` is physical line ``n``; blank lines are skipped, as the agent skips them.
 
-    The records are made into entries as they are parsed (``_values`` is a generator): reading a
-    record's fields right after parsing it finds them in the cache; a second pass over 100k parsed
-    records cost a third of the loading.
+    The records are made into entries as they are parsed (``_values`` is a generator): a record's
+    fields are read while it is still in the cache, and each entry lands in memory next to its
+    record, which the passes after loading (the tree, the rows) read together: ``tree --json`` of
+    100k entries ran 10-15% faster than when all lines were parsed first.
     """
     not_loaded: list[NotLoaded] = []
     last_line = len(lines)  # the last line that is not blank (0: none), for "truncated"
