@@ -270,15 +270,14 @@ def _values(lines: list[str], start: int, *, path: str, diags: list[Diagnostic],
     """(line number, value) of each line from ``lines[start]`` on that is one JSON value, as it is
     parsed; blank lines are skipped and the others reported (``truncated_at``: the last line, when
     the file does not end with a newline)."""
-    ws = _WHITESPACE
     fast = _fast_loads if loads_line is _loads_fast else loads_line
     for number, text in enumerate(islice(lines, start, None), start + 1):
-        if not text or (text[0] in ws and not text.strip(ws)):  # _is_blank, inline: once per line
-            continue
         try:
             try:
                 value = fast(text)  # orjson straight away: no Python frame per line
             except ValueError:
+                if _is_blank(text):  # no parser takes a blank line: asked only once one refuses it
+                    continue
                 if fast is loads_line:
                     raise
                 value = _loads_line(text)  # the standard library's value or error (see _loads_fast)
