@@ -144,3 +144,33 @@ def test_pi_visible_forest_is_the_nearest_visible_ancestor_walk(recs, flavor, le
                 active.add(cur)
                 cur = vparent.get(cur)
         assert forest.layout == layout_forest(roots, forest.vchildren, active)
+
+
+def _tool_calls_walked(recs, leaf, flavor):
+    """omp 18's tool-call index written plainly from ``get_tree()``: its roots last to first, each
+    subtree in preorder, a later call of an id winning; other flavours: the display order."""
+    tree = SessionTree(recs, leaf=leaf, flavor=flavor)
+    flat = _flat(recs, flavor, leaf)
+    if flavor == "omp18":
+        order, stack = [], list(tree.get_tree())  # popping from the end: the last root first
+        while stack:
+            node = stack.pop()
+            order.append(node.entry)
+            stack.extend(reversed(node.children))
+    else:
+        order = [flat.entries[n] for n in flat.order]
+    calls = {}
+    for entry in order:
+        msg = entry.obj.get("message")
+        if entry.type == "message" and isinstance(msg, dict) and msg.get("role") == "assistant" \
+                and isinstance(msg.get("content"), list):
+            for block in msg["content"]:
+                if isinstance(block, dict) and block.get("type") == "toolCall":
+                    calls[block.get("id")] = (block.get("name"), block.get("arguments"))
+    return calls
+
+
+@pytest.mark.parametrize(("recs", "flavor", "leaf"), _cases())
+@pytest.mark.parametrize("as_flavor", ["omp18", "omp"])
+def test_tool_calls_follow_the_agents_walk(recs, flavor, leaf, as_flavor):
+    assert _flat(recs, as_flavor, leaf).tool_calls == _tool_calls_walked(recs, leaf, as_flavor)

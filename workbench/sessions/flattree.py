@@ -125,6 +125,7 @@ class FlatTree(SearchIndexed):
         self.parent = parent
         self.children = children  # never changed: it can be the forest's own
         active, on_path = _leaf_paths(ids, parent, leaf, unique=self.unique_ids)
+        self.roots = root_nums  # the forest's order: file order, then where cycles were cut
         layout = (layout_forest18 if flavor == "omp18" else layout_forest)(root_nums, children, on_path)
         self.order: list[int] = list(layout)  # flat display order (indices into entries)
         self.layout = layout
@@ -200,7 +201,7 @@ class FlatTree(SearchIndexed):
 
     def _ordered_tool_calls(self, assistants: list[int]) -> dict[Any, tuple[Any, Any]]:
         if self.flavor == "omp18":
-            rank, root_of = _preorder_ranks([n for n, p in enumerate(self.parent) if p < 0], self.children)
+            rank, root_of = _preorder_ranks(self.roots, self.children)
             assistants = sorted(assistants, key=lambda n: (-rank[root_of[n]], rank[n]))
         else:
             roles = self.roles

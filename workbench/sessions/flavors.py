@@ -55,8 +55,6 @@ def detect_flavor(session: Any) -> FlavorGuess:
         if field in header:
             omp18 = FlavorGuess("omp18", f"header field {field}", 0)
             break
-    if isinstance(entries, (list, tuple)) and {e.type for e in entries}.isdisjoint(_MARKED_TYPES):
-        entries = ()  # no entry of a type that carries a mark (found without the loop below)
     for entry in entries:
         etype = entry.type
         if etype not in _MARKED_TYPES:  # most entries: no record to look into

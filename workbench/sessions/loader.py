@@ -211,9 +211,10 @@ def _parse_lines(
 ) -> Session:
     """``lines[n - 1]`` is physical line ``n``; blank lines are skipped, as the agent skips them.
 
-    The records are made into entries as they are parsed (``_values`` is a generator): reading a
-    record's fields right after parsing it finds them in the cache; a second pass over 100k parsed
-    records cost a third of the loading.
+    The records are made into entries as they are parsed (``_values`` is a generator): a record's
+    fields are read while it is still in the cache, and each entry lands in memory next to its
+    record, which the passes after loading (the tree, the rows) read together: ``tree --json`` of
+    100k entries ran 10-15% faster than when all lines were parsed first.
     """
     not_loaded: list[NotLoaded] = []
     last_line = len(lines)  # the last line that is not blank (0: none), for "truncated"
@@ -269,15 +270,14 @@ def _values(lines: list[str], start: int, *, path: str, diags: list[Diagnostic],
     """(line number, value) of each line from ``lines[start]`` on that is one JSON value, as it is
     parsed; blank lines are skipped and the others reported (``truncated_at``: the last line, when
     the file does not end with a newline)."""
-    ws = _WHITESPACE
     fast = _fast_loads if loads_line is _loads_fast else loads_line
     for number, text in enumerate(islice(lines, start, None), start + 1):
-        if not text or (text[0] in ws and not text.strip(ws)):  # _is_blank, inline: once per line
-            continue
         try:
             try:
                 value = fast(text)  # orjson straight away: no Python frame per line
             except ValueError:
+                if _is_blank(text):  # no parser takes a blank line: asked only once one refuses it
+                    continue
                 if fast is loads_line:
                     raise
                 value = _loads_line(text)  # the standard library's value or error (see _loads_fast)
