@@ -49,5 +49,5 @@ def install() -> bool:
         return await original(doc)
 
     setattr(dispatch, _MARK, True)
-    pdoc._dispatch_msgs = dispatch  # type: ignore[attr-defined]  # the module-global name its tasks call
+    pdoc._dispatch_msgs = dispatch  # the module-global name its tasks call
     return True
