@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 from bokeh.document import Document
@@ -18,6 +19,24 @@ class _Socket:
 class _Conn:
     def __init__(self) -> None:
         self._socket = _Socket()
+
+
+def _run(coroutine) -> None:
+    """Run ``coroutine`` to its end on a loop of its own thread: the browser tests' Playwright keeps
+    an event loop running in the main thread, where ``asyncio.run`` refuses to start."""
+    failure: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as exc:  # handed to the test's thread
+            failure.append(exc)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failure:
+        raise failure[0]
 
 
 @pytest.fixture
@@ -39,14 +58,14 @@ def test_plain_panel_leaves_the_queued_message_unsent(queued):
     # later Panel sends it, this fails and the guard can go.
     write_flush.install()
     doc, sent = queued
-    asyncio.run(pdoc._dispatch_msgs.__wrapped__(doc))
+    _run(pdoc._dispatch_msgs.__wrapped__(doc))
     assert sent == [] and pdoc._WRITE_MSGS[doc]
 
 
 def test_guard_sends_the_queued_message_and_clears_the_block(queued):
     assert write_flush.install()
     doc, sent = queued
-    asyncio.run(pdoc._dispatch_msgs(doc))
+    _run(pdoc._dispatch_msgs(doc))
     assert sent == ["the list's patch"]
     assert doc not in pdoc._WRITE_MSGS and doc not in pdoc._WRITE_BLOCK
 
@@ -55,7 +74,7 @@ def test_guard_leaves_an_empty_queue_alone(queued):
     write_flush.install()
     doc, sent = queued
     pdoc._WRITE_MSGS.pop(doc)
-    asyncio.run(pdoc._dispatch_msgs(doc))
+    _run(pdoc._dispatch_msgs(doc))
     assert sent == [] and doc not in pdoc._WRITE_BLOCK
 
 

@@ -19,7 +19,7 @@ from panel.io import PeriodicCallback
 from panel.theme.fast import Fast
 
 import workbench
-from workbench.ui import write_flush
+from workbench.ui import page_bundles, write_flush
 from workbench.ui.catalog import Catalog
 from workbench.ui.help_panel import help_html
 from workbench.ui.keys import KeyCatcher
@@ -292,6 +292,7 @@ def create_app(paths: Iterable[str | os.PathLike[str]] = (), db: str | None = No
     # the stylesheet as a URL, not raw CSS: see workbench/ui/theme.py (the page's first document)
     pn.extension("tabulator", notifications=True, css_files=[theme_url()])
     write_flush.install()  # a patch queued behind a write in flight must still reach the browser
+    page_bundles.install()  # no MathJax or WebGL bundle on the page: the app uses neither
     pn.config.notifications = True
     server = Server(paths, db)
 
