@@ -10,9 +10,11 @@ entries, default 1,000) and a large one (``--large``, default 100,000):
 - where the small session's first row waits (a warm page, bundles cached): the HTML document
   (server-side, the page's own build), the scripts run (DOMContentLoaded), the websocket open,
   then the document pulled over it and drawn, the list with it (printed as shares of the whole);
-- the bundled ``sample_sessions/`` (what ``bash scripts/serve`` serves), warm pages, best and
-  median of ``--runs``: the tree of the session a new page opens (``?tab=tree``), the tree of the
-  largest sample, and the landing page (the Sessions table's first row);
+- the bundled ``sample_sessions/`` served as ``bash scripts/serve`` serves them (``workbench serve``
+  in a process of its own, measured first), warm pages, best and median of ``--runs`` loads made
+  one at a time (each page settles before the next): the tree of the session a new page opens
+  (``?tab=tree``), the tree of the largest sample, and the landing page (the Sessions table's
+  first row);
 - server memory (RSS of this process, which hosts the server) before and after the large session
   is open in a browser.
 
@@ -22,8 +24,11 @@ entries, default 1,000) and a large one (``--large``, default 100,000):
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import socket
+import subprocess
 import sys
 import tempfile
 import time
@@ -39,6 +44,7 @@ SAMPLE_PAGES = [("tree of the session a page opens", "?tab=tree", ROW),
                 ("tree of big-refactor (969 lines)", "?session=big-refactor.jsonl&tab=tree", ROW),
                 ("landing: Sessions table", "", TABLE_ROW)]
 GOAL_FIRST_ROW = 1.5  # seconds, issue 15
+SETTLE = 1.5  # seconds a warm-loaded page stays open before the next load (see warm_loads)
 BUILDS: list[float] = []  # seconds of each build_page (one per browser session)
 _PERF = """() => { const n = performance.getEntriesByType('navigation')[0];
   const r = performance.getEntriesByType('resource');
@@ -57,7 +63,12 @@ def warm_loads(context, url: str, query: str, selector: str, runs: int) -> list[
         page.locator(selector).first.wait_for()
         if i:
             times.append(time.perf_counter() - t0)
+        # one navigation at a time, as one user makes them: the page's follow-up work (the graph and
+        # the conversation, built once the list is drawn) ends, and its closed session is let go,
+        # before the next load starts; back to back, that work ran during the next load's wait
+        time.sleep(SETTLE)
         page.close()
+        time.sleep(SETTLE / 3)
     return times
 
 
@@ -94,6 +105,37 @@ def _serve(folder: Path) -> str:
         except OSError:
             time.sleep(0.1)
     return f"{base}/app"
+
+
+@contextlib.contextmanager
+def served_samples():
+    """``workbench serve sample_sessions`` in a process of its own, as the README's first command
+    runs it (no benchmark threads or other sessions beside it); yields its URL."""
+    proc = subprocess.Popen([sys.executable, "-m", "workbench", "serve", str(SAMPLES), "--port", "0", "--json",
+                             "--no-show"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None
+        text = ""
+        while True:  # the start-up report is one JSON object over several lines
+            line = proc.stdout.readline()
+            if not line:
+                raise SystemExit("workbench serve ended before it reported its URL")
+            text += line
+            try:
+                url = json.loads(text)["url"]
+                break
+            except json.JSONDecodeError:
+                continue
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(url, timeout=5)
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield url.rstrip("/")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
 
 
 def first_row(context, url: str, session: str) -> tuple[float, object]:
@@ -163,9 +205,14 @@ def main(argv: list[str] | None = None) -> int:
     (folder / "other.jsonl").write_text(generate_session_text(200), encoding="utf-8")
     size_mb = (folder / "large.jsonl").stat().st_size / 1e6
     url = _serve(folder)
-    samples_url = _serve(SAMPLES)
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS, headless=True)
+        print("  bundled samples …", file=sys.stderr, flush=True)
+        with served_samples() as samples_url:  # first, while nothing else has run on this machine's cores
+            samples_ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+            samples = [(label, warm_loads(samples_ctx, samples_url, query, selector, args.runs))
+                       for label, query, selector in SAMPLE_PAGES]
+            samples_ctx.close()
         ctx = browser.new_context(viewport={"width": 1400, "height": 900})
         first_row(ctx, url, "other.jsonl")[1].close()  # warm-up: the first page of a run loads the bundles
         mem_before = rss_mb()
@@ -190,10 +237,6 @@ def main(argv: list[str] | None = None) -> int:
         page.close()
         busy.close()
 
-        print("  bundled samples …", file=sys.stderr, flush=True)
-        samples_ctx = browser.new_context(viewport={"width": 1400, "height": 900})
-        samples = [(label, warm_loads(samples_ctx, samples_url, query, selector, args.runs))
-                   for label, query, selector in SAMPLE_PAGES]
         browser.close()
 
     print(f"sessions: small {args.small:,} entries, large {args.large:,} entries ({size_mb:.0f} MB)")
