@@ -167,8 +167,6 @@ class SessionsView(Viewer):
     def _on_search(self, event: Any) -> None:
         with reporting("Search"):
             hits = self.catalog.search(event.new)
-
-
             # escaped here, then shown as HTML: the words around the match, the match marked
             shown = [{**h, "text": snippet_html(str(h.get("text", "")), event.new)} for h in hits]
             self._hits.value = pd.DataFrame(shown, columns=["session", "id", "type", "text"])
