@@ -148,7 +148,7 @@ class TreeView(Viewer):
                 return False
             doc = SessionDoc(path, self.state.flavour)
             tl = doc.tree_list(self.state.filter, self.state.q, self.state.leaf or None)
-        except (WorkbenchError, OSError):
+        except Exception:  # anything at all: the lane does the same work again and reports what went wrong
             return False
         self._generation += 1
         self._latest = tl
