@@ -27,10 +27,10 @@ def test_a_small_file_comes_with_its_rows_and_leaves_the_graph_for_later(view):
     assert view._open_inline()
     assert view.rows.rows and view.tl.selected_id == "e09"
     # the graph and the conversation wait for the page's first render
-    assert view._graph is None and "Building the conversation" in view.conversation.object
+    assert view._graph is None and "Building the conversation" in view.detail.conversation.object
     view._after_first_render()
     assert view._graph is not None and view.graph.object is not None
-    assert "message(s) the model would see" in view.conversation.object
+    assert "message(s) the model would see" in view.detail.conversation.object
 
 
 def test_a_file_over_the_limit_takes_the_lane(view, monkeypatch):

@@ -39,7 +39,7 @@ def _texts(view):
 def test_tree_starts_at_the_leaf_with_rows(tree):
     assert tree.state.leaf == "e09"
     assert "user: try approach B" in _texts(tree)
-    assert "e09" in tree.entry.object and "Approach B" in tree.entry.object
+    assert "e09" in tree.detail.entry.object and "Approach B" in tree.detail.entry.object
 
 
 def test_keys_from_the_browser_drive_filter_search_and_selection(tree):

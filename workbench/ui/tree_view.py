@@ -18,13 +18,13 @@ from workbench.errors import NotFoundError, WorkbenchError
 from workbench.sessions import append_label
 from workbench.ui import graph as graph_mod
 from workbench.ui.background import Background, Task
-from workbench.ui.entry_html import ACTIVE_BUTTON, conversation_html, entry_html, esc, raw_json_html
+from workbench.ui.entry_html import ACTIVE_BUTTON, esc
 from workbench.ui.notify import notify, reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.session_doc import SessionDoc, row_view
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
-from workbench.ui.tree_problems import ProblemsPanel
+from workbench.ui.tree_detail import TreeDetail
 from workbench.ui.tree_rows import TreeRows
 
 _FILTER_LABELS = {"default": "default", "no-tools": "no-tools", "user-only": "user", "labeled-only": "labeled",
@@ -35,20 +35,6 @@ _LANE = "tree"  # loading, filtering and key presses of one tree run in order, o
 _KEY_HELP = ("Keys (click the list first): ↑/↓ move · ←/→ page · Alt+D/T/U/L/A filter · Ctrl+O cycle · "
              "Shift+L label · type to search · Esc clears")
 
-
-CONVERSATION_TAIL = 200  # messages drawn in "Conversation at this leaf" (the rest are counted)
-
-
-def conversation_tail_html(doc: SessionDoc, leaf: str) -> str:
-    """What the model would see with ``leaf`` as the leaf: a count, then the last messages."""
-    messages = doc.context(leaf).messages
-    head = (f'<div class="wb-kv">{len(messages):,} message(s) the model would see with <b>{esc(leaf)}</b> '
-            "as the leaf</div>")
-    if len(messages) > CONVERSATION_TAIL:
-        head += (f'<div class="wb-muted">… {len(messages) - CONVERSATION_TAIL:,} earlier message(s) not drawn; '
-                 f"the last {CONVERSATION_TAIL} follow</div>")
-        messages = messages[-CONVERSATION_TAIL:]
-    return head + conversation_html(messages)
 
 
 class TreeView(Viewer):
@@ -74,9 +60,6 @@ class TreeView(Viewer):
         self._load_task: Task | None = None
         self._filter_task: Task | None = None
         self._graph: graph_mod.GraphWindow | None = None
-        self._problems_title = "Problems"
-        self._context_for = ""
-        self._first_render_pending = False  # an inline load waits for the page's first render (see _open_inline)
         self.rows = TreeRows(min_height=300)
         self.rows.on_message(self._on_message)
         self.rows.param.watch(self._on_row_clicked, "selected")
@@ -99,19 +82,7 @@ class TreeView(Viewer):
                                                css_classes=["wb-tree-cancel"])
         self.cancel_button.on_click(lambda e: self.cancel_load())
         self.graph = pn.pane.Bokeh(None, sizing_mode="stretch_both", min_height=280)
-        self.entry = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width", css_classes=["wb-entry-pane"])
-        self.conversation = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width")
-        self.raw = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width")
-        self.problems = ProblemsPanel(on_pick=self._on_problem_picked)
-        # the problems' table (a Tabulator) joins the page when its tab is first opened: hidden, it
-        # was the heaviest model of the tree's first document; once shown it stays (see app.build_page)
-        self._problems_tab = pn.Column(sizing_mode="stretch_both", margin=0)
-        self.detail = pn.Tabs(("Entry", pn.Column(self.entry, scroll=True, sizing_mode="stretch_both")),
-                              ("Conversation at this leaf", pn.Column(self.conversation, scroll=True, sizing_mode="stretch_both")),
-                              ("Raw JSON", pn.Column(self.raw, scroll=True, sizing_mode="stretch_both")),
-                              ("Problems", self._problems_tab),
-                              sizing_mode="stretch_both", min_height=300)
-        self.detail.param.watch(self._on_detail_tab, "active")
+        self.detail = TreeDetail(self.bg, self._on_problem_picked)
         self.state.param.watch(self._on_session, ["session", "flavour", "revision"])
         self.state.param.watch(self._on_filter, ["filter", "q"])
         self.state.param.watch(self._on_leaf, "leaf")
@@ -152,19 +123,19 @@ class TreeView(Viewer):
             return False
         self._generation += 1
         self._latest = tl
-        self._first_render_pending = True
+        self.detail.deferred = True
         self._loaded(self._generation, False, doc, tl, graph=False)
         return True
 
     def _after_first_render(self) -> None:
         """What an inline load left for later: the graph and the conversation (it may be long: in the
         first document it would be drawn, in its hidden tab, before the list could be)."""
-        self._first_render_pending = False
+        self.detail.deferred = False
         if self.doc is None or self.tl is None:
             return
         if self._graph is None:
             self._regraph(self.tl.selected_id)
-        self._build_conversation()
+        self.detail.build_conversation(self.doc)
 
     # -- notebook entry point ------------------------------------------------------------------------
     @classmethod
@@ -248,12 +219,7 @@ class TreeView(Viewer):
         if graph:
             self._regraph(tl.selected_id)  # the list first; the graph follows from the lane
         self._render_rows(follow_selection=True)
-        self.problems.show(doc)
-        found = len(doc.session.diagnostics)
-        title = f"Problems ({found})" if found else "Problems"
-        if title != self._problems_title:
-            self._problems_title = title
-            self.detail[3] = (title, self._problems_tab)
+        self.detail.show_problems(doc)
         if tl.selected_id and tl.selected_id != self.state.leaf and not reload_only:
             self.state.leaf = tl.selected_id
         else:
@@ -265,10 +231,10 @@ class TreeView(Viewer):
             self.doc = self.tl = self._latest = None
             self._graph = None
             self.graph.object = None
-            self.problems.show(None)
+            self.detail.show_problems(None)
         self.rows.param.update(rows=[], total=0, offset=0, selected="", selected_index=-1, empty_text=message)
         self.count.object = self.status.object = ""
-        self.entry.object = self.conversation.object = self.raw.object = ""
+        self.detail.clear()
 
     def _begin_progress(self, text: str) -> None:
         self.progress.param.update(value=0, visible=True)
@@ -453,11 +419,7 @@ class TreeView(Viewer):
         if self.tl is not None and self.tl.select(entry_id).selected_id != entry_id:
             self.state.filter = "all"  # the neighbour may be hidden by the filter: show everything
         self.state.leaf = entry_id
-        self.detail.active = 0
-
-    def _on_detail_tab(self, event: Any) -> None:
-        if event.new == 3 and not self._problems_tab.objects:
-            self._problems_tab.objects = [self.problems]
+        self.detail.show_entry_tab()
 
     # -- labels --------------------------------------------------------------------------------------
     def write_label(self, entry_id: str, value: str) -> None:
@@ -501,33 +463,10 @@ class TreeView(Viewer):
             self.state.leaf = entry_id
 
     def _show_entry(self) -> None:
-        doc = self.doc
-        leaf = self.state.leaf
-        entry = doc.entry(leaf) if doc is not None and leaf else None
-        if doc is None or entry is None:
-            self.entry.object = '<div class="wb-muted">Select an entry in the list or the graph.</div>'
-            self.conversation.object = self.raw.object = ""
-            return
-        active = doc.active_ids()
-        self.entry.object = entry_html(entry.obj, label=doc.label(entry.id), line=entry.line,
-                                       on_active_path=entry.id in active)
-        self.raw.object = raw_json_html(entry.raw)
-        # the context of a leaf deep in a long session is tens of thousands of messages: built on its
-        # own lane (not delaying the list's keys), the newest selection wins, only the tail is drawn
-        self._context_for = entry.id
-        self.conversation.object = '<div class="wb-muted">Building the conversation at this leaf…</div>'
-        if not self._first_render_pending:  # else it follows the page's first render (_after_first_render)
-            self._build_conversation()
+        entry = self.detail.show(self.doc, self.state.leaf)
         graph = self._graph
-        if graph is not None and graph.covers(entry.id):
+        if entry is not None and graph is not None and graph.covers(entry.id):
             graph_mod.in_document(graph.figure, lambda: graph.mark(entry.id))
-
-    def _build_conversation(self) -> None:
-        doc, eid = self.doc, self._context_for
-        if doc is None or not eid:
-            return
-        self.bg.submit(lambda task: conversation_tail_html(doc, eid), what="Conversation", lane="context",
-                       done=lambda html: setattr(self.conversation, "object", html) if self._context_for == eid else None)
 
     def __panel__(self) -> pn.viewable.Viewable:
         # the "N/M shown" counter sits with the key help, under the filters: beside them it ran into the

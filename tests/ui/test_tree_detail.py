@@ -1,0 +1,69 @@
+"""The Tree tab's detail pane: entry, conversation at the leaf, raw JSON, problems."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from workbench.ui.background import Background
+from workbench.ui.session_doc import SessionDoc
+from workbench.ui.tree_detail import TreeDetail, conversation_tail_html
+
+FIXTURES = Path(__file__).with_name("fixtures")
+
+
+def _doc(tmp_path, name="branched.jsonl") -> SessionDoc:
+    shutil.copy(FIXTURES / name, tmp_path / name)
+    return SessionDoc(tmp_path / name, "omp")
+
+
+def test_an_entry_shows_with_its_raw_json_and_the_conversation_at_it(tmp_path):
+    picked: list = []
+    detail = TreeDetail(Background(), picked.append)
+    doc = _doc(tmp_path)
+    entry = detail.show(doc, "e09")
+    assert entry is not None and entry.id == "e09"
+    assert "Approach B" in detail.entry.object and "e09" in detail.raw.object
+    assert "message(s) the model would see with <b>e09</b>" in detail.conversation.object
+
+
+def test_a_deferred_conversation_waits_until_it_is_asked_for(tmp_path):
+    detail = TreeDetail(Background(), lambda _: None)
+    doc = _doc(tmp_path)
+    detail.deferred = True
+    detail.show(doc, "e09")
+    assert "Building the conversation" in detail.conversation.object
+    detail.deferred = False
+    detail.build_conversation(doc)
+    assert "message(s) the model would see" in detail.conversation.object
+
+
+def test_no_entry_says_what_to_do_and_clears_the_rest(tmp_path):
+    detail = TreeDetail(Background(), lambda _: None)
+    assert detail.show(_doc(tmp_path), "no-such-id") is None
+    assert "Select an entry" in detail.entry.object and detail.raw.object == detail.conversation.object == ""
+
+
+def test_the_problems_tab_counts_bad_lines_and_joins_the_page_when_opened(tmp_path):
+    detail = TreeDetail(Background(), lambda _: None)
+    (tmp_path / "bad.jsonl").write_text((FIXTURES / "branched.jsonl").read_text() + "{not json\n")
+    detail.show_problems(SessionDoc(tmp_path / "bad.jsonl", "omp"))
+    assert detail.tabs._names[3] == "Problems (1)"
+    assert not detail._problems_tab.objects  # not in the page until its tab is opened
+    detail.tabs.active = 3
+    assert detail.problems.table in detail._problems_tab.select(type(detail.problems.table))
+    detail.show_problems(None)
+    assert detail.tabs._names[3] == "Problems"
+
+
+def test_a_long_conversation_draws_only_its_tail(tmp_path, monkeypatch):
+    from workbench.ui import tree_detail
+
+    doc = _doc(tmp_path)
+    whole = conversation_tail_html(doc, "e09")
+    count = len(doc.context("e09").messages)
+    assert count > 2 and "not drawn" not in whole
+    monkeypatch.setattr(tree_detail, "CONVERSATION_TAIL", 2)
+    tail = conversation_tail_html(doc, "e09")
+    assert f"… {count - 2:,} earlier message(s) not drawn; the last 2 follow" in tail
+    assert len(tail) < len(whole)

@@ -1,0 +1,103 @@
+"""The Tree tab's detail pane: the selected entry, the conversation at that leaf, its raw JSON and the
+open file's problems, as four tabs beside the branch graph."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import panel as pn
+from panel.viewable import Viewer
+
+from workbench.ui.background import Background
+from workbench.ui.entry_html import conversation_html, entry_html, esc, raw_json_html
+from workbench.ui.session_doc import SessionDoc
+from workbench.ui.theme import theme_sheets
+from workbench.ui.tree_problems import ProblemsPanel
+
+CONVERSATION_TAIL = 200  # messages drawn in "Conversation at this leaf" (the rest are counted)
+_PROBLEMS = 3  # the Problems tab's position
+
+
+def conversation_tail_html(doc: SessionDoc, leaf: str) -> str:
+    """What the model would see with ``leaf`` as the leaf: a count, then the last messages."""
+    messages = doc.context(leaf).messages
+    head = (f'<div class="wb-kv">{len(messages):,} message(s) the model would see with <b>{esc(leaf)}</b> '
+            "as the leaf</div>")
+    if len(messages) > CONVERSATION_TAIL:
+        head += (f'<div class="wb-muted">… {len(messages) - CONVERSATION_TAIL:,} earlier message(s) not drawn; '
+                 f"the last {CONVERSATION_TAIL} follow</div>")
+        messages = messages[-CONVERSATION_TAIL:]
+    return head + conversation_html(messages)
+
+
+class TreeDetail(Viewer):
+    """Entry, conversation, raw JSON and problems of the tree's selection; ``on_problem_picked`` hears a
+    click in the problems' table (the entry id nearest the bad line, or None)."""
+
+    def __init__(self, bg: Background, on_problem_picked: Callable[[str | None], None], **params: Any) -> None:
+        super().__init__(**params)
+        self.bg = bg
+        self.deferred = False  # the conversation waits for the page's first render (an inline load)
+        self._context_for = ""
+        self.entry = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width", css_classes=["wb-entry-pane"])
+        self.conversation = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width")
+        self.raw = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width")
+        self.problems = ProblemsPanel(on_pick=on_problem_picked)
+        # the problems' table (a Tabulator) joins the page when its tab is first opened: hidden, it
+        # was the heaviest model of the tree's first document; once shown it stays (see app.build_page)
+        self._problems_tab = pn.Column(sizing_mode="stretch_both", margin=0)
+        self._problems_title = "Problems"
+        self.tabs = pn.Tabs(("Entry", pn.Column(self.entry, scroll=True, sizing_mode="stretch_both")),
+                            ("Conversation at this leaf", pn.Column(self.conversation, scroll=True, sizing_mode="stretch_both")),
+                            ("Raw JSON", pn.Column(self.raw, scroll=True, sizing_mode="stretch_both")),
+                            ("Problems", self._problems_tab),
+                            sizing_mode="stretch_both", min_height=300)
+        self.tabs.param.watch(self._on_tab, "active")
+
+    def clear(self) -> None:
+        self.entry.object = self.conversation.object = self.raw.object = ""
+
+    def show_problems(self, doc: SessionDoc | None) -> None:
+        """List ``doc``'s bad lines; the tab's title counts them."""
+        self.problems.show(doc)
+        found = len(doc.session.diagnostics) if doc is not None else 0
+        title = f"Problems ({found})" if found else "Problems"
+        if title != self._problems_title:
+            self._problems_title = title
+            self.tabs[_PROBLEMS] = (title, self._problems_tab)
+
+    def show(self, doc: SessionDoc | None, leaf: str) -> Any:
+        """Show the entry ``leaf`` of ``doc``; returns that entry, or None when there is none."""
+        entry = doc.entry(leaf) if doc is not None and leaf else None
+        if doc is None or entry is None:
+            self.entry.object = '<div class="wb-muted">Select an entry in the list or the graph.</div>'
+            self.conversation.object = self.raw.object = ""
+            return None
+        self.entry.object = entry_html(entry.obj, label=doc.label(entry.id), line=entry.line,
+                                       on_active_path=entry.id in doc.active_ids())
+        self.raw.object = raw_json_html(entry.raw)
+        # the context of a leaf deep in a long session is tens of thousands of messages: built on its
+        # own lane (not delaying the list's keys), the newest selection wins, only the tail is drawn
+        self._context_for = entry.id
+        self.conversation.object = '<div class="wb-muted">Building the conversation at this leaf…</div>'
+        if not self.deferred:  # else it follows the page's first render (build_conversation)
+            self.build_conversation(doc)
+        return entry
+
+    def build_conversation(self, doc: SessionDoc | None) -> None:
+        eid = self._context_for
+        if doc is None or not eid:
+            return
+        self.bg.submit(lambda task: conversation_tail_html(doc, eid), what="Conversation", lane="context",
+                       done=lambda html: setattr(self.conversation, "object", html) if self._context_for == eid else None)
+
+    def show_entry_tab(self) -> None:
+        self.tabs.active = 0
+
+    def _on_tab(self, event: Any) -> None:
+        if event.new == _PROBLEMS and not self._problems_tab.objects:
+            self._problems_tab.objects = [self.problems]
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self.tabs
