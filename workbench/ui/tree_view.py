@@ -36,7 +36,6 @@ _KEY_HELP = ("Keys (click the list first): ↑/↓ move · ←/→ page · Alt+D
              "Shift+L label · type to search · Esc clears")
 
 
-
 class TreeView(Viewer):
     """The `/tree` list with its keyboard, the branch graph, the selected entry and the file's problems.
 
