@@ -14,7 +14,9 @@ entries, default 1,000) and a large one (``--large``, default 100,000):
   in a process of its own, measured first), warm pages, best and median of ``--runs`` loads made
   one at a time (each page settles before the next): the tree of the session a new page opens
   (``?tab=tree``), the tree of the largest sample, and the landing page (the Sessions table's
-  first row);
+  first row); then the floor, measured the same way in the same minutes: a page with nothing of the
+  app, Panel's FastListTemplate around two tabs and one HTML pane (what any page in this template
+  costs on this machine at this moment, so the samples' figures can be read against it);
 - server memory (RSS of this process, which hosts the server) before and after the large session
   is open in a browser.
 
@@ -44,6 +46,7 @@ SAMPLE_PAGES = [("tree of the session a page opens", "?tab=tree", ROW),
                 ("tree of big-refactor (969 lines)", "?session=big-refactor.jsonl&tab=tree", ROW),
                 ("landing: Sessions table", "", TABLE_ROW)]
 GOAL_FIRST_ROW = 1.5  # seconds, issue 15
+FLOOR_LABEL = "floor: Panel's template + 2 tabs, no app"
 SETTLE = 1.5  # seconds a warm-loaded page stays open before the next load (see warm_loads)
 BUILDS: list[float] = []  # seconds of each build_page (one per browser session)
 _PERF = """() => { const n = performance.getEntriesByType('navigation')[0];
@@ -138,6 +141,46 @@ def served_samples():
         proc.wait(timeout=30)
 
 
+def serve_floor(port: int) -> None:
+    """Serve the floor page and block: Panel's FastListTemplate around two tabs and one HTML pane, with
+    the app's bundles (no MathJax, no WebGL) and nothing else of the app."""
+    import panel as pn
+
+    from workbench.ui import page_bundles
+
+    pn.extension("tabulator", notifications=True)
+    page_bundles.install()
+
+    def page() -> object:
+        pane = pn.pane.HTML('<div class="wb-floor">nothing of the app</div>')
+        return pn.template.FastListTemplate(title="floor", main=[pn.Tabs(("a", pane), ("b", pn.Column()))],
+                                            font_url="", busy_indicator=None)
+
+    pn.serve({"floor": page}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"], show=False)
+
+
+@contextlib.contextmanager
+def served_floor():
+    """``serve_floor`` in a process of its own, like the samples' server; yields the page's URL."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, __file__, "--floor-server", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}/floor"
+    try:
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(url, timeout=5)
+                break
+            except OSError:
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
 def first_row(context, url: str, session: str) -> tuple[float, object]:
     print(f"  loading {session} …", file=sys.stderr, flush=True)
     page = context.new_page()
@@ -192,7 +235,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--small", type=int, default=1_000)
     ap.add_argument("--large", type=int, default=100_000)
     ap.add_argument("--runs", type=int, default=5, help="warm loads per bundled-sample page")
+    ap.add_argument("--floor-server", type=int, metavar="PORT", help=argparse.SUPPRESS)  # see served_floor
     args = ap.parse_args(argv)
+    if args.floor_server:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+        serve_floor(args.floor_server)
+        return 0
     load_before = os.getloadavg()
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from playwright.sync_api import sync_playwright
@@ -213,6 +261,10 @@ def main(argv: list[str] | None = None) -> int:
             samples = [(label, warm_loads(samples_ctx, samples_url, query, selector, args.runs))
                        for label, query, selector in SAMPLE_PAGES]
             samples_ctx.close()
+        with served_floor() as floor_url:  # the same machine, the same minutes: what Panel alone costs
+            floor_ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+            samples.append((FLOOR_LABEL, warm_loads(floor_ctx, floor_url, "", ".wb-floor", args.runs)))
+            floor_ctx.close()
         ctx = browser.new_context(viewport={"width": 1400, "height": 900})
         first_row(ctx, url, "other.jsonl")[1].close()  # warm-up: the first page of a run loads the bundles
         mem_before = rss_mb()
