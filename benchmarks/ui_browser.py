@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import socket
 import subprocess
@@ -82,14 +81,27 @@ def rss_mb() -> float:
     return float("nan")
 
 
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait_until_up(url: str) -> None:
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(url, timeout=5)
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 def _serve(folder: Path) -> str:
     import panel as pn
 
     from workbench.ui.app import create_app
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = _free_port()
     app = create_app([folder])
 
     def timed() -> object:  # the per-session document build, inside the page's HTTP request
@@ -101,44 +113,28 @@ def _serve(folder: Path) -> str:
     pn.serve({"app": timed}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"],
              threaded=True, show=False, liveness=True)
     base = f"http://127.0.0.1:{port}"
-    for _ in range(600):
-        try:
-            urllib.request.urlopen(f"{base}/liveness", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
+    _wait_until_up(f"{base}/liveness")
     return f"{base}/app"
 
 
 @contextlib.contextmanager
-def served_samples():
-    """``workbench serve sample_sessions`` in a process of its own, as the README's first command
-    runs it (no benchmark threads or other sessions beside it); yields its URL."""
-    proc = subprocess.Popen([sys.executable, "-m", "workbench", "serve", str(SAMPLES), "--port", "0", "--json",
-                             "--no-show"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+def _serving_process(command: list[str], url: str):
+    """Run the server ``command`` in a process of its own until the block ends; yields ``url`` once it answers."""
+    proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        assert proc.stdout is not None
-        text = ""
-        while True:  # the start-up report is one JSON object over several lines
-            line = proc.stdout.readline()
-            if not line:
-                raise SystemExit("workbench serve ended before it reported its URL")
-            text += line
-            try:
-                url = json.loads(text)["url"]
-                break
-            except json.JSONDecodeError:
-                continue
-        for _ in range(600):
-            try:
-                urllib.request.urlopen(url, timeout=5)
-                break
-            except OSError:
-                time.sleep(0.1)
-        yield url.rstrip("/")
+        _wait_until_up(url)
+        yield url
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def served_samples():
+    """``workbench serve sample_sessions`` in a process of its own, as the README's first command
+    runs it (no benchmark threads or other sessions beside it); yields its URL."""
+    port = _free_port()
+    return _serving_process([sys.executable, "-m", "workbench", "serve", str(SAMPLES), "--port", str(port),
+                             "--no-show"], f"http://127.0.0.1:{port}")
 
 
 def serve_floor(port: int) -> None:
@@ -159,26 +155,10 @@ def serve_floor(port: int) -> None:
     pn.serve({"floor": page}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"], show=False)
 
 
-@contextlib.contextmanager
 def served_floor():
     """``serve_floor`` in a process of its own, like the samples' server; yields the page's URL."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, __file__, "--floor-server", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}/floor"
-    try:
-        for _ in range(600):
-            try:
-                urllib.request.urlopen(url, timeout=5)
-                break
-            except OSError:
-                time.sleep(0.1)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
+    port = _free_port()
+    return _serving_process([sys.executable, __file__, "--floor-server", str(port)], f"http://127.0.0.1:{port}/floor")
 
 
 def first_row(context, url: str, session: str) -> tuple[float, object]:
