@@ -48,12 +48,12 @@ def serving(paths, **kwargs):
     """Serve the app over ``paths`` in-process; yields the app URL (pitfall P1: servers killed after)."""
     import panel as pn
 
-    from workbench.ui.app import create_app
+    from workbench.ui.app import TITLE, create_app
 
     port = _free_port()
     app = create_app(list(paths))
     server = pn.serve({"app": app}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"],
-                      threaded=True, show=False, liveness=True, **kwargs)
+                      threaded=True, show=False, liveness=True, title=TITLE, **kwargs)
     base = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -69,6 +69,10 @@ def serving(paths, **kwargs):
             server.stop()
         except RuntimeError:  # already stopping
             pass
+        # wait for the server's thread: work it still runs (a page's first view is built on the
+        # server's next turn) holds Bokeh's process-wide current document, which the next test
+        # would otherwise see as its own
+        server.join(timeout=60)
         try:
             pn.state.kill_all_servers()
         except RuntimeError:

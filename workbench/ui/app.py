@@ -1,7 +1,7 @@
-"""The served app: one template, one ``AppState`` per browser session, the four tabs.
+"""The served app: one page, one ``AppState`` per browser session, the tabs.
 
 ``create_app(paths, db=...)`` returns a function Panel calls for every new browser session; the
-template is created there (and only there: in a notebook the views are used without it).
+page is created there (and only there: in a notebook the views are used without it).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from typing import Any
 
 import panel as pn
 from panel.io import PeriodicCallback
-from panel.theme.fast import Fast
 
 import workbench
 from workbench.ui import page_bundles, write_flush
@@ -24,6 +23,7 @@ from workbench.ui.catalog import Catalog
 from workbench.ui.help_panel import help_html
 from workbench.ui.keys import KeyCatcher
 from workbench.ui.notify import reporting
+from workbench.ui.page_frame import PageFrame, header_label
 from workbench.ui.roots import ServedRoots
 from workbench.ui.share_view import ShareBar
 from workbench.ui.state import TABS, AppState
@@ -32,26 +32,6 @@ from workbench.ui.theme import theme_sheets, theme_url
 TITLE = "TTSR Workbench"
 _TAB_TITLES = {"sessions": "Sessions", "tree": "Tree", "stepper": "Stepper", "rules": "Rules", "backtest": "Backtest",
                "playground": "Playground", "drafts": "Drafts", "timeline": "Timeline"}
-_RAW_CSS = """
-.bk-tab { font-size: 14px; }
-"""
-
-
-def _offline_fast() -> type:
-    """Panel's Fast design without its web font: no request may leave 127.0.0.1 (offline, privacy).
-
-    ``font_url=""`` is not enough: the Fast design class lists Google's Open Sans as a resource of
-    its own and Panel links it on every page. The subclass keeps the name ``Fast`` on purpose: Panel
-    derives the bundled paths of the design's own scripts from the class name. ``_resources`` is the
-    class attribute through which a Design subclass declares its resources (there is no other hook).
-    """
-    return type("Fast", (Fast,), {"_resources": {**Fast._resources, "font": {}},
-                                  "__module__": __name__, "__doc__": "Fast design, system fonts only."})
-
-
-OfflineFast = _offline_fast()
-
-
 def default_paths() -> list[Path]:
     """``sample_sessions/`` of the current directory if present, else the one shipped beside the package."""
     here = Path.cwd() / "sample_sessions"
@@ -172,8 +152,8 @@ _LOADERS: dict[str, Callable[[AppState, Server, dict[str, Any]], Any]] = {
 }
 
 
-def build_page(server: Server) -> pn.template.base.BasePage:
-    """One browser session: state, URL sync, tabs in the template."""
+def build_page(server: Server) -> PageFrame:
+    """One browser session: state, URL sync, the tabs in the page's frame."""
     state = server.new_state()
     state.apply_query(dict(pn.state.session_args or {}))
     state.sync_url()
@@ -191,7 +171,16 @@ def build_page(server: Server) -> pn.template.base.BasePage:
 
     tabs = pn.Tabs(*[(_TAB_TITLES[n], holders[n]) for n in TABS], dynamic=False, sizing_mode="stretch_both",
                    css_classes=["wb-tabs"])
-    show(state.tab)
+    doc = pn.state.curdoc
+    if doc is not None and doc.session_context is not None:
+        # Served, the open tab's view is built on the server's next turn, just after the page's HTML
+        # has gone out: while the browser runs Bokeh's scripts (0.7-0.8 s on the 2-core machine) and
+        # before it connects and asks for the document, instead of ahead of the HTML, which waited
+        # for it (0.2-0.3 s of the first tree row). A view that is not built yet when the browser
+        # asks comes as an update instead: the page is right either way, only slower.
+        pn.state.execute(lambda: show(state.tab), schedule=True)
+    else:
+        show(state.tab)
     tabs.active = TABS.index(state.tab)
 
     def _tab_from_state(event: Any) -> None:
@@ -205,7 +194,7 @@ def build_page(server: Server) -> pn.template.base.BasePage:
     tabs.param.watch(_state_from_tab, "active")
 
     session_select = pn.widgets.Select(options=_session_options(server, state), value=state.session or None,
-                                       width=320, css_classes=["wb-session-select"],
+                                       width=280, css_classes=["wb-session-select"],
                                        stylesheets=["select.bk-input { color: #24292f; background: #fff; }"])
 
     def _pick(event: Any) -> None:
@@ -224,39 +213,25 @@ def build_page(server: Server) -> pn.template.base.BasePage:
     flavour = pn.widgets.RadioButtonGroup.from_param(state.param.flavour, color="light", width=240)
 
     help_button = pn.widgets.Button(label="? Help", color="light", width=80, css_classes=["wb-help-button"])
-    template: Any = None  # the help opens the template's modal: the template is made below
+    page: Any = None  # the help opens the page's dialog: the page is made below
 
     def open_help(*_: Any) -> None:
-        template.open_modal()
+        page.open_dialog()
 
     help_keys = KeyCatcher(["?", "shift+?"], open_help)
     help_button.on_click(open_help)
-    template = pn.template.FastListTemplate(
-        title=TITLE,
-        header=[pn.Row(pn.pane.Str("session", styles={"color": "white"}, align="center"), session_select,
-                       pn.pane.Str("flavour", styles={"color": "white"}, align="center"), flavour,
-                       ShareBar(state=state), help_button, help_keys)],
-        modal=[pn.pane.HTML(help_html(), stylesheets=theme_sheets(), sizing_mode="stretch_width",
-                            css_classes=["wb-help-pane"])],
+    page = PageFrame(
+        TITLE,
+        header=[header_label("session"), session_select, header_label("flavour"), flavour, help_button,
+                ShareBar(state=state), help_keys],
         main=[tabs],
-        accent="#1f6feb",
-        header_background="#24292f",
-        theme_toggle=False,
-        # local fonts only: a demo must not depend on a font CDN (and offline it would stall the page)
-        font='"Liberation Sans", "DejaVu Sans", Arial, sans-serif',
-        font_url="",
-        design=OfflineFast,
-        # No global busy spinner: Panel keeps one process-wide list of them and updates every session's
-        # spinner from whichever session is busy, outside that session's document lock (a race that
-        # dropped browser events). Long work shows its own progress bars instead.
-        busy_indicator=None,
-        main_layout=None,
-        raw_css=[_RAW_CSS],
+        dialog=[pn.pane.HTML(help_html(), stylesheets=theme_sheets(), sizing_mode="stretch_width",
+                             css_classes=["wb-help-pane"])],
     )
-    template.state = state  # tests and notebooks reach the state through the page
-    template.views = views  # the tabs built so far (grows as tabs are opened)
+    page.state = state  # tests and notebooks reach the state through the page
+    page.views = views  # the tabs built so far (grows as tabs are opened)
     _follow(state, views)
-    return template
+    return page
 
 
 def _follow(state: AppState, views: dict[str, Any]) -> None:
@@ -288,7 +263,7 @@ def _session_options(server: Server, state: AppState) -> list[str]:
 
 
 def create_app(paths: Iterable[str | os.PathLike[str]] = (), db: str | None = None) -> Callable[[], Any]:
-    """A factory for ``pn.serve``: each browser session gets its own state and template."""
+    """A factory for ``pn.serve``: each browser session gets its own state and page."""
     # the stylesheet as a URL, not raw CSS: see workbench/ui/theme.py (the page's first document)
     pn.extension("tabulator", notifications=True, css_files=[theme_url()])
     write_flush.install()  # a patch queued behind a write in flight must still reach the browser
