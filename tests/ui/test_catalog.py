@@ -40,6 +40,24 @@ def test_a_failing_store_reaches_the_caller(monkeypatch):
         catalog.search("unwrap")
 
 
+def test_summaries_are_kept_until_an_ingest_changes_the_store(tmp_path, monkeypatch):
+    folder = tmp_path / "served"
+    folder.mkdir()
+    shutil.copy(SAMPLES / "legacy-v1.jsonl", folder / "a.jsonl")
+    catalog = Catalog(ServedRoots.of([folder]))
+    catalog.add([folder])
+    first = catalog.summaries()
+    asked = []
+    sessions = catalog.store.sessions
+    monkeypatch.setattr(catalog.store, "sessions", lambda: (asked.append(1), sessions())[1])
+    assert catalog.summaries() == first and asked == []  # the store did not change: not asked again
+    shutil.copy(SAMPLES / "legacy-v1.jsonl", folder / "b.jsonl")
+    catalog.refresh(folder / "b.jsonl")
+    assert sorted(s.path for s in catalog.summaries()) == ["a.jsonl", "b.jsonl"] and asked == [1]
+    catalog.summaries().clear()  # a caller's list is its own
+    assert len(catalog.summaries()) == 2
+
+
 # -- files that fail outright and files with notices: listed, not left out -----------------------------
 FIXTURES = Path(__file__).with_name("fixtures")
 HEADER = '{"type":"session","version":%s,"id":"s-%s","timestamp":"2026-01-0%sT00:00:00Z","cwd":"/w"}\n'

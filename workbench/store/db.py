@@ -164,6 +164,9 @@ class Store:
     def __init__(self, db: str | os.PathLike[str] = ":memory:", *, read_only: bool = False) -> None:
         self.db = os.fspath(db)
         self._lock = threading.RLock()
+        # Bumped by every ingest (the only writer of the ingest's tables): what a reader derived from
+        # those tables holds while this number stays the same.
+        self.revision = 0
         try:
             self._con = duckdb.connect(self.db, read_only=read_only)
         except duckdb.Error as exc:
@@ -210,6 +213,7 @@ class Store:
         ``parquet``: also write the tables as Parquet under that folder (see ``export_parquet``).
         ``_fast=False`` sends every file down the parser road (tests compare the two roads).
         """
+        self.revision += 1  # under the lock: a reader that sees the new number waits for this ingest to end
         t0 = time.perf_counter()
         summary = IngestSummary()
         files = list(dict.fromkeys(p.resolve() for p in session_files(paths)))

@@ -84,6 +84,7 @@ class Catalog:
         self.roots = roots
         self.db = db or ":memory:"
         self.store = Store(self.db)
+        self._summaries: tuple[int, tuple[SessionSummary, ...]] = (-1, ())  # (store revision, summaries)
 
     # -- loading -----------------------------------------------------------------------------------
     def add(self, paths: Iterable[Path], progress: Progress | None = None) -> list[str]:
@@ -101,10 +102,19 @@ class Catalog:
 
     # -- reading -----------------------------------------------------------------------------------
     def summaries(self) -> list[SessionSummary]:
-        """The sessions that loaded, newest first (``rows`` adds the files that did not)."""
-        notices = self.notices()
-        rows = [self._from_store(r, notices) for r in self.store.sessions()]
-        return sorted(rows, key=lambda s: (s.date, s.path), reverse=True)
+        """The sessions that loaded, newest first (``rows`` adds the files that did not).
+
+        Kept until the store changes: every page asks for them (the session menu, the default
+        session) and two queries cost it 10-30 ms on the 2-core machine.
+        """
+        revision, cached = self._summaries
+        if revision != self.store.revision:
+            revision = self.store.revision  # read first: an ingest that starts meanwhile bumps it again
+            notices = self.notices()
+            rows = [self._from_store(r, notices) for r in self.store.sessions()]
+            cached = tuple(sorted(rows, key=lambda s: (s.date, s.path), reverse=True))
+            self._summaries = (revision, cached)
+        return list(cached)
 
     def failed(self) -> list[FailedFile]:
         """Served files that did not load, by path."""
