@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
 import urllib.request
 
 import panel as pn
 
-from tests.ui.conftest import FIXTURES, serving
+from tests.ui.conftest import FIXTURES, _free_port
 from workbench.ui.page_frame import PageFrame, header_label
 
 
@@ -37,9 +40,25 @@ def test_dialog_is_closed_until_asked_for():
     assert frame.dialog.open is True
 
 
-def test_served_page_runs_no_fast_design_module():
-    """The reason for the frame: a template's FAST design put its web-components module on every page."""
-    with serving([FIXTURES]) as url:
-        html = urllib.request.urlopen(url, timeout=60).read().decode("utf-8", "replace")
-    assert "bokeh" in html  # the page itself, with its scripts listed
+def test_first_page_of_a_fresh_server_lists_its_dialog_script_and_no_fast_module():
+    """A fresh server's first page (Panel lists scripts from what it has seen): the help dialog's
+    script is there, a template's FAST module (the reason for the frame) is not."""
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "workbench", "serve", str(FIXTURES), "--port", str(port),
+                             "--no-show"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                html = urllib.request.urlopen(f"http://127.0.0.1:{port}/?tab=tree", timeout=30).read().decode()
+                break
+            except OSError:
+                if time.time() > deadline or proc.poll() is not None:
+                    raise
+                time.sleep(0.2)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    assert "<title>TTSR Workbench</title>" in html
+    assert "a11y-dialog" in html and "bokeh-widgets" in html and "tabulator" in html
     assert "fast-components" not in html and "fast_design" not in html
