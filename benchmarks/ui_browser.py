@@ -14,9 +14,9 @@ entries, default 1,000) and a large one (``--large``, default 100,000):
   in a process of its own, measured first), warm pages, best and median of ``--runs`` loads made
   one at a time (each page settles before the next): the tree of the session a new page opens
   (``?tab=tree``), the tree of the largest sample, and the landing page (the Sessions table's
-  first row); then the floor, measured the same way in the same minutes: a page with nothing of the
-  app, Panel's FastListTemplate around two tabs and one HTML pane (what any page in this template
-  costs on this machine at this moment, so the samples' figures can be read against it);
+  first row), taking turns with the floor: a page with nothing of the app, Panel's layouts as the
+  app's frame uses them around two tabs and one HTML pane (what any Panel page of that shape costs
+  on this machine at that moment; each sample's median is also printed as a ratio to it);
 - server memory (RSS of this process, which hosts the server) before and after the large session
   is open in a browser.
 
@@ -29,6 +29,7 @@ import argparse
 import contextlib
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -45,7 +46,7 @@ SAMPLE_PAGES = [("tree of the session a page opens", "?tab=tree", ROW),
                 ("tree of big-refactor (969 lines)", "?session=big-refactor.jsonl&tab=tree", ROW),
                 ("landing: Sessions table", "", TABLE_ROW)]
 GOAL_FIRST_ROW = 1.5  # seconds, issue 15
-FLOOR_LABEL = "floor: Panel's template + 2 tabs, no app"
+FLOOR_LABEL = "floor: Panel's layouts + 2 tabs, no app"
 SETTLE = 1.5  # seconds a warm-loaded page stays open before the next load (see warm_loads)
 BUILDS: list[float] = []  # seconds of each build_page (one per browser session)
 _PERF = """() => { const n = performance.getEntriesByType('navigation')[0];
@@ -54,23 +55,27 @@ _PERF = """() => { const n = performance.getEntriesByType('navigation')[0];
           fetched: r.filter(x => x.transferSize > 0).length, resources: r.length}; }"""
 
 
-def warm_loads(context, url: str, query: str, selector: str, runs: int) -> list[float]:
-    """Seconds from navigation to ``selector`` drawn, ``runs`` times after one warm-up load."""
-    times = []
+def warm_loads(context, targets: list[tuple[str, str, str]], runs: int) -> dict[str, list[float]]:
+    """Seconds from navigation to the selector drawn, per ``(label, url, selector)``, ``runs`` times
+    after one warm-up load each. The targets take turns (one load of each per round), so every one
+    of them meets the machine at the same speeds: measured one after the other, minutes apart, a
+    page and its floor were read against different machines."""
+    times: dict[str, list[float]] = {label: [] for label, _, _ in targets}
     for i in range(runs + 1):
-        page = context.new_page()
-        page.set_default_timeout(300_000)
-        t0 = time.perf_counter()
-        page.goto(f"{url}{query}")
-        page.locator(selector).first.wait_for()
-        if i:
-            times.append(time.perf_counter() - t0)
-        # one navigation at a time, as one user makes them: the page's follow-up work (the graph and
-        # the conversation, built once the list is drawn) ends, and its closed session is let go,
-        # before the next load starts; back to back, that work ran during the next load's wait
-        time.sleep(SETTLE)
-        page.close()
-        time.sleep(SETTLE / 3)
+        for label, url, selector in targets:
+            page = context.new_page()
+            page.set_default_timeout(300_000)
+            t0 = time.perf_counter()
+            page.goto(url)
+            page.locator(selector).first.wait_for()
+            if i:
+                times[label].append(time.perf_counter() - t0)
+            # one navigation at a time, as one user makes them: the page's follow-up work (the graph
+            # and the conversation, built once the list is drawn) ends, and its closed session is let
+            # go, before the next load starts; back to back, that work ran during the next load's wait
+            time.sleep(SETTLE)
+            page.close()
+            time.sleep(SETTLE / 3)
     return times
 
 
@@ -138,19 +143,20 @@ def served_samples():
 
 
 def serve_floor(port: int) -> None:
-    """Serve the floor page and block: Panel's FastListTemplate around two tabs and one HTML pane, with
-    the app's bundles (no MathJax, no WebGL) and nothing else of the app."""
+    """Serve the floor page and block: Panel's layouts as the app's frame uses them (a header row with
+    two widgets above two tabs, one HTML pane), with the app's bundles (no MathJax, no WebGL) and
+    nothing else of the app."""
     import panel as pn
 
     from workbench.ui import page_bundles
 
-    pn.extension("tabulator", notifications=True)
+    pn.extension("tabulator", "modal", notifications=True)
     page_bundles.install()
 
     def page() -> object:
         pane = pn.pane.HTML('<div class="wb-floor">nothing of the app</div>')
-        return pn.template.FastListTemplate(title="floor", main=[pn.Tabs(("a", pane), ("b", pn.Column()))],
-                                            font_url="", busy_indicator=None)
+        header = pn.Row(pn.widgets.Select(options=["a", "b"]), pn.widgets.Button(label="b"), height=62)
+        return pn.Column(header, pn.Tabs(("a", pane), ("b", pn.Column())), sizing_mode="stretch_both")
 
     pn.serve({"floor": page}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"], show=False)
 
@@ -236,15 +242,12 @@ def main(argv: list[str] | None = None) -> int:
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS, headless=True)
         print("  bundled samples …", file=sys.stderr, flush=True)
-        with served_samples() as samples_url:  # first, while nothing else has run on this machine's cores
+        # first, while nothing else has run on this machine's cores; the floor in turn with them
+        with served_samples() as samples_url, served_floor() as floor_url:
             samples_ctx = browser.new_context(viewport={"width": 1400, "height": 900})
-            samples = [(label, warm_loads(samples_ctx, samples_url, query, selector, args.runs))
-                       for label, query, selector in SAMPLE_PAGES]
+            targets = [(label, f"{samples_url}{query}", selector) for label, query, selector in SAMPLE_PAGES]
+            samples = warm_loads(samples_ctx, [*targets, (FLOOR_LABEL, floor_url, ".wb-floor")], args.runs)
             samples_ctx.close()
-        with served_floor() as floor_url:  # the same machine, the same minutes: what Panel alone costs
-            floor_ctx = browser.new_context(viewport={"width": 1400, "height": 900})
-            samples.append((FLOOR_LABEL, warm_loads(floor_ctx, floor_url, "", ".wb-floor", args.runs)))
-            floor_ctx.close()
         ctx = browser.new_context(viewport={"width": 1400, "height": 900})
         first_row(ctx, url, "other.jsonl")[1].close()  # warm-up: the first page of a run loads the bundles
         mem_before = rss_mb()
@@ -288,9 +291,11 @@ def main(argv: list[str] | None = None) -> int:
     for label, seconds in steps:
         print(f"  {label:<44}{seconds:>6.2f}s {seconds / row:>6.0%}")
     print(f"bundled sample_sessions/ (warm, {args.runs} loads each; goal {GOAL_FIRST_ROW} s):")
-    for label, times in samples:
-        print(f"  {label:<44}best {min(times):.2f}s  median {sorted(times)[len(times) // 2]:.2f}s  "
-              f"worst {max(times):.2f}s")
+    floor = statistics.median(samples[FLOOR_LABEL])
+    for label, times in samples.items():
+        median = statistics.median(times)
+        print(f"  {label:<44}best {min(times):.2f}s  median {median:.2f}s  worst {max(times):.2f}s"
+              + ("" if label == FLOOR_LABEL else f"  ({median / floor:.2f}x the floor)"))
     print(f"load average (1 min): {load_before[0]:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
     print(f"server RSS: {mem_before:.0f} MB before, {mem_after:.0f} MB with the large session open "
           f"(+{mem_after - mem_before:.0f} MB for {args.large:,} entries, {size_mb:.0f} MB on disk)")
