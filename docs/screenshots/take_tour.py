@@ -48,6 +48,9 @@ def main() -> None:
                 print("wrote", HERE / f"{name}.png")
 
             def trigger_shown() -> None:
+                # the rules' time-bound check runs first (its progress shows in the position line)
+                expect(page.locator(".wb-step-position")).to_contain_text("step 0 /")
+                expect(page.locator(".wb-step-position")).not_to_contain_text("working")
                 page.get_by_role("button", name="Next trigger ▶|").click()
                 expect(page.locator(".wb-step-position")).to_contain_text("TRIGGER")
 

@@ -96,6 +96,20 @@ def test_stepper_next_trigger_and_both_retries(served):
     assert view.state.step == len(view.stepper) - 1
 
 
+def test_stepper_next_trigger_while_other_work_runs_says_so(served, monkeypatch):
+    from types import SimpleNamespace
+
+    import workbench.ui.stepper_lane as lane
+
+    view = StepperView.from_paths(served / "project" / "unwrap.stream.jsonl", served / "project")
+    said = []
+    monkeypatch.setattr(lane, "notify", lambda text, *args: said.append(text))
+    view._task = SimpleNamespace(finished=False, what="Checking rule time bounds")
+    view.next_trigger()
+    assert view.state.step == 0  # nothing moved, and the click was answered
+    assert said and "Checking rule time bounds" in said[0] and "click again" in said[0]
+
+
 def test_stepper_derives_a_stream_from_the_open_session(served):
     view = StepperView.from_paths(served / "branched.jsonl", served / "project", chunking="fixed")
     assert view.stepper is not None and len(view.stepper) > 0

@@ -2,7 +2,7 @@
 
 Public API:
 
-- ``create_app(paths, db=None)`` — a factory for ``pn.serve``: one ``AppState`` and one template per
+- ``create_app(paths, db=None)`` — a factory for ``pn.serve``: one ``AppState`` and one page per
   browser session (``workbench serve`` uses it); ``default_paths()`` — what it serves given no path.
 - ``AppState`` — the shareable state of one browser session (session, leaf, filter, q, stream, step …).
 - ``TreeView`` — the ``/tree`` list, branch graph and entry view; ``TreeView.from_path(file)`` in a notebook.

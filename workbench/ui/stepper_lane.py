@@ -304,7 +304,11 @@ class StepperLane:
         search runs on the lane with a progress bar and a Cancel button.
         """
         st = self.stepper
-        if st is None or (self._task is not None and not self._task.finished):
+        if st is None:
+            return
+        if self._task is not None and not self._task.finished:
+            # one piece of work at a time on the lane: say so, instead of a click that does nothing
+            notify(f"Next trigger: {self._task.what} is still running; click again once it is done", "info", 3000)
             return
         start, n = self.state.step, len(st)
         generation = self._generation
