@@ -286,31 +286,3 @@ def test_open_step_in_a_longer_session_is_not_clamped_by_the_shorter_one_on_scre
     assert state.step == longer - 1 and seen == [longer - 1]
     assert len(view.stepper) == longer and f"step <b>{longer - 1}</b>" in view.position.object
 
-
-def test_served_page_builds_its_first_view_on_the_next_tick(served):
-    """Served, the open tab's view is left for the server's next turn, after the page's HTML is out."""
-    import weakref
-    from types import SimpleNamespace
-
-    import panel as pn
-    from bokeh.document import Document
-    from bokeh.server.callbacks import NextTickCallback
-    from panel.io.state import set_curdoc
-
-    from workbench.ui.app import build_page
-
-    class Context:  # what the page asks of a served session: its request's query
-        request = SimpleNamespace(arguments={"tab": [b"tree"]}, cookies={}, headers={})
-
-    context = Context()
-    doc = Document()
-    doc._session_context = weakref.ref(context)
-    with set_curdoc(doc):
-        page = build_page(Server([served], uploads=False))
-        assert page.state.tab == "tree" and page.views == {}  # nothing built ahead of the HTML
-        ticks = [c for c in doc.session_callbacks if isinstance(c, NextTickCallback)]
-        assert len(ticks) == 1
-        ticks[0].callback()
-    assert set(page.views) == {"tree"} and page.views["tree"].rows.rows
-    pn.state._onload.pop(doc, None)  # the tree's follow-up work, left for a browser that never comes
-    pn.state.kill_all_servers()

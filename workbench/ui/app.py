@@ -171,16 +171,7 @@ def build_page(server: Server) -> PageFrame:
 
     tabs = pn.Tabs(*[(_TAB_TITLES[n], holders[n]) for n in TABS], dynamic=False, sizing_mode="stretch_both",
                    css_classes=["wb-tabs"])
-    doc = pn.state.curdoc
-    if doc is not None and doc.session_context is not None:
-        # Served, the open tab's view is built on the server's next turn, just after the page's HTML
-        # has gone out: while the browser runs Bokeh's scripts (0.7-0.8 s on the 2-core machine) and
-        # before it connects and asks for the document, instead of ahead of the HTML, which waited
-        # for it (0.2-0.3 s of the first tree row). A view that is not built yet when the browser
-        # asks comes as an update instead: the page is right either way, only slower.
-        pn.state.execute(lambda: show(state.tab), schedule=True)
-    else:
-        show(state.tab)
+    show(state.tab)
     tabs.active = TABS.index(state.tab)
 
     def _tab_from_state(event: Any) -> None:
