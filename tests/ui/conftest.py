@@ -69,9 +69,8 @@ def serving(paths, **kwargs):
             server.stop()
         except RuntimeError:  # already stopping
             pass
-        # wait for the server's thread: work it still runs (a page's first view is built on the
-        # server's next turn) holds Bokeh's process-wide current document, which the next test
-        # would otherwise see as its own
+        # wait for the server's thread: a callback it still runs holds Bokeh's process-wide current
+        # document, which the next test would otherwise see as its own
         server.join(timeout=60)
         try:
             pn.state.kill_all_servers()

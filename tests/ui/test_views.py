@@ -104,7 +104,7 @@ def test_stepper_next_trigger_while_other_work_runs_says_so(served, monkeypatch)
     view = StepperView.from_paths(served / "project" / "unwrap.stream.jsonl", served / "project")
     said = []
     monkeypatch.setattr(lane, "notify", lambda text, *args: said.append(text))
-    view._task = SimpleNamespace(finished=False, what="Checking rule time bounds")
+    view._task = SimpleNamespace(finished=False, cancelled=False, what="Checking rule time bounds")
     view.next_trigger()
     assert view.state.step == 0  # nothing moved, and the click was answered
     assert said and "Checking rule time bounds" in said[0] and "click again" in said[0]
@@ -285,4 +285,3 @@ def test_open_step_in_a_longer_session_is_not_clamped_by_the_shorter_one_on_scre
     state.open_step(longer - 1, session="branched.jsonl", stream="")
     assert state.step == longer - 1 and seen == [longer - 1]
     assert len(view.stepper) == longer and f"step <b>{longer - 1}</b>" in view.position.object
-

@@ -306,9 +306,10 @@ class StepperLane:
         st = self.stepper
         if st is None:
             return
-        if self._task is not None and not self._task.finished:
+        running = self._task
+        if running is not None and self._busy():
             # one piece of work at a time on the lane: say so, instead of a click that does nothing
-            notify(f"Next trigger: {self._task.what} is still running; click again once it is done", "info", 3000)
+            notify(f"Next trigger: {running.what} is still running; click again once it is done", "info", 3000)
             return
         start, n = self.state.step, len(st)
         generation = self._generation
