@@ -9,11 +9,13 @@ selects the bar of the rule shown); clicking a hit opens the Stepper on that ses
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import pandas as pd
 import panel as pn
 import param
+from bokeh.events import DoubleTap
 from bokeh.models import ColumnDataSource, TapTool
 from bokeh.plotting import figure
 from panel.viewable import Viewer
@@ -27,6 +29,19 @@ from workbench.ui.theme import theme_sheets
 
 TRIGGER = "#d1242f"
 SUPPRESSED = "#9a6700"
+BAR_HEIGHT = 0.7  # of a category's height on the chart's y axis
+
+
+def bar_at(turns: list[int], x: float, y: float) -> int | None:
+    """The bar under a point of the chart in data units, or None (bar i spans y = i to i + 1).
+
+    Bokeh places the i-th factor of a categorical axis at i + 0.5, and a bar of ``BAR_HEIGHT``
+    around it, from 0 to its turns along x.
+    """
+    i = math.floor(y)
+    if 0 <= i < len(turns) and abs(y - i - 0.5) <= BAR_HEIGHT / 2 and 0 <= x <= turns[i]:
+        return i
+    return None
 
 
 class BacktestView(Viewer):
@@ -39,6 +54,7 @@ class BacktestView(Viewer):
         super().__init__(**params)
         self.result: Any = None
         self._bars: ColumnDataSource | None = None  # the chart's data; its selection follows the shown rule
+        self._shown: str | None = None  # the rule whose hits are listed
         self.run_btn = pn.widgets.Button(label="Run backtest over the served sessions", color="primary", width=300)
         self.run_btn.on_click(lambda e: self.run())
         self.bg = Background()
@@ -125,18 +141,34 @@ class BacktestView(Viewer):
         p = figure(y_range=names, height=320, sizing_mode="stretch_width", toolbar_location=None,
                    title="Turns that would trigger, per rule (dark: would interrupt)", tools="hover",
                    tooltips=[("rule", "@rule"), ("turns", "@turns"), ("interrupting", "@interrupting")])
-        p.hbar(y="rule", right="turns", height=0.7, source=source, color=SUPPRESSED, alpha=0.45,
+        p.hbar(y="rule", right="turns", height=BAR_HEIGHT, source=source, color=SUPPRESSED, alpha=0.45,
                nonselection_alpha=0.45, selection_alpha=0.8)
-        p.hbar(y="rule", right="interrupting", height=0.7, source=source, color=TRIGGER)
+        p.hbar(y="rule", right="interrupting", height=BAR_HEIGHT, source=source, color=TRIGGER)
         p.x_range.start = 0
         p.ygrid.visible = False
-        p.add_tools(TapTool())
+        # replace, not Bokeh's toggle: a tap on the selected bar would unselect it while its hits stay listed
+        p.add_tools(TapTool(mode="replace"))
+
+        def pick(i: int) -> None:
+            with reporting("Backtest"):
+                if (rule := source.data["rule"][i]) != self._shown:
+                    self.show_rule(rule)
 
         def tapped(attr: str, old: Any, new: list[int]) -> None:
             if new:
-                with reporting("Backtest"):
-                    self.show_rule(source.data["rule"][new[0]])
+                pick(new[0])
+            else:  # a tap beside the bars: the shown rule's bar stays selected
+                self._select_bar(self._shown)
 
+        # Bokeh takes a tap within 300 ms of the one before as a double tap, which the tap tool does
+        # not answer: picking a bar right after another (or right after a rule in the table) was lost
+        def double_tapped(event: DoubleTap) -> None:
+            if event.x is not None and event.y is not None:
+                i = bar_at(list(source.data["turns"]), event.x, event.y)
+                if i is not None:
+                    pick(i)
+
+        p.on_event(DoubleTap, double_tapped)
         source.selected.on_change("indices", tapped)
         self._bars = source
         return p
@@ -147,11 +179,8 @@ class BacktestView(Viewer):
         # and so calls nothing, which left a bar dead after a rule was picked in the table instead.
         # First, before the hits: the browser gets the changes in order, so once it shows the hits its
         # chart already has this selection (a tap right after then always changes it).
-        if self._bars is not None:
-            names = list(self._bars.data["rule"])
-            wanted = [names.index(rule)] if rule in names else []
-            if list(self._bars.selected.indices) != wanted:
-                self._bars.selected.indices = wanted
+        self._shown = rule
+        self._select_bar(rule)
         hits = [h for h in (self.result.hits if self.result else ()) if h.rule == rule]
         rows = [{"session": self.state.roots.display(self.state.roots.resolve(h.session)), "turn": h.turn,
                  "step": h.step, "source": h.source, "interrupts": h.interrupts, "snippet": h.snippet[:120]}
@@ -159,6 +188,13 @@ class BacktestView(Viewer):
         self.hits.value = pd.DataFrame(rows, columns=["session", "turn", "step", "source", "interrupts", "snippet"])
         self.hits_title.object = (f'<h4>Hits of <span class="wb-tag wb-tag-trigger">{esc(rule)}</span> · {len(rows)}</h4>'
                                   if rule else "<h4>No rule fired</h4>")
+
+    def _select_bar(self, rule: str | None) -> None:
+        if self._bars is not None:
+            names = list(self._bars.data["rule"])
+            wanted = [names.index(rule)] if rule in names else []
+            if list(self._bars.selected.indices) != wanted:
+                self._bars.selected.indices = wanted
 
     def _on_rule_click(self, event: Any) -> None:
         with reporting("Backtest"):
