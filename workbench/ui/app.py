@@ -18,7 +18,7 @@ import panel as pn
 from panel.io import PeriodicCallback
 
 import workbench
-from workbench.ui import page_bundles, write_flush
+from workbench.ui import closed_pages, page_bundles, write_flush
 from workbench.ui.catalog import Catalog
 from workbench.ui.help_panel import help_html
 from workbench.ui.keys import KeyCatcher
@@ -263,6 +263,7 @@ def create_app(paths: Iterable[str | os.PathLike[str]] = (), db: str | None = No
     server = Server(paths, db)
 
     def app() -> Any:
+        closed_pages.install()  # the server's loop: a page closed mid-update is not a traceback
         return build_page(server)
 
     app.server = server  # type: ignore[attr-defined]

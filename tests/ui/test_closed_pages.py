@@ -1,0 +1,47 @@
+"""A write to a closed page is logged quietly; every other failure of a task is reported as before."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from tornado.websocket import WebSocketClosedError
+
+from workbench.ui import closed_pages
+
+
+def _report(loop: asyncio.AbstractEventLoop, exc: BaseException) -> None:
+    loop.call_exception_handler({"message": "Task exception was never retrieved", "exception": exc})
+
+
+def test_a_closed_page_is_logged_at_debug_and_other_errors_still_reach_asyncio(caplog):
+    loop = asyncio.new_event_loop()
+    try:
+        assert closed_pages.install(loop) and closed_pages.install(loop)  # the second call changes nothing
+        with caplog.at_level(logging.DEBUG):
+            _report(loop, WebSocketClosedError())
+            _report(loop, ValueError("a real bug"))
+        errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert [r.name for r in errors] == ["asyncio"] and "a real bug" in errors[0].getMessage() + str(errors[0].exc_info)
+        quiet = [r for r in caplog.records if r.name == "workbench.ui"]
+        assert len(quiet) == 1 and quiet[0].levelno == logging.DEBUG and "closed" in quiet[0].getMessage()
+    finally:
+        loop.close()
+
+
+def test_a_handler_set_before_still_gets_everything_else():
+    loop = asyncio.new_event_loop()
+    seen: list[object] = []
+    try:
+        loop.set_exception_handler(lambda _loop, context: seen.append(context["exception"]))
+        closed_pages.install(loop)
+        _report(loop, WebSocketClosedError())
+        bug = ValueError("a real bug")
+        _report(loop, bug)
+        assert seen == [bug]
+    finally:
+        loop.close()
+
+
+def test_without_a_running_loop_nothing_is_installed():
+    assert closed_pages.install() is False

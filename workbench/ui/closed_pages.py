@@ -1,0 +1,49 @@
+"""Keep a closed browser page from printing tracebacks on the server's console.
+
+When a page is closed or reloaded while the server is still sending it an update, Tornado's write
+task fails with ``WebSocketClosedError`` and, as nothing awaits that task, asyncio prints it as
+"Task exception was never retrieved" with two tracebacks (holoviz/panel#3341). Nothing is lost (the
+page is gone), but on the terminal of ``workbench serve`` it reads like a crash. The loop's
+exception handler logs those at debug level and passes everything else on unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from tornado.iostream import StreamClosedError
+from tornado.websocket import WebSocketClosedError
+
+log = logging.getLogger("workbench.ui")
+_MARK = "_workbench_closed_pages"
+
+
+def is_closed_page(context: dict[str, Any]) -> bool:
+    """True for a write to a page that is gone, as asyncio reports an unawaited task's failure."""
+    return isinstance(context.get("exception"), (WebSocketClosedError, StreamClosedError))
+
+
+def install(loop: asyncio.AbstractEventLoop | None = None) -> bool:
+    """Wrap ``loop``'s exception handler (default: the running loop's) once; False without a loop."""
+    if loop is None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not served (a notebook, a test building a page)
+            return False
+    previous = loop.get_exception_handler()
+    if getattr(previous, _MARK, False):
+        return True
+
+    def handle(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        if is_closed_page(context):
+            log.debug("a browser page closed while the server was writing to it: %s", context.get("message"))
+        elif previous is not None:
+            previous(loop, context)
+        else:
+            loop.default_exception_handler(context)
+
+    setattr(handle, _MARK, True)
+    loop.set_exception_handler(handle)
+    return True
