@@ -38,3 +38,22 @@ def test_clicking_a_graph_dot_opens_that_entry(page, app_url):
     expect(entry).to_contain_text("try approach A")
     expect(page.locator(f"{ROW}.wb-selected")).to_contain_text("try approach A")
     expect(page).to_have_url(re.compile(r"leaf=e05"))
+
+
+def test_a_dot_clicked_again_after_the_list_moved_on_opens_it_again(page, app_url):
+    # the graph's own selection must follow the entry shown: a click on the dot it still thought
+    # selected changed nothing, so the click did nothing (and Bokeh's toggle unselected the dot)
+    page.goto(f"{app_url}?session=branched.jsonl&tab=tree&leaf=e09")
+    entry = page.locator(".wb-entry")
+    expect(entry).to_contain_text("id e09")
+    page.wait_for_function(f"() => ({_NODE_POSITION})('e05') !== null", timeout=20_000)
+    pos = page.evaluate(_NODE_POSITION, "e05")
+    page.mouse.click(pos["x"], pos["y"])
+    expect(entry).to_contain_text("id e05")
+    page.locator(ROW, has_text="try approach A").first.click()  # the list takes the keys
+    page.keyboard.press("ArrowDown")  # the list moves on: the graph's own selection must follow it
+    expect(entry).not_to_contain_text("id e05")
+    page.wait_for_timeout(400)  # past Bokeh's double-tap window: this is a plain second click
+    page.mouse.click(pos["x"], pos["y"])
+    expect(entry).to_contain_text("id e05")
+    expect(page).to_have_url(re.compile(r"leaf=e05"))

@@ -59,3 +59,20 @@ def test_figure_hover_text_and_selection_callback():
     assert nodes.data["label"] == ["", "lab"]
     nodes.selected.indices = [1]
     assert picked == ["c"]
+
+
+def test_marking_an_entry_moves_the_dots_own_selection_with_it():
+    from bokeh.models import TapTool
+
+    from workbench.ui.graph import mark_selected
+
+    root = Node("r", [Node("c")])
+    lay = layout([root], active={"r", "c"})
+    fig, ring = build_figure(lay, {}, {"r", "c"}, {}, lambda e: "")
+    nodes = next(r.data_source for r in fig.renderers if "id" in r.data_source.data)
+    assert fig.select_one(TapTool).mode == "replace"  # a click on the selected dot keeps it selected
+    nodes.selected.indices = [0]  # a click on r
+    mark_selected(fig, ring, lay, "c")  # then c is picked in the list: a click on r must change the selection
+    assert nodes.selected.indices == [1] and ring.data["y"] == [lay.ys[1]]
+    mark_selected(fig, ring, lay, "elsewhere")  # outside this graph window
+    assert nodes.selected.indices == [] and ring.data["x"] == []

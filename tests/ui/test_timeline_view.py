@@ -25,11 +25,8 @@ def views(tmp_path):
 
 def test_a_stream_with_a_trigger_is_drawn_with_its_marker(views):
     views, state = views
-    # one at a time: a batched update reaches some views' one-event watchers as several events
-    state.session = "branched.jsonl"
-    state.stream = "project/unwrap.stream.jsonl"
-    state.rules_dir = "project"
-    state.tab = "timeline"
+    state.param.update(session="branched.jsonl", stream="project/unwrap.stream.jsonl", rules_dir="project",
+                       tab="timeline")
     view = views["timeline"]
     tl = view.timeline
     assert tl is not None and tl.lanes
@@ -58,6 +55,20 @@ def test_click_opens_the_stepper_at_that_step_and_the_cursor_follows(views):
     assert cursor.location == 3
     view.open_step(10_000)
     assert state.step == view.timeline.steps - 1
+
+
+def test_a_tap_and_a_quick_second_tap_on_the_figure_both_open_their_step(views):
+    from bokeh.events import DoubleTap, Tap
+
+    views, state = views
+    state.param.update(stream="project/unwrap.stream.jsonl", rules_dir="project", tab="timeline")
+    view = views["timeline"]
+    view.figure._trigger_event(Tap(view.figure, x=2.2, y=0.0))
+    assert (state.step, state.tab) == (2, "stepper")
+    state.tab = "timeline"
+    # a click within 300 ms of the one before reaches the server as a double tap
+    view.figure._trigger_event(DoubleTap(view.figure, x=4.0, y=0.0))
+    assert (state.step, state.tab) == (4, "stepper")
 
 
 def test_filters_keep_the_matching_lanes(views):

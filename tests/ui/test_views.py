@@ -285,3 +285,25 @@ def test_open_step_in_a_longer_session_is_not_clamped_by_the_shorter_one_on_scre
     state.open_step(longer - 1, session="branched.jsonl", stream="")
     assert state.step == longer - 1 and seen == [longer - 1]
     assert len(view.stepper) == longer and f"step <b>{longer - 1}</b>" in view.position.object
+
+
+def test_every_view_takes_a_batched_update_of_the_state(served):
+    # param hands a watcher of several parameters one event per parameter changed in the same update
+    # (open_step, a share link): a watcher written for one event raised TypeError with two
+    import param
+
+    server = Server([served], uploads=False)
+    state = server.new_state()
+    views = build_views(server, state)
+    state.param.update(session="branched.jsonl", rules_dir="project", tab="rules")
+    changes: dict[str, object] = {"session": "script_content.jsonl", "stream": "project/unwrap.stream.jsonl",
+                                  "rules_dir": "", "q": "unwrap", "rules_revision": 1, "catalog_revision": 1,
+                                  "revision": 1}
+    for name, p in state.param.objects("existing").items():
+        if isinstance(p, param.Selector) and len(p.objects) > 1:  # every selector moves, tab included
+            changes[name] = next(o for o in p.objects if o != getattr(state, name))
+    state.param.update(**changes)
+    assert all(getattr(state, k) == v for k, v in changes.items())
+    state.open_step(2, session="branched.jsonl", stream="")  # a backtest hit in another session
+    assert (state.session, state.stream, state.step, state.tab) == ("branched.jsonl", "", 2, "stepper")
+    assert len(views["stepper"].stepper) > 2

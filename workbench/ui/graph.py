@@ -206,7 +206,8 @@ def build_figure(
               legend_label="selected")
     # Bokeh's hover template escapes field values (@text is inserted as text, not HTML).
     p.add_tools(HoverTool(renderers=[renderer], tooltips=[("", "@text"), ("id", "@id"), ("label", "@label")]))
-    p.select_one(TapTool).renderers = [renderer]
+    # replace, not Bokeh's toggle: a click on the dot that is selected would unselect it
+    p.select_one(TapTool).update(renderers=[renderer], mode="replace")
     legend = p.legend[0]
     legend.label_text_font_size = "10px"
     legend.glyph_height = legend.glyph_width = 14
@@ -226,8 +227,17 @@ def build_figure(
 def mark_selected(fig: Any, selected: ColumnDataSource, lay: GraphLayout, entry_id: str) -> None:
     """Ring the selected node and scroll the graph so that it is in view."""
     try:
-        i = lay.ids.index(entry_id)
+        i: int | None = lay.ids.index(entry_id)
     except ValueError:
+        i = None
+    # The dots' own selection follows the entry shown (picked in the list, by keys, by a link): a
+    # click changes that selection or calls nothing, so a dot the graph still held selected after
+    # the list had moved on took no click.
+    nodes = fig.select_one(TapTool).renderers[0].data_source
+    wanted = [] if i is None else [i]
+    if list(nodes.selected.indices) != wanted:
+        nodes.selected.indices = wanted
+    if i is None:
         selected.data = dict(x=[], y=[])
         return
     x, y = lay.xs[i], lay.ys[i]

@@ -84,8 +84,8 @@ class RulesView(Viewer):
         self._dirty = True
         # The page's replay (built by the Stepper view, shared through the state) is re-run on each edit.
         self.state.param.watch(self._on_replay, "replay")
-        self.state.param.watch(lambda e: self._mark_dirty(), ["rules_dir", "rules_revision", "tab"])
-        self.state.param.watch(lambda e: self._show_fires(), ["stream", "session", "chunking"])
+        self.state.param.watch(lambda *e: self._mark_dirty(), ["rules_dir", "rules_revision", "tab"])
+        self.state.param.watch(lambda *e: self._show_fires(), ["stream", "session", "chunking"])
         self._mark_dirty()
 
     def _on_replay(self, event: Any) -> None:

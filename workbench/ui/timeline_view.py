@@ -14,7 +14,7 @@ from typing import Any
 
 import panel as pn
 import param
-from bokeh.events import Tap
+from bokeh.events import DoubleTap, Tap
 from bokeh.models import ColumnDataSource, FactorRange, HoverTool, Span, WheelZoomTool
 from bokeh.plotting import figure
 from panel.viewable import Viewer
@@ -251,7 +251,9 @@ class TimelineView(Viewer):
                               "scroll to zoom, drag to pan</div>")
         if self.figure is None:
             self.figure = timeline_figure(shown, self.state.step)
+            # Bokeh reads a click within 300 ms of the last as a double tap: it opens the step too
             self.figure.on_event(Tap, self._on_tap)
+            self.figure.on_event(DoubleTap, self._on_tap)
             self.plot.object = self.figure
         else:
             refill(self.figure, shown)
