@@ -72,3 +72,29 @@ def test_the_app_reads_the_bundled_rules_of_the_installation_the_environment_nam
     assert loaded.bundled.kind == "omp-package" and loaded.bundled.package == str(package)
     assert loaded.get("go-ioutil").content == "Installed body of go-ioutil."
     assert state.rule_set().source_text("go-ioutil").endswith("Installed body of go-ioutil.\n")
+
+
+def test_a_poll_while_the_rules_are_read_drops_nothing_and_an_edit_meanwhile_is_seen(tmp_path, monkeypatch):
+    # The page's poll runs on the document while a worker (timeline, fires, backtest) reads the rules.
+    from workbench.ui import ruleset as ruleset_mod
+
+    project = tmp_path / "project"
+    rule = project / ".omp" / "rules" / "local.md"
+    _write(rule, "---\ndescription: d\n---\nlocal rule\n")
+    rules = ruleset_mod.RuleSet(project, builtin=False)
+    real = ruleset_mod.load_rules
+    polled: list[bool] = []
+
+    def reading(**kwargs):
+        result = real(**kwargs)
+        _write(rule, "---\ndescription: edited while the rules were read\n---\nlocal rule\n")
+        polled.append(rules.changed_on_disk())  # the poll, while this read is still going on
+        return result
+
+    monkeypatch.setattr(ruleset_mod, "load_rules", reading)
+    loaded = rules.loaded()
+    assert polled == [False] and loaded is not None and [r.name for r in loaded.rules] == ["local"]
+    monkeypatch.setattr(ruleset_mod, "load_rules", real)
+    assert rules.changed_on_disk()  # the next poll sees the edit made during the read
+    assert rules.loaded().get("local").description == "edited while the rules were read"
+    assert not rules.changed_on_disk()

@@ -37,21 +37,26 @@ class RuleSet:
         self.home = Path(tempfile.mkdtemp(prefix="workbench-home-"))
         self.overrides: dict[str, str] = {}  # rule name -> edited Markdown (frontmatter + body)
         self.edit_warnings: dict[str, list[str]] = {}
-        self._loaded: RuleLoadResult | None = None
-        self._signature: tuple[Any, ...] = ()
+        # The discovered rules with the files' signature they were read at, as one value: workers
+        # (timeline, fires, backtest) load while the page's poll compares, and a half-set pair made
+        # the poll drop a load in progress (and that load return None).
+        self._snapshot: tuple[RuleLoadResult, tuple[Any, ...]] | None = None
 
     # -- loading -----------------------------------------------------------------------------------
     def loaded(self) -> RuleLoadResult:
-        if self._loaded is None:
+        snapshot = self._snapshot
+        if snapshot is None:
+            # the signature first: a file edited while the rules are read shows at the next poll
+            signature = self.signature()
             cwd = str(self.folder) if self.folder else str(self.home)
             # env={} keeps the server user's settings out; only the agent package (its bundled
             # rules) is looked up in the real environment, as the command line does.
-            self._loaded = load_rules(cwd=cwd, home=str(self.home), repo_root=cwd, env={},
-                                      boundary=str(self.boundary) if self.boundary else cwd,
-                                      omp_package=_omp_package(),
-                                      exclude_providers=() if self.builtin else ("builtin-defaults",))
-            self._signature = self.signature()
-        return self._loaded
+            result = load_rules(cwd=cwd, home=str(self.home), repo_root=cwd, env={},
+                                boundary=str(self.boundary) if self.boundary else cwd,
+                                omp_package=_omp_package(),
+                                exclude_providers=() if self.builtin else ("builtin-defaults",))
+            snapshot = self._snapshot = (result, signature)
+        return snapshot[0]
 
     def signature(self) -> tuple[Any, ...]:
         """Names, sizes and mtimes of the rule files under the folder (cheap change detection)."""
@@ -76,15 +81,15 @@ class RuleSet:
         """Switch the bundled rules on or off (the next ``loaded()`` discovers again)."""
         if on != self.builtin:
             self.builtin = on
-            self._loaded = None
+            self._snapshot = None
 
     def changed_on_disk(self) -> bool:
         """True (and the cache dropped) when a rule file was added, removed or edited."""
-        if self._loaded is None:
+        snapshot = self._snapshot
+        if snapshot is None:
             return False
-        sig = self.signature()
-        if sig != self._signature:
-            self._loaded = None
+        if self.signature() != snapshot[1]:
+            self._snapshot = None
             return True
         return False
 
