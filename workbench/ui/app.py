@@ -185,7 +185,7 @@ def build_page(server: Server) -> PageFrame:
     tabs.param.watch(_state_from_tab, "active")
 
     session_select = pn.widgets.Select(options=_session_options(server, state), value=state.session or None,
-                                       width=280, css_classes=["wb-session-select"],
+                                       width=230, css_classes=["wb-session-select"],
                                        stylesheets=["select.bk-input { color: #24292f; background: #fff; }"])
 
     def _pick(event: Any) -> None:
@@ -201,7 +201,7 @@ def build_page(server: Server) -> PageFrame:
             session_select.value = state.session
 
     state.param.watch(_refresh_options, ["session", "catalog_revision"])
-    flavour = pn.widgets.RadioButtonGroup.from_param(state.param.flavour, color="light", width=240)
+    flavour = pn.widgets.RadioButtonGroup.from_param(state.param.flavour, color="light", width=200)
 
     help_button = pn.widgets.Button(label="? Help", color="light", width=80, css_classes=["wb-help-button"])
     page: Any = None  # the help opens the page's dialog: the page is made below

@@ -141,9 +141,12 @@ class BacktestView(Viewer):
         p = figure(y_range=names, height=320, sizing_mode="stretch_width", toolbar_location=None,
                    title="Turns that would trigger, per rule (dark: would interrupt)", tools="hover",
                    tooltips=[("rule", "@rule"), ("turns", "@turns"), ("interrupting", "@interrupting")])
+        # the shown rule's bar stands out: the others fade, the interrupting part included (it
+        # covers the whole bar when every turn interrupts)
         p.hbar(y="rule", right="turns", height=BAR_HEIGHT, source=source, color=SUPPRESSED, alpha=0.45,
-               nonselection_alpha=0.45, selection_alpha=0.8)
-        p.hbar(y="rule", right="interrupting", height=BAR_HEIGHT, source=source, color=TRIGGER)
+               nonselection_alpha=0.2, selection_alpha=0.8)
+        p.hbar(y="rule", right="interrupting", height=BAR_HEIGHT, source=source, color=TRIGGER,
+               nonselection_alpha=0.35)
         p.x_range.start = 0
         p.ygrid.visible = False
         # replace, not Bokeh's toggle: a tap on the selected bar would unselect it while its hits stay listed
