@@ -16,7 +16,7 @@ import pandas as pd
 import panel as pn
 import param
 from bokeh.events import DoubleTap
-from bokeh.models import ColumnDataSource, TapTool
+from bokeh.models import ColumnDataSource
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
@@ -24,6 +24,7 @@ from workbench.backtest import BacktestOptions, run_backtest
 from workbench.ui.background import Background, Task
 from workbench.ui.entry_html import esc
 from workbench.ui.notify import notify, reporting
+from workbench.ui.picking import pick_tool, select_only
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
 
@@ -149,8 +150,7 @@ class BacktestView(Viewer):
                nonselection_alpha=0.35)
         p.x_range.start = 0
         p.ygrid.visible = False
-        # replace, not Bokeh's toggle: a tap on the selected bar would unselect it while its hits stay listed
-        p.add_tools(TapTool(mode="replace"))
+        p.add_tools(pick_tool())
 
         def pick(i: int) -> None:
             with reporting("Backtest"):
@@ -163,8 +163,7 @@ class BacktestView(Viewer):
             else:  # a tap beside the bars: the shown rule's bar stays selected
                 self._select_bar(self._shown)
 
-        # Bokeh takes a tap within 300 ms of the one before as a double tap, which the tap tool does
-        # not answer: picking a bar right after another (or right after a rule in the table) was lost
+        # a quick second pick (after another bar, or right after a rule in the table) is a double tap
         def double_tapped(event: DoubleTap) -> None:
             if event.x is not None and event.y is not None:
                 i = bar_at(list(source.data["turns"]), event.x, event.y)
@@ -178,10 +177,8 @@ class BacktestView(Viewer):
 
     # -- browsing ------------------------------------------------------------------------------------
     def show_rule(self, rule: str | None) -> None:
-        # Select the shown rule's bar: a tap on the bar that is already selected changes no indices
-        # and so calls nothing, which left a bar dead after a rule was picked in the table instead.
-        # First, before the hits: the browser gets the changes in order, so once it shows the hits its
-        # chart already has this selection (a tap right after then always changes it).
+        # Select the shown rule's bar (ui/picking.py), first, before the hits: the browser gets the
+        # changes in order, so once it shows the hits its chart already has this selection.
         self._shown = rule
         self._select_bar(rule)
         hits = [h for h in (self.result.hits if self.result else ()) if h.rule == rule]
@@ -195,9 +192,7 @@ class BacktestView(Viewer):
     def _select_bar(self, rule: str | None) -> None:
         if self._bars is not None:
             names = list(self._bars.data["rule"])
-            wanted = [names.index(rule)] if rule in names else []
-            if list(self._bars.selected.indices) != wanted:
-                self._bars.selected.indices = wanted
+            select_only(self._bars, names.index(rule) if rule in names else None)
 
     def _on_rule_click(self, event: Any) -> None:
         with reporting("Backtest"):

@@ -16,6 +16,8 @@ from typing import Any
 from bokeh.models import ColumnDataSource, HoverTool, TapTool, WheelZoomTool
 from bokeh.plotting import figure
 
+from workbench.ui.picking import pick_tool, select_only
+
 ACTIVE = "#1f6feb"
 EDGE = "#afb8c1"
 FIT_ROWS = 1500
@@ -176,7 +178,7 @@ def build_figure(
     # from the leaf); a longer one opens on 40 rows, scrolled to the selection
     visible_rows = n if n <= FIT_ROWS else min(n, 40)
     p = figure(
-        sizing_mode="stretch_both", min_height=260, tools="pan,wheel_zoom,box_zoom,reset,tap",
+        sizing_mode="stretch_both", min_height=260, tools="pan,wheel_zoom,box_zoom,reset",
         x_range=(-0.8, max(lanes, 4) - 0.2), y_range=(-visible_rows + 0.2, 0.8),
         toolbar_location="above", title=f"Branch graph · {n} entries · {len(lay.branch_points)} branch points",
     )
@@ -205,9 +207,8 @@ def build_figure(
     p.scatter("x", "y", source=selected, size=16, fill_alpha=0, line_color=ACTIVE, line_width=3,
               legend_label="selected")
     # Bokeh's hover template escapes field values (@text is inserted as text, not HTML).
-    p.add_tools(HoverTool(renderers=[renderer], tooltips=[("", "@text"), ("id", "@id"), ("label", "@label")]))
-    # replace, not Bokeh's toggle: a click on the dot that is selected would unselect it
-    p.select_one(TapTool).update(renderers=[renderer], mode="replace")
+    p.add_tools(pick_tool([renderer]),
+                HoverTool(renderers=[renderer], tooltips=[("", "@text"), ("id", "@id"), ("label", "@label")]))
     legend = p.legend[0]
     legend.label_text_font_size = "10px"
     legend.glyph_height = legend.glyph_width = 14
@@ -230,13 +231,7 @@ def mark_selected(fig: Any, selected: ColumnDataSource, lay: GraphLayout, entry_
         i: int | None = lay.ids.index(entry_id)
     except ValueError:
         i = None
-    # The dots' own selection follows the entry shown (picked in the list, by keys, by a link): a
-    # click changes that selection or calls nothing, so a dot the graph still held selected after
-    # the list had moved on took no click.
-    nodes = fig.select_one(TapTool).renderers[0].data_source
-    wanted = [] if i is None else [i]
-    if list(nodes.selected.indices) != wanted:
-        nodes.selected.indices = wanted
+    select_only(fig.select_one(TapTool).renderers[0].data_source, i)  # the dots follow the entry shown
     if i is None:
         selected.data = dict(x=[], y=[])
         return
