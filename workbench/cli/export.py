@@ -12,7 +12,7 @@ from workbench.export import export_html
 from workbench.replay import Stepper
 from workbench.replay.derive import open_stream
 from workbench.rules import load_rules
-from workbench.sessions import load_session
+from workbench.sessions import FLAVOR_CHOICES, choose_flavor, load_session
 
 
 def register(subparsers: Any) -> None:
@@ -24,7 +24,8 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("session", metavar="SESSION", nargs="?", help="a .jsonl session file")
     p.add_argument("--leaf", metavar="ID", help="current leaf of the tree (default: the file's leaf)")
-    p.add_argument("--flavor", default="omp", choices=("omp", "pi"), help="which agent's /tree to mimic")
+    p.add_argument("--flavor", default="auto", choices=FLAVOR_CHOICES,
+                   help="which agent's /tree to mimic (default: auto, told from the file, as `tree` does)")
     p.add_argument("--stream", metavar="FILE", help="a recorded stream (or a session, re-chunked) to step through the rules")
     p.add_argument("--rules", metavar="DIR", help="project directory to discover rules from (with --stream)")
     p.add_argument("--home", metavar="DIR", help="home directory for user-level rules")
@@ -57,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         if len(stepper) and not 0 <= args.step < len(stepper):
             raise UsageError(f"--step {args.step}: the stream has {len(stepper)} events (0..{len(stepper) - 1})")
     out = export_html(args.out, session=session, stepper=stepper, step=args.step, leaf=args.leaf,
-                      flavor=args.flavor, inputs=tuple(p for p in (args.stream,) if p))
+                      flavor=choose_flavor(args.flavor, session).flavor, inputs=tuple(p for p in (args.stream,) if p))
     if args.json:
         print_json({"out": str(out), "bytes": out.stat().st_size, "session": bool(session),
                     "steps": len(stepper) if stepper else 0})

@@ -6,7 +6,8 @@ Public API (other packages code against these names):
   ``parse_session_bytes``: read any session file version read-only; bad lines become ``Diagnostic``s;
   a missing, empty or header-less file raises ``SessionFileError`` (``strict=True``, for the CLI and
   the app) or loads as no entries plus a diagnostic, as the agent loads it (``strict=False``).
-* ``detect_flavor(session) -> FlavorGuess`` / ``resolve_flavor(name, session)`` / ``FLAVOR_CHOICES``:
+* ``choose_flavor(name, session) -> FlavorGuess`` (the one decision per file every command and the app
+  use) / ``detect_flavor(session)`` / ``resolve_flavor(name, session)`` / ``FLAVOR_CHOICES``:
   which agent's rules a file is read with (``omp`` = omp17, ``omp18``, ``pi``; ``auto`` detects).
 * ``session_files(paths) -> list[Path]``: the session files named and under named folders (``*.jsonl``,
   not ``*.stream.jsonl``, hidden folders skipped) — the one rule ingest, backtest and the app follow.
@@ -43,7 +44,7 @@ from workbench.sessions.files import (
     is_session_name,
     session_files,
 )
-from workbench.sessions.flavors import FLAVOR_CHOICES, FlavorGuess, detect_flavor, resolve_flavor
+from workbench.sessions.flavors import FLAVOR_CHOICES, FlavorGuess, choose_flavor, detect_flavor, resolve_flavor
 from workbench.sessions.fuzzy import FuzzyMatch, classic_match, fuzzy_filter, word_match
 from workbench.sessions.fuzzy18 import word_match18
 from workbench.sessions.labels import append_label
@@ -102,6 +103,7 @@ __all__ = [
     "append_label",
     "branch_path",
     "build_session_context",
+    "choose_flavor",
     "classic_match",
     "detect_flavor",
     "fuzzy_filter",

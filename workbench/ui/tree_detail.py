@@ -31,6 +31,14 @@ def conversation_tail_html(doc: SessionDoc, leaf: str) -> str:
     return head + conversation_html(messages)
 
 
+def _nan_note(doc: SessionDoc, entry: Any) -> str:
+    """Why a compaction row reads ``NaNk tokens``: the row keeps the agent's own text."""
+    if entry.type != "compaction" or "NaNk tokens" not in doc.display_text(entry.id):
+        return ""
+    return ('<div class="wb-muted wb-nan-note">The row reads "NaNk tokens" as the agent shows it: this '
+            "compaction has no number in <code>tokensBefore</code>, so its size is not known.</div>")
+
+
 class TreeDetail(Viewer):
     """Entry, conversation, raw JSON and problems of the tree's selection; ``on_problem_picked`` hears a
     click in the problems' table (the entry id nearest the bad line, or None)."""
@@ -75,7 +83,7 @@ class TreeDetail(Viewer):
             self.conversation.object = self.raw.object = ""
             return None
         self.entry.object = entry_html(entry.obj, label=doc.label(entry.id), line=entry.line,
-                                       on_active_path=entry.id in doc.active_ids())
+                                       on_active_path=entry.id in doc.active_ids()) + _nan_note(doc, entry)
         self.raw.object = raw_json_html(entry.raw)
         # the context of a leaf deep in a long session is tens of thousands of messages: built on its
         # own lane (not delaying the list's keys), the newest selection wins, only the tail is drawn
