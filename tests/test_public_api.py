@@ -61,10 +61,10 @@ PUBLIC = {
         "split_sloppy_sections", "substitute", "token_prefix", "tool_file_paths"
     },
     "workbench.sessions": {
-        "CURRENT_VERSION", "KNOWN_ENTRY_TYPES", "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FLAVOR_CHOICES", "FlavorGuess", "FuzzyMatch",
+        "CURRENT_VERSION", "KNOWN_ENTRY_TYPES", "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FLAVOR_BUTTONS", "FLAVOR_CHOICES", "FlavorGuess", "FuzzyMatch",
         "ModelUsage", "NavigationResult", "NotLoaded", "Progress", "STREAM_SUFFIX", "Session", "SessionContext",
         "SessionInfo", "SessionTree", "TreeList", "TreeNode", "TreeRow", "UsageTotals", "append_label",
-        "branch_path", "build_session_context", "choose_flavor", "classic_match", "detect_flavor", "fuzzy_filter",
+        "branch_path", "build_session_context", "choose_flavor", "classic_match", "detect_flavor", "flavour_aliases", "fuzzy_filter",
         "generate_session_records", "generate_session_text", "is_session_name", "load_session",
         "normalize_many", "normalized_text", "parse_session_bytes", "parse_session_text", "parse_timestamp_ms", "paused_gc",
         "query_matcher", "resolve_flavor", "resolve_labels", "session_files", "session_info", "time_tree",

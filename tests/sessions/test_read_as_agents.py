@@ -110,3 +110,12 @@ def test_an_unknown_entrys_notice_and_its_row_agree(flavor, row):
     assert tl.display_text("e1") == row
     said = "is empty" if row == "" else f"reads {row}"
     assert said in diag.message
+
+
+def test_the_cli_choices_and_the_app_buttons_come_from_one_registry():
+    from workbench.sessions.flavors import FLAVOR_BUTTONS, FLAVOR_CHOICES, REGISTRY, flavour_aliases
+
+    offered = [f.name for f in REGISTRY if f.offered]
+    assert set(FLAVOR_BUTTONS) == {*offered, "auto"}
+    assert set(FLAVOR_CHOICES) == {*offered, *flavour_aliases(), "auto"}
+    assert all(choose_flavor(name).flavor in offered for name in FLAVOR_CHOICES if name != "auto")

@@ -6,6 +6,8 @@ Public API (other packages code against these names):
   ``parse_session_bytes``: read any session file version read-only; bad lines become ``Diagnostic``s;
   a missing, empty or header-less file raises ``SessionFileError`` (``strict=True``, for the CLI and
   the app) or loads as no entries plus a diagnostic, as the agent loads it (``strict=False``).
+* ``FLAVOR_BUTTONS`` / ``flavour_aliases()``: the app's flavour buttons and the other names of flavours,
+  from the one registry the CLI choices come from.
 * ``choose_flavor(name, session) -> FlavorGuess`` (the one decision per file every command and the app
   use) / ``detect_flavor(session)`` / ``resolve_flavor(name, session)`` / ``FLAVOR_CHOICES``:
   which agent's rules a file is read with (``omp`` = omp17, ``omp18``, ``pi``; ``auto`` detects).
@@ -44,7 +46,15 @@ from workbench.sessions.files import (
     is_session_name,
     session_files,
 )
-from workbench.sessions.flavors import FLAVOR_CHOICES, FlavorGuess, choose_flavor, detect_flavor, resolve_flavor
+from workbench.sessions.flavors import (
+    FLAVOR_BUTTONS,
+    FLAVOR_CHOICES,
+    FlavorGuess,
+    choose_flavor,
+    detect_flavor,
+    flavour_aliases,
+    resolve_flavor,
+)
 from workbench.sessions.fuzzy import FuzzyMatch, classic_match, fuzzy_filter, word_match
 from workbench.sessions.fuzzy18 import word_match18
 from workbench.sessions.labels import append_label
@@ -82,6 +92,7 @@ __all__ = [
     "KNOWN_ENTRY_TYPES",
     "FILTER_MODES",
     "FILTER_TAGS",
+    "FLAVOR_BUTTONS",
     "FLAVOR_CHOICES",
     "STREAM_SUFFIX",
     "Diagnostic",
@@ -106,6 +117,7 @@ __all__ = [
     "choose_flavor",
     "classic_match",
     "detect_flavor",
+    "flavour_aliases",
     "fuzzy_filter",
     "generate_session_records",
     "generate_session_text",

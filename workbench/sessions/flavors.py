@@ -32,9 +32,32 @@ from typing import Any, Literal
 from workbench.errors import UsageError
 
 Flavor = Literal["omp", "pi", "omp57", "omp18"]
-FLAVOR_CHOICES: tuple[str, ...] = ("auto", "omp", "omp17", "omp18", "pi")
-_ALIASES = {"omp17": "omp"}
-_KNOWN = ("omp", "pi", "omp57", "omp18")
+
+
+@dataclass(frozen=True, slots=True)
+class FlavourInfo:
+    """One followed reference version: its name, the names it is also given, what it follows, and
+    whether the command line and the app offer it (omp 5.7 is there for the conformance cases)."""
+
+    name: Flavor
+    follows: str
+    aliases: tuple[str, ...] = ()
+    offered: bool = True
+
+
+# The registry: the CLI's --flavor choices, the app's buttons, export and `auto` are built from it.
+REGISTRY: tuple[FlavourInfo, ...] = (
+    FlavourInfo("omp", "oh-my-pi 17", aliases=("omp17",)),
+    FlavourInfo("omp18", "oh-my-pi 18.3 with pi-tui 18.2.9"),
+    FlavourInfo("pi", "pi-mono"),
+    FlavourInfo("omp57", "oh-my-pi 5.7", offered=False),
+)
+_KNOWN = tuple(f.name for f in REGISTRY)
+_ALIASES = {alias: f.name for f in REGISTRY for alias in f.aliases}
+# auto first, then each offered flavour followed by its aliases: ("auto", "omp", "omp17", "omp18", "pi")
+FLAVOR_CHOICES: tuple[str, ...] = ("auto", *(n for f in REGISTRY if f.offered for n in (f.name, *f.aliases)))
+# the app's buttons: one per offered flavour (aliases are accepted in links), then auto
+FLAVOR_BUTTONS: tuple[str, ...] = (*(f.name for f in REGISTRY if f.offered), "auto")
 CURRENT: Flavor = "omp18"  # what a file without a mark of its agent's version is read as
 _CURRENT_NAME = "omp 18.3"
 
@@ -72,6 +95,11 @@ class FlavorGuess:
     def unmarked(self) -> bool:
         """True when no mark of the agent's version decided: the file is read as the current release."""
         return not self.given and self.reason.startswith("no mark")
+
+
+def flavour_aliases() -> dict[str, str]:
+    """Other names of the flavours (``omp17`` → ``omp``)."""
+    return dict(_ALIASES)
 
 
 def _pi_mark(etype: str, obj: Mapping[str, Any]) -> str | None:
@@ -177,7 +205,7 @@ def choose_flavor(flavor: str, session: Any = None) -> FlavorGuess:
         return detect_flavor(source)
     if name not in _KNOWN:
         raise UsageError(f"unknown tree flavor {flavor!r} (use {', '.join(FLAVOR_CHOICES)})")
-    return FlavorGuess(name, "given", 0, given=True)  # type: ignore[arg-type]
+    return FlavorGuess(name, "given", 0, given=True)
 
 
 def resolve_flavor(flavor: str, source: Any = None) -> Flavor:

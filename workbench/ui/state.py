@@ -15,14 +15,14 @@ import panel as pn
 import param
 
 from workbench.replay import CHUNK_POLICIES
-from workbench.sessions import FILTER_MODES
+from workbench.sessions import FILTER_MODES, FLAVOR_BUTTONS, flavour_aliases
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 from workbench.ui.roots import ServedRoots
 from workbench.ui.ruleset import RuleSet
 
-# omp = oh-my-pi 17 (the public cases), omp18 = 18.3, pi; auto picks one from the file.
-FLAVOURS = ("omp", "omp18", "pi", "auto")
-FLAVOUR_ALIASES = {"omp17": "omp"}  # names a link may carry for a button's flavour
+# omp = oh-my-pi 17 (the public cases), omp18 = 18.3, pi; auto picks one from the file (the registry's buttons)
+FLAVOURS = FLAVOR_BUTTONS
+FLAVOUR_ALIASES = flavour_aliases()  # names a link may carry for a button's flavour (omp17 → omp)
 TABS = ("sessions", "tree", "stepper", "rules", "backtest", "playground", "drafts", "timeline")
 
 # URL query key -> parameter name (UI.md: ?session=…&leaf=…&filter=…&q=…&stream=…&step=…)
