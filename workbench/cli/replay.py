@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
+from workbench.cli.agent_config import add_agent_flags, read_settings
 from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_judged_lines
 from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
@@ -44,6 +45,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--write-session", metavar="PATH",
                    help="write a copy of the session (--resume, else the input session) with the injections appended")
     add_judge_flags(p)
+    add_agent_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 
@@ -57,10 +59,9 @@ def run(args: argparse.Namespace) -> int:
         raise NotFoundError(f"--rules {args.rules}: no such directory")
     stream, _session = open_stream(args.source, policy=args.chunking, size=args.chunk_size,
                                    all_branches=args.all_branches)
+    layers = read_settings(args, rules_dir.resolve())
     loaded = load_rules(cwd=str(rules_dir.resolve()), home=args.home, omp_package=args.omp_package)
-    settings = TtsrSettings.of(context_mode=args.context_mode, interrupt_mode=args.interrupt_mode,
-                               repeat_mode=args.repeat_mode, repeat_gap=args.repeat_gap,
-                               builtin_rules=False if args.no_builtin else None)
+    settings = TtsrSettings.from_mapping(layers.ttsr_mapping())
     cwd = stream.cwd or str(rules_dir.resolve())
     resume = None
     if args.resume:
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         copy = SessionCopy(resume or _session, cwd=cwd)
         copy.adopt(result.entries)
         copy.write(args.write_session)
-    bundled = bundled_json(loaded, args)
+    bundled = bundled_json(loaded, args, layers.value("builtinRules"))
     if args.json:
         print_json({**result.to_json(), "builtinSource": bundled})
         return 0

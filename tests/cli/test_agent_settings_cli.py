@@ -1,0 +1,76 @@
+"""The agent's config layers through the CLI: ``ttsr.*`` from the project's and the user's files."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from workbench.cli import main
+
+RULE = """---
+description: No unwrap
+condition: '\\.unwrap\\('
+---
+Do not call .unwrap(); propagate errors with ?.
+"""
+
+
+@pytest.fixture
+def project(tmp_path):
+    rules = tmp_path / "proj" / ".omp" / "rules"
+    rules.mkdir(parents=True)
+    (rules / "no-unwrap.md").write_text(RULE)
+    (tmp_path / "home").mkdir()
+    return tmp_path / "proj"
+
+
+def _stream(tmp_path, cwd):
+    lines = [
+        {"type": "stream", "version": 1, "cwd": str(cwd)},
+        {"type": "turn_start"},
+        {"type": "message_start", "role": "assistant"},
+        {"type": "text_delta", "contentIndex": 0, "delta": "let v = r.unwrap();"},
+        {"type": "message_end", "stopReason": "stop"},
+        {"type": "turn_end"},
+    ]
+    path = tmp_path / "run.stream.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    return path
+
+
+def _replay(tmp_path, project, capsys, *extra):
+    code = main(["replay", str(_stream(tmp_path, project)), "--rules", str(project),
+                 "--home", str(tmp_path / "home"), "--omp-package", "none", "--json", *extra])
+    assert code == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_a_rule_in_the_projects_disabled_rules_no_longer_aborts(tmp_path, project, capsys):
+    assert "abort" in [e["type"] for e in _replay(tmp_path, project, capsys)["events"]]
+    (project / ".omp" / "config.yml").write_text("ttsr:\n  disabledRules: [no-unwrap]\n")
+    out = _replay(tmp_path, project, capsys)
+    assert [e["type"] for e in out["events"]] == []
+    assert out["status"] != "aborted"
+
+
+def test_user_interrupt_mode_applies_and_a_flag_overrides_it(tmp_path, project, capsys):
+    user = tmp_path / "home" / ".omp" / "agent"
+    user.mkdir(parents=True)
+    (user / "config.yml").write_text("ttsr:\n  interruptMode: never\n")
+    assert "abort" not in [e["type"] for e in _replay(tmp_path, project, capsys)["events"]]
+    out = _replay(tmp_path, project, capsys, "--interrupt-mode", "always")
+    assert "abort" in [e["type"] for e in out["events"]]
+
+
+def test_rules_list_drops_rules_the_project_disables_and_the_flag_adds_to_them(tmp_path, project, capsys):
+    (project / ".omp" / "rules" / "other.md").write_text("---\ndescription: other\n---\nbody\n")
+    (project / ".omp" / "config.yml").write_text("ttsr:\n  disabledRules: [no-unwrap]\n  builtinRules: false\n")
+    main(["rules", "list", "--cwd", str(project), "--home", str(tmp_path / "home"), "--omp-package", "none",
+          "--disable-rule", "other", "--json"])
+    data = json.loads(capsys.readouterr().out)
+    bucket = {r["name"]: (r["bucket"], r["reason"]) for r in data["rules"]}
+    assert bucket["no-unwrap"] == ("dropped", "listed in disabledRules")
+    assert bucket["other"] == ("dropped", "listed in disabledRules")
+    assert data["builtinSource"]["enabled"] is False
+    assert data["builtinSource"]["offBy"] == "ttsr.builtinRules: false"
