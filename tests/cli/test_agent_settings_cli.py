@@ -74,3 +74,47 @@ def test_rules_list_drops_rules_the_project_disables_and_the_flag_adds_to_them(t
     assert bucket["other"] == ("dropped", "listed in disabledRules")
     assert data["builtinSource"]["enabled"] is False
     assert data["builtinSource"]["offBy"] == "ttsr.builtinRules: false"
+
+
+SCOPED = """---
+description: No unwrap in scouts
+condition: '\\.unwrap\\('
+agents: [scout]
+---
+Scouts propagate errors.
+"""
+
+
+def _session_file(tmp_path, cwd, agent):
+    ts = "2026-01-01T00:00:00.000Z"
+    lines = [{"type": "session", "version": 3, "id": "s1", "cwd": str(cwd), "timestamp": ts}]
+    parent = None
+    if agent is not None:
+        lines.append({"type": "session_init", "id": "i1", "parentId": None, "timestamp": ts, "agent": agent,
+                      "systemPrompt": "", "task": "look", "tools": []})
+        parent = "i1"
+    lines += [
+        {"type": "message", "id": "u1", "parentId": parent, "timestamp": ts,
+         "message": {"role": "user", "content": "go", "timestamp": 1}},
+        {"type": "message", "id": "a1", "parentId": "u1", "timestamp": ts,
+         "message": {"role": "assistant", "content": [{"type": "text", "text": "let v = r.unwrap();"}],
+                     "stopReason": "stop", "timestamp": 2}},
+    ]
+    path = tmp_path / f"session-{agent}.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    return path
+
+
+def test_agents_scoped_rule_fires_only_for_its_agent(tmp_path, project, capsys):
+    (project / ".omp" / "rules" / "no-unwrap.md").write_text(SCOPED)
+    assert "abort" not in [e["type"] for e in _replay(tmp_path, project, capsys)["events"]]
+    assert "abort" in [e["type"] for e in _replay(tmp_path, project, capsys, "--agent", "scout")["events"]]
+
+
+def test_agent_name_comes_from_the_sessions_session_init(tmp_path, project, capsys):
+    (project / ".omp" / "rules" / "no-unwrap.md").write_text(SCOPED)
+    for agent, fires in ((None, False), ("scout", True), ("reviewer", False)):
+        main(["replay", str(_session_file(tmp_path, project, agent)), "--rules", str(project),
+              "--home", str(tmp_path / "home"), "--omp-package", "none", "--json"])
+        out = json.loads(capsys.readouterr().out)
+        assert ("abort" in [e["type"] for e in out["events"]]) is fires, agent

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from workbench.rules.agent_settings import AgentSettings, read_agent_settings
+from workbench.rules import AgentSettings, agent_from_session, read_agent_settings
 
 
 def add_agent_flags(parser: argparse.ArgumentParser) -> None:
@@ -69,3 +69,13 @@ def discovery_switches(settings: AgentSettings) -> dict[str, Any]:
         "disabled_providers": settings.names("disabledProviders"),
         "disabled_extensions": settings.names("disabledExtensions"),
     }
+
+
+def resolve_agent(args: argparse.Namespace, session: Any = None) -> dict[str, str]:
+    """The agent the rules' ``agents:`` are checked against: ``--agent``, else from the session
+    (``session_init``, a subagent's header), else ``main``; with where it came from."""
+    flag = _flag_value(args, "agent")
+    if isinstance(flag, str) and flag.strip():
+        return {"name": flag.strip(), "source": "flag", "why": "--agent"}
+    name, source, why = agent_from_session(session)
+    return {"name": name, "source": source, "why": why}

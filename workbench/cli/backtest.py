@@ -9,13 +9,12 @@ from typing import Any
 
 from workbench.backtest import BacktestOptions, compare_backtests, format_comparison, run_backtest, write_results
 from workbench.cli._output import ProgressBar, add_json_flag, print_json
-from workbench.cli.agent_config import add_agent_flags, read_settings
+from workbench.cli.agent_config import add_agent_flags, read_settings, resolve_agent
 from workbench.cli.judge_flags import add_judge_flags, backtest_judged_lines, judge_from_args
 from workbench.cli.rules import add_omp_package_flag
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay import CHUNK_POLICIES
-from workbench.rules import resolve_rules
-from workbench.rules.agent_settings import AgentSettings
+from workbench.rules import AgentSettings, resolve_rules, rules_for_agent
 from workbench.ttsr import INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
 
@@ -67,14 +66,15 @@ def _rule_set(args: argparse.Namespace, folder: str | None = None) -> Any:
     layers = _layers(args)
     disabled = set(layers.names("disabledRules"))
     builtin_off = layers.value("builtinRules") is False
-    if args.omp_package is None and not builtin_off and not disabled:
+    agent = resolve_agent(args)["name"]
+    if args.omp_package is None and not builtin_off and not disabled and args.agent is None:
         return args.rules
     if not Path(args.rules).exists():
         raise NotFoundError(f"--rules {args.rules}: no such file or directory")
     rules = resolve_rules([args.rules], home=args.home, omp_package=args.omp_package)
     if builtin_off:
         rules = [r for r in rules if r.source is None or r.source.provider != "builtin-defaults"]
-    return [r for r in rules if r.name not in disabled]
+    return rules_for_agent([r for r in rules if r.name not in disabled], agent)
 
 
 def _layers(args: argparse.Namespace) -> AgentSettings:

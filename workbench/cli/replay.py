@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.cli.agent_config import add_agent_flags, read_settings
+from workbench.cli.agent_config import add_agent_flags, read_settings, resolve_agent
 from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_judged_lines
 from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay import CHUNK_POLICIES, SessionCopy, open_stream, run_session
-from workbench.rules import load_rules
+from workbench.rules import load_rules, rules_for_agent
 from workbench.sessions import load_session
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
@@ -68,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
         if not Path(args.resume).is_file():
             raise NotFoundError(f"--resume {args.resume}: no such file")
         resume = load_session(args.resume)
-    result = run_session(stream, loaded.rules, settings, cwd=cwd, home=args.home, resume=resume,
+    agent = resolve_agent(args, resume or _session)
+    rules = rules_for_agent(list(loaded.rules), agent["name"])
+    result = run_session(stream, rules, settings, cwd=cwd, home=args.home, resume=resume,
                          time_bound=args.time_bound if args.time_bound > 0 else None, judge=judge)
     if args.write_session:
         copy = SessionCopy(resume or _session, cwd=cwd)

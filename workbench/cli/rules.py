@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.cli.agent_config import add_agent_flags, read_settings
+from workbench.cli.agent_config import add_agent_flags, read_settings, resolve_agent
 from workbench.errors import NotFoundError, RuleFileError, UsageError
 from workbench.rulecheck import run_rule_examples, scan_paths
 from workbench.rules import (
@@ -122,7 +122,7 @@ def _bucket(result: RuleLoadResult, args: argparse.Namespace) -> tuple[RuleBucke
     layers = read_settings(args, args.cwd)
     buckets = bucket_rules(
         result.rules, manager, disabled_rules=layers.names("disabledRules"),
-        builtin_rules=layers.value("builtinRules") is not False,
+        builtin_rules=layers.value("builtinRules") is not False, agent_name=resolve_agent(args)["name"],
     )
     paths = {r.name: r.path for r in result.rules}
     warnings = [_diagnostic_text(d, paths) for d in getattr(manager, "diagnostics", ())]
