@@ -118,3 +118,21 @@ def test_agent_name_comes_from_the_sessions_session_init(tmp_path, project, caps
               "--home", str(tmp_path / "home"), "--omp-package", "none", "--json"])
         out = json.loads(capsys.readouterr().out)
         assert ("abort" in [e["type"] for e in out["events"]]) is fires, agent
+
+
+def test_provider_switches_from_the_user_config_and_flags(tmp_path, project, capsys):
+    home = tmp_path / "home"
+    (home / ".cursor" / "rules").mkdir(parents=True)
+    (home / ".cursor" / "rules" / "cu.mdc").write_text("---\ndescription: cursor user\n---\ncu\n")
+    (project / ".cursor" / "rules").mkdir(parents=True)
+    (project / ".cursor" / "rules" / "cp.mdc").write_text("---\ndescription: cursor project\n---\ncp\n")
+
+    def names(*extra):
+        main(["rules", "list", "--cwd", str(project), "--home", str(home), "--omp-package", "none", "--json", *extra])
+        return {r["name"] for r in json.loads(capsys.readouterr().out)["rules"]}
+
+    assert {"cp"} <= names() and "cu" not in names()
+    (home / ".omp" / "agent").mkdir(parents=True)
+    (home / ".omp" / "agent" / "config.yml").write_text("enabledProviders: [cursor]\ndisabledExtensions: ['rule:cp']\n")
+    assert "cu" in names() and "cp" not in names()
+    assert not {"cu", "cp"} & names("--disable-provider", "cursor")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.cli.agent_config import add_agent_flags, read_settings, resolve_agent
+from workbench.cli.agent_config import add_agent_flags, discovery_switches, read_settings, resolve_agent
 from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_judged_lines
 from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
@@ -60,7 +60,8 @@ def run(args: argparse.Namespace) -> int:
     stream, _session = open_stream(args.source, policy=args.chunking, size=args.chunk_size,
                                    all_branches=args.all_branches)
     layers = read_settings(args, rules_dir.resolve())
-    loaded = load_rules(cwd=str(rules_dir.resolve()), home=args.home, omp_package=args.omp_package)
+    loaded = load_rules(cwd=str(rules_dir.resolve()), home=args.home, omp_package=args.omp_package,
+                        **discovery_switches(layers))
     settings = TtsrSettings.from_mapping(layers.ttsr_mapping())
     cwd = stream.cwd or str(rules_dir.resolve())
     resume = None

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.cli.agent_config import add_agent_flags, read_settings, resolve_agent
+from workbench.cli.agent_config import add_agent_flags, discovery_switches, read_settings, resolve_agent
 from workbench.errors import NotFoundError, RuleFileError, UsageError
 from workbench.rulecheck import run_rule_examples, scan_paths
 from workbench.rules import (
@@ -114,7 +114,8 @@ def _discover(args: argparse.Namespace) -> RuleLoadResult:
         if value is not None and not os.path.isdir(value):
             raise UsageError(f"--{flag.replace('_', '-')} {value}: not a directory")
     return load_rules(cwd=args.cwd, home=args.home, agent_dir=getattr(args, "agent_dir", None),
-                      omp_package=getattr(args, "omp_package", None))
+                      omp_package=getattr(args, "omp_package", None),
+                      **discovery_switches(read_settings(args, args.cwd)))
 
 
 def _bucket(result: RuleLoadResult, args: argparse.Namespace) -> tuple[RuleBuckets, list[str]]:
