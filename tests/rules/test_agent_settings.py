@@ -87,3 +87,18 @@ def test_switches_and_path_scoped_provider_entries(tmp_path):
     assert s.names("disabledExtensions") == ("rule:x",)
     assert s.get("disabledProviders").source == "default"
     assert set(s.to_json()["switches"]) == {"enabledProviders", "disabledProviders", "disabledExtensions"}
+
+
+def test_judge_auto_is_inactive_without_an_explicit_judge(tmp_path):
+    from workbench.rules.agent_settings import judge_state
+
+    proj = tmp_path / "p"
+    plain = read_agent_settings(cwd=proj, home=tmp_path / "h", env={})
+    state = judge_state(plain, judge_given=False)
+    assert (state.mode, state.source, state.active) == ("auto", "default", False)
+    _write(proj / ".omp/config.yml", "ttsr:\n  judge: 'off'\n")
+    off = read_agent_settings(cwd=proj, home=tmp_path / "h", env={})
+    assert judge_state(off, judge_given=False).active is False
+    flagged = read_agent_settings(cwd=proj, home=tmp_path / "h", env={}, flags={"judge": "on"})
+    state = judge_state(flagged, judge_given=True)
+    assert (state.mode, state.source, state.active) == ("on", "flag", True)

@@ -13,7 +13,7 @@ from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_j
 from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay import CHUNK_POLICIES, SessionCopy, open_stream, run_session
-from workbench.rules import load_rules, rules_for_agent
+from workbench.rules import judge_state, load_rules, rules_for_agent
 from workbench.sessions import load_session
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
@@ -53,7 +53,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.repeat_gap is not None and args.repeat_gap < 0:
         raise UsageError("--repeat-gap must be >= 0")
-    judge = judge_from_args(args)
+    judge_given = args.judge is not None
+    judge = judge_from_args(args) if judge_given else None
     rules_dir = Path(args.rules)
     if not rules_dir.is_dir():
         raise NotFoundError(f"--rules {args.rules}: no such directory")
@@ -63,6 +64,8 @@ def run(args: argparse.Namespace) -> int:
     loaded = load_rules(cwd=str(rules_dir.resolve()), home=args.home, omp_package=args.omp_package,
                         **discovery_switches(layers))
     settings = TtsrSettings.from_mapping(layers.ttsr_mapping())
+    judging = judge_state(layers, judge_given)
+    judge = judge if judging.active else None
     cwd = stream.cwd or str(rules_dir.resolve())
     resume = None
     if args.resume:

@@ -27,7 +27,7 @@ Public API:
   ``rule_files(paths)`` — rules named as files and folders (``--rules``), rather than discovered.
 """
 
-from workbench.rules.agent_settings import AgentSettings, SettingValue, read_agent_settings
+from workbench.rules.agent_settings import AgentSettings, JudgeState, SettingValue, judge_state, read_agent_settings
 from workbench.rules.agents import (
     MAIN_AGENT,
     SUB_AGENT,
@@ -75,6 +75,8 @@ __all__ = [
     "MAIN_AGENT",
     "SUB_AGENT",
     "AgentSettings",
+    "JudgeState",
+    "judge_state",
     "SettingValue",
     "agent_from_session",
     "parse_rule_agents",

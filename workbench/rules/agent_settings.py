@@ -233,3 +233,34 @@ def read_agent_settings(
         if s.key == "judge" and s.value not in JUDGE_MODES:
             warnings.append(f"{s.file or 'flag'}: ttsr.judge {s.value!r} is none of {', '.join(JUDGE_MODES)}")
     return AgentSettings(ttsr=ttsr, switches=switches, files=tuple(files), warnings=tuple(warnings))
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeState:
+    """Whether judged (``question:``) rules are judged, from ``ttsr.judge`` and an explicit judge.
+
+    18.3.4 (``AgentSession.ruleJudge``): ``off`` never judges; ``auto`` (the default) judges only when
+    the judge model role resolves to a native judge model; ``on`` always does. The workbench has no
+    model roles, so ``auto`` never resolves by itself: an explicit judge (``--judge``) is the only one,
+    and it counts as ``on`` set by a flag."""
+
+    mode: Any
+    source: SettingSource
+    active: bool
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"mode": self.mode, "source": self.source, "active": self.active, "why": self.why}
+
+
+def judge_state(settings: AgentSettings, judge_given: bool) -> JudgeState:
+    setting = settings.get("judge")
+    mode, source = setting.value, setting.source
+    if judge_given:
+        return JudgeState(mode, source, True, "an explicit judge (--judge) answers the judged rules")
+    if mode == "off":
+        return JudgeState(mode, source, False, "ttsr.judge is off: judged rules stay inactive")
+    if mode == "on":
+        return JudgeState(mode, source, False, "ttsr.judge is on, but no judge is given (--judge)")
+    return JudgeState(mode, source, False, "ttsr.judge is auto and no native judge model resolves here "
+                      "(the workbench has no model roles): judged rules stay inactive unless --judge gives one")
