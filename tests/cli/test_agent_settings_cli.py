@@ -136,3 +136,16 @@ def test_provider_switches_from_the_user_config_and_flags(tmp_path, project, cap
     (home / ".omp" / "agent" / "config.yml").write_text("enabledProviders: [cursor]\ndisabledExtensions: ['rule:cp']\n")
     assert "cu" in names() and "cp" not in names()
     assert not {"cu", "cp"} & names("--disable-provider", "cursor")
+
+
+def test_replay_delivers_the_installed_agents_interrupt_template(tmp_path, project, capsys):
+    from tests.rules.test_agent_texts import fake_package
+
+    pkg = fake_package(tmp_path / "pkg")
+    code = main(["replay", str(_stream(tmp_path, project)), "--rules", str(project), "--home", str(tmp_path / "home"),
+                 "--omp-package", str(pkg), "--json"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "AGENT ttsr-interrupt.md" in out
+    own = _replay(tmp_path, project, capsys)
+    assert "AGENT ttsr-interrupt.md" not in json.dumps(own)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_j
 from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay import CHUNK_POLICIES, SessionCopy, open_stream, run_session
-from workbench.rules import judge_state, load_rules, rules_for_agent
+from workbench.rules import find_agent_templates, judge_state, load_rules, rules_for_agent
 from workbench.sessions import load_session
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
@@ -74,7 +75,9 @@ def run(args: argparse.Namespace) -> int:
         resume = load_session(args.resume)
     agent = resolve_agent(args, resume or _session)
     rules = rules_for_agent(list(loaded.rules), agent["name"])
-    result = run_session(stream, rules, settings, cwd=cwd, home=args.home, resume=resume,
+    texts = find_agent_templates(omp_package=args.omp_package, env=os.environ, bundled=loaded.bundled,
+                                 home=Path(args.home or os.environ.get("HOME") or Path.home()))
+    result = run_session(stream, rules, settings, cwd=cwd, home=args.home, resume=resume, templates=texts.templates(),
                          time_bound=args.time_bound if args.time_bound > 0 else None, judge=judge)
     if args.write_session:
         copy = SessionCopy(resume or _session, cwd=cwd)

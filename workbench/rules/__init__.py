@@ -19,6 +19,8 @@ Public API:
   settings and discovery switches from its config layers, each ``SettingValue`` with its source.
 - ``parse_rule_agents`` / ``rule_applies_to_agent`` / ``rules_for_agent`` / ``agent_from_session`` —
   ``agents:`` frontmatter and the running agent's name (``MAIN_AGENT``, ``SUB_AGENT``).
+- ``find_agent_templates(...)`` / ``templates_from(bundled)`` — the installed agent's three reminder
+  templates (``AgentTemplates``; empty = the workbench's own wording).
 - ``render_system_prompt(...)`` and ``resolve_rule_url(url, rules)`` — the prompt section and ``rule://``.
 - ``parse_examples(frontmatter, ...)`` / ``has_examples`` / ``RuleExample``: a rule's own examples;
   ``example_line(path, index)`` their line in the file (YAML node marks).
@@ -28,6 +30,7 @@ Public API:
 """
 
 from workbench.rules.agent_settings import AgentSettings, JudgeState, SettingValue, judge_state, read_agent_settings
+from workbench.rules.agent_texts import AgentTemplates, find_agent_templates, templates_from
 from workbench.rules.agents import (
     MAIN_AGENT,
     SUB_AGENT,
@@ -75,6 +78,9 @@ __all__ = [
     "MAIN_AGENT",
     "SUB_AGENT",
     "AgentSettings",
+    "AgentTemplates",
+    "find_agent_templates",
+    "templates_from",
     "JudgeState",
     "judge_state",
     "SettingValue",
