@@ -28,3 +28,19 @@ def test_rules_view_shows_the_block(tmp_path):
     view = RulesView.from_folder(project)
     assert "Agent settings and switches" in view.summary.object
     assert "contextMode" in view.summary.object
+
+
+def test_rule_set_follows_the_projects_discovery_switches(tmp_path):
+    from workbench.ui.ruleset import RuleSet
+
+    project = tmp_path / "p"
+    (project / ".omp" / "rules").mkdir(parents=True)
+    (project / ".omp" / "rules" / "kept.md").write_text("---\ndescription: k\n---\nk\n")
+    (project / ".omp" / "rules" / "gone.md").write_text("---\ndescription: g\n---\ng\n")
+    (project / ".cursor" / "rules").mkdir(parents=True)
+    (project / ".cursor" / "rules" / "c.md").write_text("---\ndescription: c\n---\nc\n")
+    ruleset = RuleSet(project, builtin=False)
+    assert {r.name for r in ruleset.rules()} == {"kept", "gone", "c"}
+    (project / ".omp" / "config.yml").write_text("disabledProviders: [cursor]\ndisabledExtensions: ['rule:gone']\n")
+    assert ruleset.changed_on_disk()
+    assert {r.name for r in ruleset.rules()} == {"kept"}
