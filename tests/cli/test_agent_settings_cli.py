@@ -185,3 +185,15 @@ def test_backtest_json_carries_the_settings(tmp_path, project, capsys):
     assert out["settings"]["ttsr"]["interruptMode"]["value"] == "never"
     assert out["settings"]["ttsr"]["interruptMode"]["source"] == "project"
     assert out["agent"]["name"] == "main"
+
+
+def test_rules_scan_with_agent_leaves_out_rules_for_other_agents(tmp_path, project, capsys):
+    (project / ".omp" / "rules" / "no-unwrap.md").write_text(SCOPED.replace("description: No unwrap in scouts\n", "description: d\nscope: tool:write(*.rs)\n"))
+    src = project / "a.rs"
+    src.write_text("fn f() { r.unwrap(); }\n")
+    base = ["rules", "scan", str(src), "--cwd", str(project), "--home", str(tmp_path / "home"), "--omp-package", "none",
+            "--no-builtin", "--json"]
+    assert main([*base, "--agent", "scout"]) == 1
+    assert json.loads(capsys.readouterr().out)["hits"]
+    assert main([*base, "--agent", "main"]) == 0
+    capsys.readouterr()

@@ -39,6 +39,7 @@ from workbench.rules import (
     load_rules,
     resolve_rule_url,
     resolve_rules,
+    rules_for_agent,
 )
 from workbench.ttsr import TtsrManager
 
@@ -312,6 +313,8 @@ def _filtered(rules: list[Rule], args: argparse.Namespace) -> list[Rule]:
     out = [r for r in rules if r.name not in disabled]
     if layers.value("builtinRules") is False:
         out = [r for r in out if r.source is None or r.source.provider != BUILTIN_PROVIDER]
+    if getattr(args, "agent", None):
+        out = rules_for_agent(out, resolve_agent(args)["name"])
     wanted = list(dict.fromkeys(getattr(args, "rule", []) or []))
     if wanted:
         names = {r.name for r in out}
