@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
+from workbench.cli.edit_flags import add_edit_mode_flag
 from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_judged_lines
 from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
@@ -43,6 +44,7 @@ def register(subparsers: Any) -> None:
                    help="start from this session: its conversation, and the rules its ttsr_injection entries name")
     p.add_argument("--write-session", metavar="PATH",
                    help="write a copy of the session (--resume, else the input session) with the injections appended")
+    add_edit_mode_flag(p)
     add_judge_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
@@ -68,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
             raise NotFoundError(f"--resume {args.resume}: no such file")
         resume = load_session(args.resume)
     result = run_session(stream, loaded.rules, settings, cwd=cwd, home=args.home, resume=resume,
-                         time_bound=args.time_bound if args.time_bound > 0 else None, judge=judge)
+                         time_bound=args.time_bound if args.time_bound > 0 else None, judge=judge,
+                         edit_mode=args.edit_mode)
     if args.write_session:
         copy = SessionCopy(resume or _session, cwd=cwd)
         copy.adopt(result.entries)
@@ -81,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
         print(_line(ev))
     for line in replay_judged_lines(result):
         print(line)
+    for call in result.edit_modes:
+        print(f"edit mode of {call['stream_key']}: {call['mode'] or '-'} ({call['reason']})")
     print(f"status: {result.status}; injected: {', '.join(result.injected) or '-'}; "
           f"messages in context: {len(result.context)}; {bundled_line(bundled, short=True)}")
     return 0

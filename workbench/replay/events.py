@@ -58,6 +58,8 @@ class ReplayResult:
     judge: str | None = None
     judged_rules: tuple[str, ...] = ()
     judge_rounds: tuple[Any, ...] = ()
+    # Per edit-tool call: the stream key, the tool, the edit mode it was read with and why.
+    edit_modes: tuple[Mapping[str, Any], ...] = ()
 
     def judged_summary(self) -> dict[str, Any]:
         """Counts over the judge queue: outputs with candidates, requests answered, rules delivered."""
@@ -81,5 +83,6 @@ class ReplayResult:
             "stream_calls": self.stream_calls,
             "disabled": dict(self.disabled),
             "judged": {**self.judged_summary(), "queue": [r.to_json() for r in self.judge_rounds]},
+            "edit_modes": [dict(m) for m in self.edit_modes],
             "final": {"context": [thaw(m) for m in self.context]},
         }

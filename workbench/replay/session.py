@@ -52,6 +52,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         self.cwd = cwd
         self.home = home
         self.edit_mode = edit_mode
+        self.edit_modes: dict[str, dict[str, Any]] = {}  # stream key -> the mode a call was read with, and why
         self.manager = engine.new_manager(settings)
         self.settings = self.manager.get_settings()
         self.disabled = dict(disabled_rules or {})
@@ -132,6 +133,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
             judge=self.judge.label if self.judge is not None else None,
             judged_rules=tuple(self.judged_rule_names()),
             judge_rounds=tuple(self.judge_rounds),
+            edit_modes=tuple(self.edit_modes.values()),
         )
 
     # -- event handlers ---------------------------------------------------------------------------
@@ -201,7 +203,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
             return
         key = f"toolcall:{block.id}" if block.id else f"tool:{block.name}:{ev.content_index}"
         args = msg.partial_arguments(ev.content_index or 0)
-        surface = engine.tool_surface(block.name, args, self.cwd, self.edit_mode)
+        surface = self._tool_surface(block.name, args, key)
         ctx = engine.context("tool", tool_name=block.name, file_paths=surface.paths, stream_key=key)
         if self._handle(self._regex(surface, ctx, delta), ctx, ev):
             return

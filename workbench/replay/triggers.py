@@ -47,6 +47,7 @@ class TriggerHandling:
     last_checked_text: str
     streaming: Any
     edit_mode: str | None
+    edit_modes: dict[str, dict[str, Any]]
     _step: int
     _remaining_turns: list[int]
     # Methods of the session this mixin calls.
@@ -55,6 +56,14 @@ class TriggerHandling:
     _streaming: Callable[[StreamEvent], Any]
 
     # -- matching ---------------------------------------------------------------------------------
+
+    def _tool_surface(self, name: str, args: Any, key: str, *, final: bool = False) -> engine.ToolSurface:
+        """The call's matcher surfaces; the edit mode it was read with (and why) is kept per stream key,
+        the last reading winning, for the replay's output."""
+        surface = engine.tool_surface(name, args, self.cwd, self.edit_mode, final=final)
+        if surface.mode is not None or name == "apply_patch":
+            self.edit_modes[key] = {"stream_key": key, "tool": name, "mode": surface.mode, "reason": surface.reason}
+        return surface
 
     def _check(self, method: Callable[[str, Any], list[Rule]], text: str, ctx: Any) -> list[Rule]:
         matches = list(method(text, ctx))
@@ -95,7 +104,7 @@ class TriggerHandling:
             return
         args = block.arguments if isinstance(block.arguments, Mapping) else {}
         key = f"toolcall:{block.id}" if block.id else f"tool:{block.name}:{index}"
-        surface = engine.tool_surface(block.name, args, self.cwd, self.edit_mode)
+        surface = self._tool_surface(block.name, args, key, final=True)
         ctx = engine.context("tool", tool_name=block.name, file_paths=surface.paths, stream_key=key)
         if surface.entries or surface.digest is not None:
             matches = self._regex(surface, ctx, "")
