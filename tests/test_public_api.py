@@ -27,6 +27,12 @@ PUBLIC = {
     "workbench": {
         "WorkbenchError", "__version__"
     },
+    "workbench.edits": {
+        "AUTO", "EDIT_MODES", "EDIT_TOOLS", "INSPECTORS", "FileEntry", "FileOp", "FileOutput", "Inspection",
+        "ModeChoice", "ToolView", "check_edit_mode", "choose_mode", "file_stream_key", "inspect",
+        "inspect_apply_patch", "inspect_hashline", "inspect_patch", "inspect_replace", "inspect_sloppy",
+        "stream_key", "tool_view"
+    },
     "workbench.errors": {
         "AccessError", "Diagnostic", "InputError", "JudgeError", "JudgeFileError", "JudgePending",
         "NotFoundError", "RuleFileError", "SessionFileError", "StoreError", "StreamFileError",
