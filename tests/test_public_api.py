@@ -92,8 +92,8 @@ PUBLIC = {
         "backtest_batch", "backtest_session", "changed", "compare_backtests", "format_comparison", "load_rule_set", "run_backtest", "write_results"
     },
     "workbench.rulecheck": {
-        "ExampleResult", "RuleExamples", "ScanHit", "ScanReport", "check_rule_text", "run_example",
-        "run_rule_examples", "scan_paths"
+        "DEFAULT_MAX_BYTES", "ExampleResult", "RuleExamples", "ScanHit", "ScanReport", "check_rule_text",
+        "read_scan_text", "run_example", "run_rule_examples", "scan_files", "scan_paths"
     },
     "workbench.ui": {
         "AppState", "BacktestView", "DraftsView", "PlaygroundView", "RulesView", "ServedRoots", "SessionsView",

@@ -123,3 +123,49 @@ def test_rules_scan_of_a_project_uses_its_rules_and_paths(project, capsys, monke
     monkeypatch.chdir(tmp_path.parent)
     assert main(["rules", "scan", str(project / "src"), "--no-builtin"]) == 1
     assert "src/lib.rs:2:6: no-unwrap" in capsys.readouterr().out
+
+
+def _scan_tree(project: Path) -> None:
+    (project / ".gitignore").write_text("target/\n*.gen.rs\n")
+    (project / "target").mkdir()
+    (project / "target/out.rs").write_text("fn f() { x.unwrap(); }\n")
+    (project / "src/api.gen.rs").write_text("fn f() { x.unwrap(); }\n")
+    (project / ".cargo").mkdir()
+    (project / ".cargo/hidden.rs").write_text("fn f() { x.unwrap(); }\n")
+
+
+def test_rules_scan_respects_gitignore_and_includes_hidden_files(project, capsys):
+    _scan_tree(project)
+    assert main(["rules", "scan", str(project), "--cwd", str(project), "--no-builtin", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    hit_paths = sorted({h["path"] for h in data["hits"]})
+    assert hit_paths == [".cargo/hidden.rs", "src/lib.rs"]
+    assert data["gitignore"] is True and data["maxBytes"] == 5 * 1024 * 1024
+
+
+def test_rules_scan_no_gitignore_scans_the_ignored_files(project, capsys):
+    _scan_tree(project)
+    assert main(["rules", "scan", str(project), "--cwd", str(project), "--no-builtin", "--json",
+                 "--no-gitignore"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert {"target/out.rs", "src/api.gen.rs"} <= {h["path"] for h in data["hits"]}
+    assert data["gitignore"] is False
+
+
+def test_rules_scan_max_bytes_says_what_was_skipped_and_why(project, capsys):
+    big = project / "src/big.rs"
+    big.write_text("fn f() { x.unwrap(); }\n" * 10)
+    assert main(["rules", "scan", str(project / "src"), "--cwd", str(project), "--no-builtin",
+                 "--max-bytes", "100"]) == 1
+    captured = capsys.readouterr()
+    assert "1 skipped (large 1)" in captured.out and "max-bytes 100" in captured.out
+    assert f"note: skipped src/big.rs: large: {big.stat().st_size} bytes, over the 100-byte limit" in captured.err
+    assert main(["rules", "scan", str(project / "src"), "--cwd", str(project), "--no-builtin",
+                 "--max-bytes", "0", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert "src/big.rs" in {h["path"] for h in data["hits"]} and data["skipped"] == []
+
+
+def test_rules_scan_negative_max_bytes_is_an_error(project, capsys):
+    assert main(["rules", "scan", str(project), "--max-bytes", "-1"]) == 2
+    assert capsys.readouterr().err.startswith("error: --max-bytes -1")

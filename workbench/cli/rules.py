@@ -19,7 +19,7 @@ from typing import Any
 from workbench.cli._output import add_json_flag, print_json
 from workbench.cli.agent_config import add_agent_flags, discovery_switches, read_settings, resolve_agent
 from workbench.errors import NotFoundError, RuleFileError, UsageError
-from workbench.rulecheck import run_rule_examples, scan_paths
+from workbench.rulecheck import DEFAULT_MAX_BYTES, run_rule_examples, scan_paths
 from workbench.rules import (
     Rule,
     RuleBuckets,
@@ -103,6 +103,10 @@ def register(subparsers: Any) -> None:
         "--rules", metavar="DIR_OR_FILE", action="append", default=[], help="rule file or folder (repeatable; default: discovered rules)"
     )
     p_scan.add_argument("--rule", metavar="NAME", action="append", default=[], help="only this rule (repeatable)")
+    p_scan.add_argument("--no-gitignore", dest="gitignore", action="store_false",
+                        help="include files excluded by .gitignore (default: respected, as omp ttsr scan does)")
+    p_scan.add_argument("--max-bytes", metavar="N", type=int, default=DEFAULT_MAX_BYTES,
+                        help=f"skip files larger than N bytes; 0: no limit (default: {DEFAULT_MAX_BYTES}, 5 MiB)")
     _add_discovery_flags(p_scan)
     add_json_flag(p_scan)
     p_scan.set_defaults(handler=run_scan)
@@ -372,6 +376,8 @@ def project_root(path: str) -> str:
 
 def run_scan(args: argparse.Namespace) -> int:
     _check_dirs(args)
+    if args.max_bytes < 0:
+        raise UsageError(f"--max-bytes {args.max_bytes}: must be 0 (no limit) or more")
     if args.cwd is None:
         args.cwd = project_root(args.paths[0])
     warnings: list[str] = []
@@ -380,7 +386,7 @@ def run_scan(args: argparse.Namespace) -> int:
     else:
         rules, warnings = _discovered(args)
     rules = _filtered(rules, args)
-    report = scan_paths(args.paths, rules, cwd=args.cwd)
+    report = scan_paths(args.paths, rules, cwd=args.cwd, gitignore=args.gitignore, max_bytes=args.max_bytes)
     if args.json:
         print_json({**report.to_json(), "cwd": args.cwd, "warnings": warnings})
         return 1 if report.hits else 0
@@ -391,13 +397,18 @@ def run_scan(args: argparse.Namespace) -> int:
     out.write(f"{len(report.hits)} hit{'s' if len(report.hits) != 1 else ''} in {files_hit} file(s); "
               f"{report.files} file(s) scanned with {len(report.rules)} rule(s)")
     if report.skipped:
-        out.write(f"; {len(report.skipped)} skipped")
-    out.write("\n")
+        kinds: dict[str, int] = {}
+        for _path, why in report.skipped:
+            kind = why.split(":", 1)[0]
+            kinds[kind] = kinds.get(kind, 0) + 1
+        out.write(f"; {len(report.skipped)} skipped (" + ", ".join(f"{k} {n}" for k, n in kinds.items()) + ")")
+    limit = "off" if args.max_bytes == 0 else str(args.max_bytes)
+    out.write(f"; gitignore {'on' if args.gitignore else 'off'}, max-bytes {limit}\n")
     for name, why in report.not_applicable:
         if args.rule:
             sys.stderr.write(f"note: rule {name} cannot fire on a written file: {why}\n")
     for path, why in report.skipped:
-        if why not in ("binary",):
+        if why != "binary":
             sys.stderr.write(f"note: skipped {path}: {why}\n")
     for warning in warnings:
         sys.stderr.write(f"warning: {warning}\n")

@@ -8,7 +8,9 @@ Public API:
 
 - ``run_rule_examples(rule) -> RuleExamples``, ``run_example(rule, example) -> ExampleResult``,
   ``check_rule_text(content, *, path, name=None)`` (the editor's live check).
-- ``scan_paths(paths, rules, *, cwd, ...) -> ScanReport`` with ``ScanHit`` rows.
+- ``scan_paths(paths, rules, *, cwd, gitignore=True, max_bytes=DEFAULT_MAX_BYTES) -> ScanReport`` with
+  ``ScanHit`` rows; ``scan_files`` / ``read_scan_text``: the agent's scan file set (``.gitignore``,
+  hidden files, the 5 MiB limit).
 """
 
 from __future__ import annotations
@@ -21,14 +23,18 @@ from workbench.rulecheck.examples import (
     run_rule_examples,
 )
 from workbench.rulecheck.scan import ScanHit, ScanReport, scan_paths
+from workbench.rulecheck.walk import DEFAULT_MAX_BYTES, read_scan_text, scan_files
 
 __all__ = [
+    "DEFAULT_MAX_BYTES",
     "ExampleResult",
     "RuleExamples",
     "ScanHit",
     "ScanReport",
     "check_rule_text",
+    "read_scan_text",
     "run_example",
     "run_rule_examples",
+    "scan_files",
     "scan_paths",
 ]
