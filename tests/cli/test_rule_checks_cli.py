@@ -169,3 +169,69 @@ def test_rules_scan_max_bytes_says_what_was_skipped_and_why(project, capsys):
 def test_rules_scan_negative_max_bytes_is_an_error(project, capsys):
     assert main(["rules", "scan", str(project), "--max-bytes", "-1"]) == 2
     assert capsys.readouterr().err.startswith("error: --max-bytes -1")
+
+
+TS_RULE = """---
+condition: ':\\s*any\\b'
+scope: tool:edit(*.ts)
+---
+No any.
+"""
+SCOUT_RULE = """---
+condition: 'TODO'
+agents: [scout]
+---
+No TODO.
+"""
+
+
+def test_rules_test_snippet_with_a_rule_file_in_isolation(tmp_path, capsys):
+    rule = tmp_path / "no-any.md"
+    rule.write_text(TS_RULE)
+    assert main(["rules", "test", str(rule), "--snippet", "const x: any = 1", "--path", "src/a.ts"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("TTSR test — source=tool:edit path=src/a.ts agent=main snippet=16b")
+    assert "Triggered (1)" in out and "✓ no-any" in out
+    # As prose the tool-scoped rule cannot fire: an isolated rule that triggers nothing exits 1.
+    assert main(["rules", "test", str(rule), "--snippet", "const x: any = 1", "--source", "text"]) == 1
+    assert "No rules triggered. (evaluated 1)" in capsys.readouterr().out
+
+
+def test_rules_test_file_snippet_json_and_inference_note(tmp_path, capsys):
+    rule = tmp_path / "no-any.md"
+    rule.write_text(TS_RULE)
+    snippet = tmp_path / "a.ts"
+    snippet.write_text("let y: any;\n")
+    assert main(["rules", "test", str(rule), "--file", str(snippet), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["source"], data["tool"], data["filePath"]) == ("tool", "edit", str(snippet))
+    assert [t["name"] for t in data["triggered"]] == ["no-any"]
+    notes = tmp_path / "a.txt"
+    notes.write_text("let y: any;\n")
+    assert main(["rules", "test", str(rule), "--file", str(notes), "--json"]) == 1
+    assert "inferred --source text from '.txt'" in json.loads(capsys.readouterr().out)["inferenceNote"]
+
+
+def test_rules_test_agent_scoping(tmp_path, capsys):
+    rule = tmp_path / "scout.md"
+    rule.write_text(SCOUT_RULE)
+    assert main(["rules", "test", str(rule), "--snippet", "TODO later"]) == 2
+    assert 'does not apply to agent "main"' in capsys.readouterr().err
+    assert main(["rules", "test", str(rule), "--snippet", "TODO later", "--agent", "Scout"]) == 0
+    assert "agent=scout" in capsys.readouterr().out
+
+
+def test_rules_test_snippet_against_the_project_rules(project, capsys):
+    assert main(["rules", "test", "--cwd", str(project), "--no-builtin", "--snippet", "a.unwrap()",
+                 "--source", "text", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [t["name"] for t in data["triggered"]] == ["no-unwrap"] and data["agent"] == "main"
+
+
+def test_rules_test_needs_a_snippet_with_context_flags(tmp_path, capsys):
+    rule = tmp_path / "no-any.md"
+    rule.write_text(TS_RULE)
+    assert main(["rules", "test", str(rule), "--path", "a.ts"]) == 2
+    assert "No snippet provided" in capsys.readouterr().err
+    assert main(["rules", "test", str(rule), "--file", str(tmp_path / "nope.ts")]) == 2
+    assert "Snippet file not found" in capsys.readouterr().err
