@@ -17,17 +17,26 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.cli.agent_config import read_settings, resolve_agent
+from workbench.cli.agent_config import discovery_switches, read_settings, resolve_agent
 from workbench.errors import NotFoundError, RuleFileError, UsageError
-from workbench.rulecheck import DEFAULT_MAX_BYTES, run_rule_examples, scan_paths
-from workbench.rulecheck.snippet import SOURCES, check_snippet, isolated_manager, snippet_context
+from workbench.rulecheck import (
+    DEFAULT_MAX_BYTES,
+    SNIPPET_SOURCES,
+    check_snippet,
+    isolated_manager,
+    run_rule_examples,
+    scan_paths,
+    snippet_context,
+)
 from workbench.rules import (
     MAIN_AGENT,
     Rule,
+    RuleLoadResult,
     bucket_rules,
     example_line,
     has_examples,
     load_rule_paths,
+    load_rules,
     resolve_rules,
     rule_applies_to_agent,
     rules_for_agent,
@@ -51,7 +60,7 @@ def register_checks(sub: Any, add_discovery_flags: Callable[[argparse.ArgumentPa
     p_test.add_argument("rule_files", nargs="*", metavar="RULE_FILE", help="rule Markdown files or folders of them")
     p_test.add_argument("--snippet", metavar="TEXT", help="snippet text to test (omp ttsr test's inline snippet)")
     p_test.add_argument("--file", metavar="FILE", help="snippet file, or - for stdin")
-    p_test.add_argument("--source", choices=SOURCES,
+    p_test.add_argument("--source", choices=SNIPPET_SOURCES,
                         help="match source (default: inferred from the path: tool for source files, else text)")
     p_test.add_argument("--tool", metavar="NAME", help="tool name when the source is tool (default: edit)")
     p_test.add_argument("--path", metavar="PATH",
@@ -80,12 +89,25 @@ def register_checks(sub: Any, add_discovery_flags: Callable[[argparse.ArgumentPa
     add_json_flag(p_scan)
     p_scan.set_defaults(handler=run_scan)
 
+    # cli.validate holds the command; imported here because it is registered with the others.
+    from workbench.cli.validate import register_validate  # noqa: PLC0415
+
+    register_validate(sub)
+
+
+def discover(args: argparse.Namespace) -> RuleLoadResult:
+    """The rules ``--cwd`` / ``--home`` / ``--agent-dir`` discover, with the config layers' switches."""
+    for flag in ("cwd", "home", "agent_dir"):
+        value = getattr(args, flag, None)
+        if value is not None and not os.path.isdir(value):
+            raise UsageError(f"--{flag.replace('_', '-')} {value}: not a directory")
+    return load_rules(cwd=args.cwd, home=args.home, agent_dir=getattr(args, "agent_dir", None),
+                      omp_package=getattr(args, "omp_package", None),
+                      **discovery_switches(read_settings(args, args.cwd)))
+
 
 def _discovered(args: argparse.Namespace) -> tuple[list[Rule], list[str]]:
-    # cli.rules imports this module to register the checks: a top-level import would be a cycle.
-    from workbench.cli.rules import _discover  # noqa: PLC0415
-
-    result = _discover(args)
+    result = discover(args)
     return list(result.rules), list(result.warnings)
 
 

@@ -9,21 +9,20 @@ always-apply / rulebook / dropped), and each invalid regex becomes a warning nam
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.cli.agent_config import add_agent_flags, discovery_switches, read_settings, resolve_agent
+from workbench.cli.agent_config import add_agent_flags, read_settings, resolve_agent
+from workbench.cli.rule_checks import discover as _discover
 from workbench.cli.rule_checks import register_checks
-from workbench.errors import NotFoundError, UsageError
+from workbench.errors import NotFoundError
 from workbench.rules import (
     Rule,
     RuleBuckets,
     RuleLoadResult,
     bucket_rules,
-    load_rules,
     resolve_rule_url,
 )
 from workbench.ttsr import TtsrManager
@@ -77,16 +76,6 @@ def register(subparsers: Any) -> None:
     p_show.set_defaults(handler=run_show)
 
     register_checks(sub, _add_discovery_flags)
-
-
-def _discover(args: argparse.Namespace) -> RuleLoadResult:
-    for flag in ("cwd", "home", "agent_dir"):
-        value = getattr(args, flag, None)
-        if value is not None and not os.path.isdir(value):
-            raise UsageError(f"--{flag.replace('_', '-')} {value}: not a directory")
-    return load_rules(cwd=args.cwd, home=args.home, agent_dir=getattr(args, "agent_dir", None),
-                      omp_package=getattr(args, "omp_package", None),
-                      **discovery_switches(read_settings(args, args.cwd)))
 
 
 def _bucket(result: RuleLoadResult, args: argparse.Namespace) -> tuple[RuleBuckets, list[str]]:
