@@ -149,3 +149,51 @@ def test_replay_delivers_the_installed_agents_interrupt_template(tmp_path, proje
     assert "AGENT ttsr-interrupt.md" in out
     own = _replay(tmp_path, project, capsys)
     assert "AGENT ttsr-interrupt.md" not in json.dumps(own)
+
+
+def test_json_outputs_carry_settings_agent_providers_and_templates(tmp_path, project, capsys):
+    (project / ".omp" / "config.yml").write_text("ttsr:\n  repeatGap: 4\n")
+    out = _replay(tmp_path, project, capsys, "--agent", "scout")
+    gap = out["settings"]["ttsr"]["repeatGap"]
+    assert (gap["value"], gap["source"], gap["file"]) == (4, "project", str(project / ".omp" / "config.yml"))
+    assert out["settings"]["ttsr"]["judge"]["source"] == "default"
+    assert out["settings"]["judgeState"]["active"] is False
+    assert out["agent"] == {"name": "scout", "source": "flag", "why": "--agent"}
+    cursor = next(p for p in out["providers"] if p["id"] == "cursor")
+    assert cursor["ran"] and not cursor["userLevel"]
+    assert out["templates"]["kind"] == "workbench"
+
+    main(["rules", "list", "--cwd", str(project), "--home", str(tmp_path / "home"), "--omp-package", "none", "--json"])
+    listed = json.loads(capsys.readouterr().out)
+    assert listed["settings"]["ttsr"]["repeatGap"]["value"] == 4
+    assert listed["agent"]["name"] == "main" and listed["agent"]["source"] == "default"
+    assert {p["id"] for p in listed["providers"]} >= {"native", "claude-plugins", "cursor"}
+
+    main(["rules", "list", "--cwd", str(project), "--home", str(tmp_path / "home"), "--omp-package", "none"])
+    text = capsys.readouterr().out
+    assert f"setting repeatGap = 4 (project file {project / '.omp' / 'config.yml'})" in text
+    assert "agent: main (default" in text
+
+
+def test_backtest_json_carries_the_settings(tmp_path, project, capsys):
+    (project / ".omp" / "config.yml").write_text("ttsr:\n  interruptMode: never\n")
+    session = _session_file(tmp_path, project, None)
+    code = main(["backtest", str(session), "--rules", str(project), "--home", str(tmp_path / "home"),
+                 "--omp-package", "none", "--workers", "1", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["settings"]["ttsr"]["interruptMode"]["value"] == "never"
+    assert out["settings"]["ttsr"]["interruptMode"]["source"] == "project"
+    assert out["agent"]["name"] == "main"
+
+
+def test_rules_scan_with_agent_leaves_out_rules_for_other_agents(tmp_path, project, capsys):
+    (project / ".omp" / "rules" / "no-unwrap.md").write_text(SCOPED.replace("description: No unwrap in scouts\n", "description: d\nscope: tool:write(*.rs)\n"))
+    src = project / "a.rs"
+    src.write_text("fn f() { r.unwrap(); }\n")
+    base = ["rules", "scan", str(src), "--cwd", str(project), "--home", str(tmp_path / "home"), "--omp-package", "none",
+            "--no-builtin", "--json"]
+    assert main([*base, "--agent", "scout"]) == 1
+    assert json.loads(capsys.readouterr().out)["hits"]
+    assert main([*base, "--agent", "main"]) == 0
+    capsys.readouterr()

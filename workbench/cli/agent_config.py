@@ -12,7 +12,14 @@ import os
 from pathlib import Path
 from typing import Any
 
-from workbench.rules import AgentSettings, agent_from_session, read_agent_settings
+from workbench.rules import (
+    AgentSettings,
+    AgentTemplates,
+    agent_from_session,
+    find_agent_templates,
+    judge_state,
+    read_agent_settings,
+)
 
 
 def add_agent_flags(parser: argparse.ArgumentParser) -> None:
@@ -79,3 +86,34 @@ def resolve_agent(args: argparse.Namespace, session: Any = None) -> dict[str, st
         return {"name": flag.strip(), "source": "flag", "why": "--agent"}
     name, source, why = agent_from_session(session)
     return {"name": name, "source": source, "why": why}
+
+
+def templates_for(args: argparse.Namespace, bundled: Any = None) -> AgentTemplates:
+    """The reminder templates in use (the installed agent's, else the workbench's own)."""
+    home = Path(_flag_value(args, "home") or os.environ.get("HOME") or Path.home())
+    return find_agent_templates(omp_package=_flag_value(args, "omp_package"), env=os.environ, home=home,
+                                bundled=bundled)
+
+
+def config_json(settings: AgentSettings, agent: dict[str, str], *, providers: Any = None,
+                templates: AgentTemplates | None = None, judge_given: bool | None = None) -> dict[str, Any]:
+    """The ``settings`` / ``agent`` / ``providers`` / ``templates`` blocks of a command's ``--json``."""
+    block = settings.to_json()
+    if judge_given is not None:
+        block["judgeState"] = judge_state(settings, judge_given).to_json()
+    return {
+        "settings": block,
+        "agent": agent,
+        "providers": [p.to_json() for p in providers] if providers is not None else None,
+        "templates": templates.to_json() if templates is not None else None,
+    }
+
+
+def config_lines(settings: AgentSettings, agent: dict[str, str]) -> list[str]:
+    """The text outputs' lines: the agent and every setting or switch that is not its default."""
+    lines = [f"agent: {agent['name']} ({agent['source']}: {agent['why']})"]
+    for s in (*settings.ttsr, *settings.switches):
+        if s.source != "default":
+            where = "flag" if s.source == "flag" else f"{s.source} file {s.file}"
+            lines.append(f"setting {s.key} = {s.value!r} ({where})")
+    return lines

@@ -9,7 +9,7 @@ from typing import Any
 
 from workbench.backtest import BacktestOptions, compare_backtests, format_comparison, run_backtest, write_results
 from workbench.cli._output import ProgressBar, add_json_flag, print_json
-from workbench.cli.agent_config import add_agent_flags, read_settings, resolve_agent
+from workbench.cli.agent_config import add_agent_flags, config_json, read_settings, resolve_agent, templates_for
 from workbench.cli.judge_flags import add_judge_flags, backtest_judged_lines, judge_from_args
 from workbench.cli.rules import add_omp_package_flag
 from workbench.errors import NotFoundError, UsageError
@@ -114,7 +114,9 @@ def run(args: argparse.Namespace) -> int:
         return _compare(args, result, draft)
     written = write_results(result, args.out) if args.out else {}
     if args.json:
-        print_json({**result.to_json(), "written": written})
+        print_json({**result.to_json(), "written": written,
+                    **config_json(layers, resolve_agent(args), templates=templates_for(args),
+                                  judge_given=args.judge is not None)})
         return 0
     out = sys.stdout
     where = f"Dask {args.scheduler}" if args.scheduler else f"{result.workers} local process(es)"

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.cli.agent_config import add_agent_flags, discovery_switches, read_settings, resolve_agent
+from workbench.cli.agent_config import (
+    add_agent_flags,
+    config_json,
+    config_lines,
+    discovery_switches,
+    read_settings,
+    resolve_agent,
+    templates_for,
+)
 from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_judged_lines
 from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay import CHUNK_POLICIES, SessionCopy, open_stream, run_session
-from workbench.rules import find_agent_templates, judge_state, load_rules, rules_for_agent
+from workbench.rules import judge_state, load_rules, rules_for_agent
 from workbench.sessions import load_session
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
@@ -75,8 +82,7 @@ def run(args: argparse.Namespace) -> int:
         resume = load_session(args.resume)
     agent = resolve_agent(args, resume or _session)
     rules = rules_for_agent(list(loaded.rules), agent["name"])
-    texts = find_agent_templates(omp_package=args.omp_package, env=os.environ, bundled=loaded.bundled,
-                                 home=Path(args.home or os.environ.get("HOME") or Path.home()))
+    texts = templates_for(args, loaded.bundled)
     result = run_session(stream, rules, settings, cwd=cwd, home=args.home, resume=resume, templates=texts.templates(),
                          time_bound=args.time_bound if args.time_bound > 0 else None, judge=judge)
     if args.write_session:
@@ -85,11 +91,16 @@ def run(args: argparse.Namespace) -> int:
         copy.write(args.write_session)
     bundled = bundled_json(loaded, args, layers.value("builtinRules"))
     if args.json:
-        print_json({**result.to_json(), "builtinSource": bundled})
+        print_json({**result.to_json(), "builtinSource": bundled,
+                    **config_json(layers, agent, providers=loaded.providers, templates=texts, judge_given=judge_given)})
         return 0
     for ev in result.events:
         print(_line(ev))
     for line in replay_judged_lines(result):
+        print(line)
+    if result.judged_rules and not judging.active:
+        print(f"judge: {judging.why}")
+    for line in config_lines(layers, agent):
         print(line)
     print(f"status: {result.status}; injected: {', '.join(result.injected) or '-'}; "
           f"messages in context: {len(result.context)}; {bundled_line(bundled, short=True)}")

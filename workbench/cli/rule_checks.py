@@ -117,6 +117,8 @@ def _filtered(rules: list[Rule], args: argparse.Namespace) -> list[Rule]:
     out = [r for r in rules if r.name not in disabled]
     if layers.value("builtinRules") is False:
         out = [r for r in out if r.source is None or r.source.provider != BUILTIN_PROVIDER]
+    if getattr(args, "agent", None):
+        out = rules_for_agent(out, resolve_agent(args)["name"])
     wanted = list(dict.fromkeys(getattr(args, "rule", []) or []))
     if wanted:
         names = {r.name for r in out}
@@ -152,8 +154,6 @@ def run_test(args: argparse.Namespace) -> int:
     else:
         rules, warnings = _discovered(args)
     rules = _filtered(rules, args)
-    if getattr(args, "agent", None):
-        rules = rules_for_agent(rules, agent_name(args))
     with_examples = [r for r in rules if has_examples(r.frontmatter)]
     reports = [run_rule_examples(r) for r in with_examples]
     without = [r.name for r in rules if not has_examples(r.frontmatter)]

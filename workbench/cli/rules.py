@@ -14,7 +14,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.cli.agent_config import add_agent_flags, read_settings, resolve_agent
+from workbench.cli.agent_config import (
+    add_agent_flags,
+    config_json,
+    config_lines,
+    read_settings,
+    resolve_agent,
+    templates_for,
+)
 from workbench.cli.rule_checks import discover as _discover
 from workbench.cli.rule_checks import register_checks
 from workbench.errors import NotFoundError
@@ -149,7 +156,9 @@ def collect(args: argparse.Namespace, result: RuleLoadResult | None = None) -> d
         )
     layers = read_settings(args, args.cwd)
     return {"rules": rows, "warnings": [*result.warnings, *engine_warnings, *layers.warnings],
-            "builtinSource": bundled_json(result, args, layers.value("builtinRules"))}
+            "builtinSource": bundled_json(result, args, layers.value("builtinRules")),
+            **config_json(layers, resolve_agent(args), providers=result.providers,
+                          templates=templates_for(args, result.bundled))}
 
 
 def bundled_json(result: RuleLoadResult, args: argparse.Namespace, builtin_rules: Any = None) -> dict[str, Any] | None:
@@ -190,6 +199,15 @@ def run_list(args: argparse.Namespace) -> int:
     if not data["rules"]:
         out.write("no rules found\n")
     out.write(f"\n{bundled_line(data['builtinSource'])}\n")
+    out.write(f"{data['templates']['description']}\n")
+    for line in config_lines(read_settings(args, args.cwd), data["agent"]):
+        out.write(line + "\n")
+    held = [p["id"] for p in data["providers"] if p["ran"] and not p["userLevel"] and "opt-in" in p["why"]]
+    off = [p["id"] for p in data["providers"] if not p["ran"] and p["why"] == "in disabledProviders"]
+    if held:
+        out.write(f"user-level folders not read (opt in with enabledProviders / --enable-provider): {', '.join(held)}\n")
+    if off:
+        out.write(f"providers switched off (disabledProviders): {', '.join(off)}\n")
     for note in (data["builtinSource"] or {}).get("notes", ()):
         out.write(f"  note: {note}\n")
     if data["warnings"]:
