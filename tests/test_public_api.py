@@ -81,10 +81,10 @@ PUBLIC = {
     "workbench.replay": {
         "API_KEY_ENV", "AskJudge", "Bounded", "BufferView", "CHUNK_POLICIES", "ChunkPolicy", "Conversation",
         "Firing", "FiringRecorder", "FixedJudge", "HttpJudge", "Judge", "JudgeQuestion", "JudgeRequest",
-        "JudgedBacktest", "Lane", "LastRuleSet", "Marker", "Message", "NO_CONTINUATION", "PreCheck", "ProbeStream", "ReplayEvent",
+        "JudgedBacktest", "JudgedOutput", "Lane", "LastRuleSet", "Marker", "Message", "NO_CONTINUATION", "PreCheck", "ProbeStream", "ReplayEvent",
         "ReplayResult", "RuleState", "ScriptJudge", "SessionCopy", "SessionJudging", "SimulatedSession",
         "Snapshot", "StepStatus", "Stepper", "Stream", "StreamEvent", "StreamHeader", "TimeBound", "Timeline",
-        "ast_patterns", "build_timeline", "chunk_text", "culprits", "derive_stream", "event", "example_judge",
+        "ast_patterns", "build_timeline", "chunk_text", "completed_outputs", "culprits", "derive_stream", "event", "example_judge",
         "find_slow_rules", "guard", "has_condition", "interrupts", "judge_from_option", "judge_line",
         "judged_outcome", "make_stream", "may_hang", "not_registered", "open_stream", "parse_event",
         "parse_stream", "probe_firings", "probe_stream", "read_stream", "record_firings", "run_session",
@@ -98,8 +98,10 @@ PUBLIC = {
         "backtest_batch", "backtest_session", "changed", "compare_backtests", "format_comparison", "load_rule_set", "run_backtest", "write_results"
     },
     "workbench.rulecheck": {
-        "ExampleResult", "RuleExamples", "ScanHit", "ScanReport", "check_rule_text", "run_example",
-        "run_rule_examples", "scan_paths"
+        "DEFAULT_MAX_BYTES", "ExampleResult", "HistoryOutput", "RuleExamples", "RuleMatch", "SNIPPET_SOURCES",
+        "ScanHit", "ScanReport", "SnippetContext", "SnippetReport", "Validation", "check_rule_text",
+        "check_snippet", "history_outputs", "isolated_manager", "read_scan_text", "run_example",
+        "run_rule_examples", "scan_files", "scan_paths", "snippet_context", "validate_rule"
     },
     "workbench.ui": {
         "AppState", "BacktestView", "DraftsView", "PlaygroundView", "RulesView", "ServedRoots", "SessionsView",
