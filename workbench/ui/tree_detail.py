@@ -9,6 +9,7 @@ from typing import Any
 import panel as pn
 from panel.viewable import Viewer
 
+from workbench.sessions import branch_usage
 from workbench.ui.background import Background
 from workbench.ui.entry_html import conversation_html, entry_html, esc, raw_json_html
 from workbench.ui.session_doc import SessionDoc
@@ -29,6 +30,21 @@ def conversation_tail_html(doc: SessionDoc, leaf: str) -> str:
                  f"the last {CONVERSATION_TAIL} follow</div>")
         messages = messages[-CONVERSATION_TAIL:]
     return head + conversation_html(messages)
+
+
+def branch_usage_html(doc: SessionDoc, leaf: str) -> str:
+    """Tokens and cost of the assistant messages from the root to ``leaf`` (this branch only, not the
+    file: the timeline's totals sum every branch); subagents' files are left to ``workbench usage``."""
+    usage = branch_usage(doc.session, leaf, children=False)
+    if not usage.messages:
+        return '<div class="wb-muted">Usage on this branch: no assistant message up to here.</div>'
+    tokens = usage.tokens
+    judged = sum(j.calls for j in usage.judge)
+    judge = f" · {judged} TTSR judge call(s) ${sum(j.cost for j in usage.judge):.4f} apart" if judged else ""
+    return (f'<div class="wb-kv wb-branch-usage">Usage on this branch: {usage.messages} assistant message(s) · '
+            f"input {int(tokens['input']):,} · output {int(tokens['output']):,} · cache read "
+            f"{int(tokens['cacheRead']):,} · cache write {int(tokens['cacheWrite']):,} · total "
+            f"{int(tokens['totalTokens']):,} · cost ${usage.cost:.4f}{esc(judge)}</div>")
 
 
 class TreeDetail(Viewer):
@@ -75,7 +91,7 @@ class TreeDetail(Viewer):
             self.conversation.object = self.raw.object = ""
             return None
         self.entry.object = entry_html(entry.obj, label=doc.label(entry.id), line=entry.line,
-                                       on_active_path=entry.id in doc.active_ids())
+                                       on_active_path=entry.id in doc.active_ids()) + branch_usage_html(doc, entry.id)
         self.raw.object = raw_json_html(entry.raw)
         # the context of a leaf deep in a long session is tens of thousands of messages: built on its
         # own lane (not delaying the list's keys), the newest selection wins, only the tail is drawn
