@@ -22,7 +22,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 PUBLIC = {
     "workbench.export": {
-        "embed_json", "export_html", "render_page", "session_payload", "stepper_payload", "triggers",
+        "Redaction", "Redactor", "embed_json", "export_html", "render_page", "session_payload", "stepper_payload", "triggers",
     },
     "workbench": {
         "WorkbenchError", "__version__"

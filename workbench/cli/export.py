@@ -8,7 +8,7 @@ from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
 from workbench.errors import NotFoundError, UsageError
-from workbench.export import export_html
+from workbench.export import Redaction, Redactor, export_html
 from workbench.replay import Stepper
 from workbench.replay.derive import open_stream
 from workbench.rules import load_rules
@@ -30,6 +30,11 @@ def register(subparsers: Any) -> None:
     p.add_argument("--home", metavar="DIR", help="home directory for user-level rules")
     p.add_argument("--step", type=int, default=0, metavar="N", help="the step the page opens at (default: 0)")
     p.add_argument("--out", required=True, metavar="FILE.html", help="where to write the page")
+    p.add_argument("--redact", action="store_true",
+                   help="replace API keys and tokens, e-mail addresses and home-folder paths in the export")
+    p.add_argument("--redact-pattern", action="append", default=[], metavar="RE",
+                   help="also redact what this regular expression matches (repeatable; implies --redact)")
+    p.add_argument("--dry-run", action="store_true", help="with --redact: list what would be redacted, write nothing")
     add_json_flag(p)
     p.set_defaults(handler=run)
 
@@ -56,11 +61,30 @@ def run(args: argparse.Namespace) -> int:
         stepper = Stepper(stream, rules, cwd=stream.cwd or str(rules_dir.resolve()), home=args.home)
         if len(stepper) and not 0 <= args.step < len(stepper):
             raise UsageError(f"--step {args.step}: the stream has {len(stepper)} events (0..{len(stepper) - 1})")
+    redact = args.redact or bool(args.redact_pattern)
+    if args.dry_run and not redact:
+        raise UsageError("--dry-run previews a redaction: add --redact")
+    report: list[Redaction] = []
     out = export_html(args.out, session=session, stepper=stepper, step=args.step, leaf=args.leaf,
-                      flavor=args.flavor, inputs=tuple(p for p in (args.stream,) if p))
+                      flavor=args.flavor, inputs=tuple(p for p in (args.stream,) if p),
+                      redactor=Redactor(tuple(args.redact_pattern)) if redact else None, report=report,
+                      dry_run=args.dry_run)
+    found = report[0] if report else None
+    if args.dry_run and found is not None:
+        if args.json:
+            print_json({"out": None, "redacted": found.counts, "total": found.total,
+                        "preview": list(found.preview(limit=1000))})
+        else:
+            print(f"would redact {found.total} item(s): " + (", ".join(f"{k} {n}" for k, n in sorted(found.counts.items())) or "nothing"))
+            for line in found.preview():
+                print(f"  {line}")
+        return 0
     if args.json:
         print_json({"out": str(out), "bytes": out.stat().st_size, "session": bool(session),
-                    "steps": len(stepper) if stepper else 0})
+                    "steps": len(stepper) if stepper else 0,
+                    **({"redacted": found.counts, "total": found.total} if found is not None else {})})
     else:
         print(f"wrote {out} ({out.stat().st_size:,} bytes)")
+        if found is not None:
+            print(f"redacted {found.total} item(s): " + (", ".join(f"{k} {n}" for k, n in sorted(found.counts.items())) or "nothing"))
     return 0
