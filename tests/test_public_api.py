@@ -22,7 +22,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 PUBLIC = {
     "workbench.export": {
-        "Redaction", "Redactor", "embed_json", "export_html", "render_page", "session_payload", "stepper_payload", "triggers",
+        "FORMATS", "Redaction", "Redactor", "conversation_markdown", "embed_json", "export_html", "path_json", "render_page", "session_payload", "stepper_payload", "triggers",
     },
     "workbench": {
         "WorkbenchError", "__version__"

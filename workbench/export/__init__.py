@@ -4,6 +4,7 @@
   the data a page carries, as plain JSON (compact: see ``payload``).
 - ``render_page(payload, *, title)``: the HTML document (data inert, viewer inline, a CSP that allows
   no request at all, so the file works offline and nothing from a session can run).
+- ``conversation_markdown(session, leaf)`` / ``path_json(session, leaf)`` / ``FORMATS``: ``--format md|json``.
 - ``Redactor(extra)`` / ``Redaction``: secrets, mail and home paths replaced in the export's copy.
 - ``export_html(out, *, session=None, stepper=None, step=0, leaf=None, flavor="omp")``: both, written
   to ``out`` atomically; refuses to write over a file the export reads.
@@ -17,13 +18,14 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from workbench.errors import UsageError
+from workbench.export.formats import FORMATS, conversation_markdown, path_json
 from workbench.export.page import embed_json, render_page
 from workbench.export.payload import session_payload, stepper_payload, triggers
 from workbench.export.redact import Redaction, Redactor
 from workbench.replay import Stepper
 from workbench.sessions import Session
 
-__all__ = ["Redaction", "Redactor", "embed_json", "export_html", "render_page", "session_payload", "stepper_payload", "triggers"]
+__all__ = ["FORMATS", "Redaction", "Redactor", "conversation_markdown", "embed_json", "export_html", "path_json", "render_page", "session_payload", "stepper_payload", "triggers"]
 
 
 def export_html(out: str | os.PathLike[str], *, session: Session | None = None, stepper: Stepper | None = None,
