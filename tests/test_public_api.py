@@ -22,7 +22,7 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 PUBLIC = {
     "workbench.export": {
-        "embed_json", "export_html", "render_page", "session_payload", "stepper_payload", "triggers",
+        "FORMATS", "Redaction", "Redactor", "conversation_markdown", "embed_json", "export_html", "path_json", "render_page", "session_payload", "stepper_payload", "triggers",
     },
     "workbench": {
         "WorkbenchError", "__version__"
@@ -76,7 +76,8 @@ PUBLIC = {
         "generate_session_records", "generate_session_text", "is_session_name", "load_session",
         "normalize_many", "normalized_text", "parse_session_bytes", "parse_session_text", "parse_timestamp_ms", "paused_gc",
         "query_matcher", "resolve_flavor", "resolve_labels", "session_files", "session_info", "time_tree",
-        "usage_totals", "word_match", "word_match18", "word_matches"
+        "usage_totals", "word_match", "word_match18", "word_matches",
+        "TOKEN_FIELDS", "BranchUsage", "ChildUsage", "JudgeUsage", "branch_usage", "subagent_files"
     },
     "workbench.replay": {
         "API_KEY_ENV", "AskJudge", "Bounded", "BufferView", "CHUNK_POLICIES", "ChunkPolicy", "Conversation",
@@ -91,7 +92,7 @@ PUBLIC = {
         "snippet", "summarize", "tally_session", "text_of", "thaw", "wait_all", "write_stream"
     },
     "workbench.store": {
-        "IngestError", "IngestSummary", "Store"
+        "GROUPINGS", "IngestError", "IngestSummary", "Store", "usage_by"
     },
     "workbench.backtest": {
         "BacktestOptions", "BacktestResult", "Hit", "RuleSummary", "SessionOutcome", "aggregate",

@@ -9,7 +9,7 @@ from workbench.sessions import choose_flavor, load_session
 from workbench.ui.roots import ServedRoots
 from workbench.ui.session_doc import SessionDoc
 from workbench.ui.state import AppState
-from workbench.ui.tree_detail import _nan_note
+from workbench.ui.tree_detail import nan_note
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
 
@@ -51,5 +51,5 @@ def test_the_entry_view_says_why_a_compaction_reads_nan(tmp_path):
     path.write_text("".join(json.dumps(r) + "\n" for r in records))
     doc = SessionDoc(path, "omp")
     assert doc.display_text("c1") == "[compaction: NaNk tokens]"
-    assert "tokensBefore" in _nan_note(doc, doc.entry("c1"))
-    assert _nan_note(doc, doc.entry("c2")) == ""
+    assert "tokensBefore" in nan_note(doc, doc.entry("c1"))
+    assert nan_note(doc, doc.entry("c2")) == ""

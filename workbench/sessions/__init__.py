@@ -25,6 +25,8 @@ Public API (other packages code against these names):
 * ``word_matches(query, norm)`` / ``query_matcher(query)`` / ``normalized_text`` / ``normalize_many``:
   the word scorer's yes/no answer on pre-normalized text, fast enough for every row of a big tree.
 * ``usage_totals(entries) -> UsageTotals``: tokens and cost by model, tool calls by tool, errors.
+* ``branch_usage(session, leaf=None) -> BranchUsage``: the usage at a leaf, TTSR judge calls apart per rule
+  (``JudgeUsage``), subagents' files (``subagent_files``) rolled up (``ChildUsage``).
 * ``append_label(path, target_id, label)``: append a label entry to a session file (locked, append-only).
 * ``generate_session_text(n)`` / ``time_tree(n)``: the tree-speed figure for ``benchmarks/``.
 """
@@ -79,7 +81,17 @@ from workbench.sessions.tree import (
     resolve_labels,
 )
 from workbench.sessions.treelist import FILTER_MODES, FILTER_TAGS, TreeList, TreeRow
-from workbench.sessions.usage import ModelUsage, UsageTotals, usage_totals
+from workbench.sessions.usage import (
+    TOKEN_FIELDS,
+    BranchUsage,
+    ChildUsage,
+    JudgeUsage,
+    ModelUsage,
+    UsageTotals,
+    branch_usage,
+    subagent_files,
+    usage_totals,
+)
 from workbench.sessions.wordfilter import (
     normalize_many,
     normalized_text,
@@ -95,6 +107,10 @@ __all__ = [
     "FLAVOR_BUTTONS",
     "FLAVOR_CHOICES",
     "STREAM_SUFFIX",
+    "TOKEN_FIELDS",
+    "BranchUsage",
+    "ChildUsage",
+    "JudgeUsage",
     "Diagnostic",
     "Entry",
     "FlavorGuess",
@@ -113,6 +129,7 @@ __all__ = [
     "UsageTotals",
     "append_label",
     "branch_path",
+    "branch_usage",
     "build_session_context",
     "choose_flavor",
     "classic_match",
@@ -134,6 +151,7 @@ __all__ = [
     "resolve_labels",
     "session_files",
     "session_info",
+    "subagent_files",
     "time_tree",
     "usage_totals",
     "word_match",
