@@ -27,6 +27,16 @@ def write_session(path: Path, cwd: Path, assistants: list[list]) -> Path:
     for n, content in enumerate(assistants, start=1):
         rows.append(_assistant(f"a{n}", parent, n, content))
         parent = f"a{n}"
+        # each call gets its result, as in a real session: omp 18 drops a call whose result is missing
+        for block in content:
+            if block.get("type") == "toolCall":
+                rid = f"r{n}-{block['id']}"
+                rows.append({"type": "message", "id": rid, "parentId": parent,
+                             "timestamp": f"2026-01-01T00:00:{n:02d}.500Z",
+                             "message": {"role": "toolResult", "toolCallId": block["id"], "toolName": block["name"],
+                                         "content": [{"type": "text", "text": "ok"}], "isError": False,
+                                         "timestamp": n}})
+                parent = rid
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
     return path
 
