@@ -33,6 +33,7 @@ PUBLIC = {
         "TimeBoundError", "UsageError", "WorkbenchError"
     },
     "workbench.rules": {
+        "AGENT_EDIT_MODES", "DEFAULT_AGENT", "RuleSetOptions", "discover_rule_set",
         "BucketedRule", "BundledSource", "ConditionAndScope", "DiscoveredRule", "EXAMPLES_KEY",
         "INTERRUPT_MODES", "InterruptMode", "JS_WHITESPACE", "OMP_PACKAGE_ENV", "PROVIDERS",
         "ParsedFrontmatter", "RULE_SUFFIXES", "Rule", "RuleBuckets", "RuleExample", "RuleLoadResult",

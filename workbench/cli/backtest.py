@@ -4,16 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import Any
 
 from workbench.backtest import BacktestOptions, compare_backtests, format_comparison, run_backtest, write_results
 from workbench.cli._output import ProgressBar, add_json_flag, print_json
 from workbench.cli.judge_flags import add_judge_flags, backtest_judged_lines, judge_from_args
-from workbench.cli.rules import add_omp_package_flag
-from workbench.errors import NotFoundError, UsageError
+from workbench.cli.options import add_agent_flags, add_rule_set_flags, rule_set_options
+from workbench.errors import UsageError
 from workbench.replay import CHUNK_POLICIES
-from workbench.rules import resolve_rules
+from workbench.rules import discover_rule_set
 from workbench.ttsr import INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
 
@@ -26,14 +25,10 @@ def register(subparsers: Any) -> None:
         "and the rules that never fire. Runs on local worker processes, or on a Dask cluster with --scheduler.",
     )
     p.add_argument("paths", nargs="+", metavar="SESSION_OR_DIR", help="session files (or stream files) and folders of them")
-    p.add_argument("--rules", required=True, metavar="DIR",
-                   help="a rule file, a folder of rule files, or a project folder to discover rules from")
+    add_rule_set_flags(p, rules="required")
     p.add_argument("--compare", metavar="DIR2",
                    help="a second rule set (e.g. a draft): run both over the same sessions and list the turns that "
                    "newly fire, stop firing or change interrupt behaviour")
-    p.add_argument("--home", metavar="DIR", help="home folder for user-level rules when --rules is a project")
-    p.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
-    add_omp_package_flag(p)
     p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, e.g. tcp://scheduler-host:8786")
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores; 1 = in process)")
     p.add_argument("--out", metavar="DIR", help="write backtest.duckdb and Parquet files to DIR")
@@ -53,22 +48,15 @@ def register(subparsers: Any) -> None:
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
     add_judge_flags(p)
+    add_agent_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 
 
 def _rule_set(args: argparse.Namespace, folder: str | None = None) -> Any:
-    """``--rules`` (or ``folder``) as the backtest reads it, with ``--omp-package`` / ``--no-builtin`` applied."""
-    if folder is not None:
-        args = argparse.Namespace(**{**vars(args), "rules": folder})
-    if args.omp_package is None and not args.no_builtin:
-        return args.rules
-    if not Path(args.rules).exists():
-        raise NotFoundError(f"--rules {args.rules}: no such file or directory")
-    rules = resolve_rules([args.rules], home=args.home, omp_package=args.omp_package)
-    if args.no_builtin:
-        rules = [r for r in rules if r.source is None or r.source.provider != "builtin-defaults"]
-    return rules
+    """``--rules`` (or ``folder``, the ``--compare`` set) as the rules the backtest runs."""
+    options = rule_set_options(args if folder is None else argparse.Namespace(**{**vars(args), "rules": folder}))
+    return list(discover_rule_set(options).rules)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,10 +9,11 @@ from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
 from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_judged_lines
-from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
+from workbench.cli.options import add_agent_flags, add_rule_set_flags, rule_set_options
+from workbench.cli.rules import bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay import CHUNK_POLICIES, SessionCopy, open_stream, run_session
-from workbench.rules import load_rules
+from workbench.rules import discover_rule_set
 from workbench.sessions import load_session
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
@@ -25,10 +26,7 @@ def register(subparsers: Any) -> None:
         "discovered under --rules; print one line per TTSR event and the final state.",
     )
     p.add_argument("source", metavar="STREAM_OR_SESSION", help="a stream .jsonl file or a session .jsonl file")
-    p.add_argument("--rules", required=True, metavar="DIR", help="project directory to discover rules from")
-    p.add_argument("--home", metavar="DIR", help="home directory for user-level rules (default: $HOME)")
-    p.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
-    add_omp_package_flag(p)
+    add_rule_set_flags(p, rules="required")
     p.add_argument("--context-mode", choices=CONTEXT_MODES)
     p.add_argument("--interrupt-mode", choices=INTERRUPT_MODES)
     p.add_argument("--repeat-mode", choices=REPEAT_MODES)
@@ -44,6 +42,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--write-session", metavar="PATH",
                    help="write a copy of the session (--resume, else the input session) with the injections appended")
     add_judge_flags(p)
+    add_agent_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 
@@ -52,22 +51,21 @@ def run(args: argparse.Namespace) -> int:
     if args.repeat_gap is not None and args.repeat_gap < 0:
         raise UsageError("--repeat-gap must be >= 0")
     judge = judge_from_args(args)
-    rules_dir = Path(args.rules)
-    if not rules_dir.is_dir():
-        raise NotFoundError(f"--rules {args.rules}: no such directory")
+    options = rule_set_options(args)
     stream, _session = open_stream(args.source, policy=args.chunking, size=args.chunk_size,
                                    all_branches=args.all_branches)
-    loaded = load_rules(cwd=str(rules_dir.resolve()), home=args.home, omp_package=args.omp_package)
+    loaded = discover_rule_set(options)
     settings = TtsrSettings.of(context_mode=args.context_mode, interrupt_mode=args.interrupt_mode,
                                repeat_mode=args.repeat_mode, repeat_gap=args.repeat_gap,
-                               builtin_rules=False if args.no_builtin else None)
-    cwd = stream.cwd or str(rules_dir.resolve())
+                               builtin_rules=None if options.builtin else False)
+    cwd = stream.cwd or options.project
     resume = None
     if args.resume:
         if not Path(args.resume).is_file():
             raise NotFoundError(f"--resume {args.resume}: no such file")
         resume = load_session(args.resume)
-    result = run_session(stream, loaded.rules, settings, cwd=cwd, home=args.home, resume=resume,
+    result = run_session(stream, loaded.rules, settings, cwd=cwd, home=options.home, resume=resume,
+                         edit_mode=options.fixed_edit_mode,
                          time_bound=args.time_bound if args.time_bound > 0 else None, judge=judge)
     if args.write_session:
         copy = SessionCopy(resume or _session, cwd=cwd)

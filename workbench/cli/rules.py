@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.errors import NotFoundError, RuleFileError, UsageError
+from workbench.cli.options import RulesFlag, add_agent_flags, add_rule_set_flags, rule_set_options
+from workbench.errors import NotFoundError, RuleFileError
 from workbench.rulecheck import run_rule_examples, scan_paths
 from workbench.rules import (
     Rule,
@@ -36,24 +37,13 @@ from workbench.ttsr import TtsrManager
 BUILTIN = "builtin-defaults"
 
 
-def _add_discovery_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--cwd", metavar="DIR", help="project folder to discover rules from (default: current)")
-    parser.add_argument("--home", metavar="DIR", help="home folder for user-level rules (default: $HOME)")
-    parser.add_argument("--agent-dir", metavar="DIR", help="agent folder (default: <home>/.xcsh/agent and <home>/.omp/agent)")
-    parser.add_argument(
-        "--disable-rule", metavar="NAME", action="append", default=[], help="ignore this rule (repeatable; ttsr.disabledRules)"
-    )
-    parser.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
-    add_omp_package_flag(parser)
-
-
-def add_omp_package_flag(parser: argparse.ArgumentParser) -> None:
-    """``--omp-package DIR``: where the bundled (builtin-defaults) rule files are read from."""
-    parser.add_argument(
-        "--omp-package", metavar="DIR",
-        help="oh-my-pi agent package folder to read the bundled rules from (default: $WORKBENCH_OMP_PACKAGE, "
-        "else a Bun or npm global install, else the workbench's own; 'none': the workbench's own)",
-    )
+def _add_discovery_flags(parser: argparse.ArgumentParser, *, rules: RulesFlag = None, agent: bool = True) -> None:
+    """The shared rule-set flags as the ``rules`` subcommands take them (``--cwd`` discovers), and
+    ``--agent`` / ``--edit-mode`` where the subcommand replays rules for an agent."""
+    add_rule_set_flags(parser, rules=rules, cwd=True, agent_dir=True, disable_rule=True,
+                       rules_note="; repeatable; default: the rules discovered from --cwd" if rules else "")
+    if agent:
+        add_agent_flags(parser)
 
 
 def register(subparsers: Any) -> None:
@@ -76,7 +66,7 @@ def register(subparsers: Any) -> None:
         "show", help="one resolved rule and its rule:// content", description="Show one rule and its rule:// content."
     )
     p_show.add_argument("name", metavar="NAME", help="rule name (as in rule://NAME)")
-    _add_discovery_flags(p_show)
+    _add_discovery_flags(p_show, agent=False)
     add_json_flag(p_show)
     p_show.set_defaults(handler=run_show)
 
@@ -97,22 +87,15 @@ def register(subparsers: Any) -> None:
         description="Scan existing files as if they were written by the agent and report where rules would fire.",
     )
     p_scan.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to scan")
-    p_scan.add_argument(
-        "--rules", metavar="DIR_OR_FILE", action="append", default=[], help="rule file or folder (repeatable; default: discovered rules)"
-    )
     p_scan.add_argument("--rule", metavar="NAME", action="append", default=[], help="only this rule (repeatable)")
-    _add_discovery_flags(p_scan)
+    _add_discovery_flags(p_scan, rules="repeatable")
     add_json_flag(p_scan)
     p_scan.set_defaults(handler=run_scan)
 
 
 def _discover(args: argparse.Namespace) -> RuleLoadResult:
-    for flag in ("cwd", "home", "agent_dir"):
-        value = getattr(args, flag, None)
-        if value is not None and not os.path.isdir(value):
-            raise UsageError(f"--{flag.replace('_', '-')} {value}: not a directory")
-    return load_rules(cwd=args.cwd, home=args.home, agent_dir=getattr(args, "agent_dir", None),
-                      omp_package=getattr(args, "omp_package", None))
+    options = rule_set_options(args)
+    return load_rules(cwd=options.cwd, home=options.home, agent_dir=options.agent_dir, omp_package=options.omp_package)
 
 
 def _bucket(result: RuleLoadResult, args: argparse.Namespace) -> tuple[RuleBuckets, list[str]]:
@@ -294,10 +277,7 @@ def _filtered(rules: list[Rule], args: argparse.Namespace) -> list[Rule]:
 
 
 def _check_dirs(args: argparse.Namespace) -> None:
-    for flag in ("cwd", "home"):
-        value = getattr(args, flag, None)
-        if value is not None and not os.path.isdir(value):
-            raise UsageError(f"--{flag} {value}: not a directory")
+    rule_set_options(args)  # a --cwd / --home that is no folder fails before any work
 
 
 # --- rules test -----------------------------------------------------------------------------------
