@@ -34,6 +34,8 @@ PUBLIC = {
     },
     "workbench.rules": {
         "AGENT_EDIT_MODES", "DEFAULT_AGENT", "RuleSetOptions", "discover_rule_set",
+        "AgentSettings", "AgentTemplates", "find_agent_templates", "templates_from", "JudgeState", "judge_state", "MAIN_AGENT", "SUB_AGENT", "SettingValue", "agent_from_session", "parse_rule_agents",
+        "read_agent_settings", "rule_applies_to_agent", "rules_for_agent",
         "BucketedRule", "BundledSource", "ConditionAndScope", "DiscoveredRule", "EXAMPLES_KEY",
         "INTERRUPT_MODES", "InterruptMode", "JS_WHITESPACE", "OMP_PACKAGE_ENV", "PROVIDERS",
         "ParsedFrontmatter", "RULE_SUFFIXES", "Rule", "RuleBuckets", "RuleExample", "RuleLoadResult",

@@ -14,7 +14,7 @@ from workbench.rules import AGENT_EDIT_MODES, RuleSetOptions, discover_rule_set
 # Every command that discovers rules, and whether it replays for an agent (--agent / --edit-mode).
 DISCOVERING = {
     ("replay",): True, ("backtest",): True, ("export",): False, ("timeline",): False, ("serve",): False,
-    ("rules", "list"): True, ("rules", "show"): False, ("rules", "test"): True, ("rules", "scan"): True,
+    ("rules", "list"): True, ("rules", "show"): True, ("rules", "test"): True, ("rules", "scan"): True,
 }
 SHARED = ("--no-builtin", "--omp-package")
 

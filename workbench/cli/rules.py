@@ -17,8 +17,17 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.cli.options import RulesFlag, add_agent_flags, add_rule_set_flags, rule_set_options
-from workbench.errors import NotFoundError, RuleFileError
+from workbench.cli.agent_config import (
+    add_agent_flags,
+    config_json,
+    config_lines,
+    discovery_switches,
+    read_settings,
+    resolve_agent,
+    templates_for,
+)
+from workbench.cli.options import RulesFlag, add_rule_set_flags
+from workbench.errors import NotFoundError, RuleFileError, UsageError
 from workbench.rulecheck import run_rule_examples, scan_paths
 from workbench.rules import (
     Rule,
@@ -31,19 +40,17 @@ from workbench.rules import (
     load_rules,
     resolve_rule_url,
     resolve_rules,
+    rules_for_agent,
 )
 from workbench.ttsr import TtsrManager
 
 BUILTIN = "builtin-defaults"
 
 
-def _add_discovery_flags(parser: argparse.ArgumentParser, *, rules: RulesFlag = None, agent: bool = True) -> None:
-    """The shared rule-set flags as the ``rules`` subcommands take them (``--cwd`` discovers), and
-    ``--agent`` / ``--edit-mode`` where the subcommand replays rules for an agent."""
+def _add_discovery_flags(parser: argparse.ArgumentParser, *, rules: RulesFlag = None) -> None:
     add_rule_set_flags(parser, rules=rules, cwd=True, agent_dir=True, disable_rule=True,
                        rules_note="; repeatable; default: the rules discovered from --cwd" if rules else "")
-    if agent:
-        add_agent_flags(parser)
+    add_agent_flags(parser)
 
 
 def register(subparsers: Any) -> None:
@@ -66,7 +73,7 @@ def register(subparsers: Any) -> None:
         "show", help="one resolved rule and its rule:// content", description="Show one rule and its rule:// content."
     )
     p_show.add_argument("name", metavar="NAME", help="rule name (as in rule://NAME)")
-    _add_discovery_flags(p_show, agent=False)
+    _add_discovery_flags(p_show)
     add_json_flag(p_show)
     p_show.set_defaults(handler=run_show)
 
@@ -94,14 +101,21 @@ def register(subparsers: Any) -> None:
 
 
 def _discover(args: argparse.Namespace) -> RuleLoadResult:
-    options = rule_set_options(args)
-    return load_rules(cwd=options.cwd, home=options.home, agent_dir=options.agent_dir, omp_package=options.omp_package)
+    for flag in ("cwd", "home", "agent_dir"):
+        value = getattr(args, flag, None)
+        if value is not None and not os.path.isdir(value):
+            raise UsageError(f"--{flag.replace('_', '-')} {value}: not a directory")
+    return load_rules(cwd=args.cwd, home=args.home, agent_dir=getattr(args, "agent_dir", None),
+                      omp_package=getattr(args, "omp_package", None),
+                      **discovery_switches(read_settings(args, args.cwd)))
 
 
 def _bucket(result: RuleLoadResult, args: argparse.Namespace) -> tuple[RuleBuckets, list[str]]:
     manager = TtsrManager(None)
+    layers = read_settings(args, args.cwd)
     buckets = bucket_rules(
-        result.rules, manager, disabled_rules=args.disable_rule, builtin_rules=not args.no_builtin
+        result.rules, manager, disabled_rules=layers.names("disabledRules"),
+        builtin_rules=layers.value("builtinRules") is not False, agent_name=resolve_agent(args)["name"],
     )
     paths = {r.name: r.path for r in result.rules}
     warnings = [_diagnostic_text(d, paths) for d in getattr(manager, "diagnostics", ())]
@@ -165,15 +179,21 @@ def collect(args: argparse.Namespace, result: RuleLoadResult | None = None) -> d
                 "shadowedByProvider": item.shadowed_by_provider,
             }
         )
-    return {"rules": rows, "warnings": [*result.warnings, *engine_warnings],
-            "builtinSource": bundled_json(result, args)}
+    layers = read_settings(args, args.cwd)
+    return {"rules": rows, "warnings": [*result.warnings, *engine_warnings, *layers.warnings],
+            "builtinSource": bundled_json(result, args, layers.value("builtinRules")),
+            **config_json(layers, resolve_agent(args), providers=result.providers,
+                          templates=templates_for(args, result.bundled))}
 
 
-def bundled_json(result: RuleLoadResult, args: argparse.Namespace) -> dict[str, Any] | None:
-    """Which bundled rule files were read (``None``: the provider did not run), and whether they are used."""
+def bundled_json(result: RuleLoadResult, args: argparse.Namespace, builtin_rules: Any = None) -> dict[str, Any] | None:
+    """Which bundled rule files were read (``None``: the provider did not run), and whether they are used
+    (``builtin_rules``: ``ttsr.builtinRules`` in effect; ``None``: from ``--no-builtin`` alone)."""
     if result.bundled is None:
         return None
-    return {**result.bundled.to_json(), "enabled": not getattr(args, "no_builtin", False),
+    enabled = not getattr(args, "no_builtin", False) if builtin_rules is None else builtin_rules is not False
+    off_by = None if enabled else "--no-builtin" if getattr(args, "no_builtin", False) else "ttsr.builtinRules: false"
+    return {**result.bundled.to_json(), "enabled": enabled, "offBy": off_by,
             "description": result.bundled.describe()}
 
 
@@ -187,7 +207,7 @@ def bundled_line(source: Mapping[str, Any] | None, *, short: bool = False) -> st
         return "bundled rules: the workbench's own"
     if source is None:
         return "bundled rules (builtin-defaults): not loaded"
-    off = "" if source["enabled"] else "switched off (--no-builtin); read from "
+    off = "" if source["enabled"] else f"switched off ({source.get('offBy') or '--no-builtin'}); read from "
     return f"bundled rules (builtin-defaults): {off}{source['description']}"
 
 
@@ -204,6 +224,15 @@ def run_list(args: argparse.Namespace) -> int:
     if not data["rules"]:
         out.write("no rules found\n")
     out.write(f"\n{bundled_line(data['builtinSource'])}\n")
+    out.write(f"{data['templates']['description']}\n")
+    for line in config_lines(read_settings(args, args.cwd), data["agent"]):
+        out.write(line + "\n")
+    held = [p["id"] for p in data["providers"] if p["ran"] and not p["userLevel"] and "opt-in" in p["why"]]
+    off = [p["id"] for p in data["providers"] if not p["ran"] and p["why"] == "in disabledProviders"]
+    if held:
+        out.write(f"user-level folders not read (opt in with enabledProviders / --enable-provider): {', '.join(held)}\n")
+    if off:
+        out.write(f"providers switched off (disabledProviders): {', '.join(off)}\n")
     for note in (data["builtinSource"] or {}).get("notes", ()):
         out.write(f"  note: {note}\n")
     if data["warnings"]:
@@ -262,10 +291,13 @@ def _discovered(args: argparse.Namespace) -> tuple[list[Rule], list[str]]:
 
 
 def _filtered(rules: list[Rule], args: argparse.Namespace) -> list[Rule]:
-    disabled = {n.strip() for n in getattr(args, "disable_rule", []) or []}
+    layers = read_settings(args, getattr(args, "cwd", None))
+    disabled = {n.strip() for n in layers.names("disabledRules")}
     out = [r for r in rules if r.name not in disabled]
-    if getattr(args, "no_builtin", False):
+    if layers.value("builtinRules") is False:
         out = [r for r in out if r.source is None or r.source.provider != BUILTIN_PROVIDER]
+    if getattr(args, "agent", None):
+        out = rules_for_agent(out, resolve_agent(args)["name"])
     wanted = list(dict.fromkeys(getattr(args, "rule", []) or []))
     if wanted:
         names = {r.name for r in out}
@@ -277,7 +309,10 @@ def _filtered(rules: list[Rule], args: argparse.Namespace) -> list[Rule]:
 
 
 def _check_dirs(args: argparse.Namespace) -> None:
-    rule_set_options(args)  # a --cwd / --home that is no folder fails before any work
+    for flag in ("cwd", "home"):
+        value = getattr(args, flag, None)
+        if value is not None and not os.path.isdir(value):
+            raise UsageError(f"--{flag} {value}: not a directory")
 
 
 # --- rules test -----------------------------------------------------------------------------------

@@ -12,10 +12,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from workbench.errors import NotFoundError
 from workbench.rules.bundled import BundledSource
-from workbench.rules.discovery import DiscoveredRule, RuleLoadResult, load_rules
+from workbench.rules.discovery import DiscoveredRule, ProviderSwitch, RuleLoadResult, load_rules
 from workbench.rules.files import RULE_SUFFIXES, load_rule_paths
 from workbench.rules.model import Rule
 
@@ -87,27 +88,29 @@ def is_project_folder(folder: Path) -> bool:
     return not any(f.is_file() and f.suffix in RULE_SUFFIXES for f in folder.iterdir())
 
 
-def discover_rule_set(options: RuleSetOptions) -> RuleLoadResult:
+def discover_rule_set(options: RuleSetOptions, **switches: Any) -> RuleLoadResult:
     """The rules ``options`` name, with ``builtin`` and ``disabled_rules`` applied.
 
     Each ``rules`` path is a rule file, a folder of rule files (its ``.md`` / ``.mdc`` files) or a
     project folder discovered as the agent does (every provider, user-level rules under ``home``,
     the bundled ones). Without ``rules``, ``cwd`` is discovered. A missing path raises
-    ``NotFoundError`` naming the ``rules`` field."""
+    ``NotFoundError``. ``switches`` go to ``load_rules`` (the provider switches in effect)."""
     warnings: list[str] = []
     found: dict[str, Rule] = {}
     items: list[DiscoveredRule] = []
     bundled: BundledSource | None = None
+    providers: tuple[ProviderSwitch, ...] = ()
     for raw in options.rules or (None,):
         if raw is not None and not Path(raw).exists():
             raise NotFoundError(f"{raw}: no such file or directory")
         if raw is None or (Path(raw).is_dir() and is_project_folder(Path(raw))):
             cwd = options.cwd if raw is None else str(Path(raw).resolve())
             loaded = load_rules(cwd=cwd, home=options.home, agent_dir=options.agent_dir,
-                                omp_package=options.omp_package)
+                                omp_package=options.omp_package, **switches)
             warnings.extend(loaded.warnings)
             items.extend(loaded.items)
             bundled = bundled or loaded.bundled
+            providers = providers or loaded.providers
             rules = list(loaded.rules)
         else:
             rules = load_rule_paths([raw], warnings)
@@ -115,7 +118,8 @@ def discover_rule_set(options: RuleSetOptions) -> RuleLoadResult:
             found.setdefault(rule.name, rule)
     disabled = set(options.disabled_rules)
     kept = tuple(r for r in found.values() if r.name not in disabled and (options.builtin or not _bundled(r)))
-    return RuleLoadResult(rules=kept, items=tuple(items), warnings=tuple(warnings), bundled=bundled)
+    return RuleLoadResult(rules=kept, items=tuple(items), warnings=tuple(warnings), bundled=bundled,
+                          providers=providers)
 
 
 def _bundled(rule: Rule) -> bool:

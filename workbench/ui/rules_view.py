@@ -25,6 +25,7 @@ from workbench.rules import (
     resolve_rule_url,
 )
 from workbench.ttsr import TtsrManager, compile_rule_condition
+from workbench.ui.agent_settings_html import agent_settings_html
 from workbench.ui.entry_html import esc, pre, table_html
 from workbench.ui.notify import reporting
 from workbench.ui.roots import ServedRoots
@@ -126,7 +127,8 @@ class RulesView(Viewer):
         bundled = loaded.bundled.describe() if loaded.bundled else "off"
         parts = [f'<div class="wb-kv">Rules folder: <b>{esc(ruleset.folder or "(none)")}</b> · '
                  f"{len(rules)} active rule(s)</div>",
-                 f'<div class="wb-kv wb-bundled">Bundled rules: {esc(bundled)}</div>']
+                 f'<div class="wb-kv wb-bundled">Bundled rules: {esc(bundled)}</div>',
+                 agent_settings_html(ruleset.folder, ruleset.home, loaded)]
         for key, title in _BUCKETS:
             group = getattr(buckets, key)
             rows = []
