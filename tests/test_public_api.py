@@ -28,7 +28,7 @@ PUBLIC = {
         "WorkbenchError", "__version__"
     },
     "workbench.errors": {
-        "AccessError", "Diagnostic", "InputError", "JudgeError", "JudgeFileError", "JudgePending",
+        "AccessError", "Diagnostic", "FieldError", "InputError", "JudgeError", "JudgeFileError", "JudgePending",
         "NotFoundError", "RuleFileError", "SessionFileError", "StoreError", "StreamFileError",
         "TimeBoundError", "UsageError", "WorkbenchError"
     },

@@ -122,3 +122,14 @@ def test_a_missing_rules_path_names_the_flag(tmp_path, capsys):
     code = main(["timeline", str(_stream(tmp_path, tmp_path)), "--rules", str(tmp_path / "nope")])
     assert code == 2
     assert capsys.readouterr().err == f"error: --rules {tmp_path / 'nope'}: no such file or directory\n"
+
+
+def test_library_errors_name_their_field_and_the_cli_its_flag(tmp_path, capsys):
+    from workbench.backtest import run_backtest
+    from workbench.errors import UsageError
+
+    with pytest.raises(UsageError) as caught:
+        run_backtest([], [tmp_path], workers=0)
+    assert (caught.value.field, str(caught.value)) == ("workers", "workers must be at least 1")
+    assert main(["backtest", "--rules", str(tmp_path), str(tmp_path), "--workers", "0"]) == 2
+    assert capsys.readouterr().err == "error: --workers must be at least 1\n"

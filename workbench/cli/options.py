@@ -13,10 +13,10 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
-from workbench.errors import NotFoundError, UsageError
+from workbench.errors import FieldError, NotFoundError, UsageError, WorkbenchError
 from workbench.rules import AGENT_EDIT_MODES, RuleSetOptions
 
-__all__ = ["FLAG_HELP", "RulesFlag", "add_agent_flags", "add_rule_set_flags", "rule_set_options"]
+__all__ = ["FLAG_HELP", "cli_message", "RulesFlag", "add_agent_flags", "add_rule_set_flags", "rule_set_options"]
 
 RULES_HELP = ("a rule file, a folder of rule files, or a project folder to discover rules from as the agent "
               "does (its providers, user-level rules under --home, the bundled rules)")
@@ -97,3 +97,11 @@ def rule_set_options(args: argparse.Namespace) -> RuleSetOptions:
         agent=getattr(args, "agent", None),
         edit_mode=getattr(args, "edit_mode", None) or "auto",
     )
+
+
+def cli_message(exc: WorkbenchError) -> str:
+    """An error's one line as the command line says it: a library field becomes its flag
+    (``workers`` -> ``--workers``), the one place the library's names meet the flags."""
+    if isinstance(exc, FieldError) and exc.field is not None:
+        return exc.named("--" + exc.field.replace("_", "-"))
+    return str(exc)
