@@ -10,6 +10,7 @@ from typing import Any
 from workbench.backtest import BacktestOptions, compare_backtests, format_comparison, run_backtest, write_results
 from workbench.cli._output import ProgressBar, add_json_flag, print_json
 from workbench.cli.agent_config import add_agent_flags, config_json, read_settings, resolve_agent, templates_for
+from workbench.cli.edit_flags import add_edit_mode_flag
 from workbench.cli.judge_flags import add_judge_flags, backtest_judged_lines, judge_from_args
 from workbench.cli.options import add_rule_set_flags
 from workbench.errors import NotFoundError, UsageError
@@ -49,6 +50,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--samples", type=int, default=3, metavar="N", help="sample snippets per rule (default: 3)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
+    add_edit_mode_flag(p)
     add_judge_flags(p)
     add_agent_flags(p)
     add_json_flag(p)
@@ -98,7 +100,8 @@ def run(args: argparse.Namespace) -> int:
     options = BacktestOptions(policy=args.chunking, size=args.chunk_size if args.chunk_size is not None else
                               (BacktestOptions().size if args.chunking == "words" else None),
                               interrupt_mode=layers.value("interruptMode"), mode=args.mode, settings=settings,
-                              time_bound=args.time_bound or None, judge=judge_from_args(args))
+                              time_bound=args.time_bound or None, judge=judge_from_args(args),
+                              edit_mode=args.edit_mode)
     with ProgressBar("sessions") as bar:
         result = run_backtest(_rule_set(args), args.paths, workers=args.workers, scheduler=args.scheduler,
                               progress=bar if show else None, home=args.home, options=options, samples=args.samples)

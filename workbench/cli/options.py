@@ -16,7 +16,7 @@ from typing import Any, Literal
 from workbench.errors import FieldError, NotFoundError, UsageError, WorkbenchError
 from workbench.rules import AGENT_EDIT_MODES, RuleSetOptions
 
-__all__ = ["FLAG_HELP", "cli_message", "RulesFlag", "add_agent_flags", "add_rule_set_flags", "rule_set_options"]
+__all__ = ["FLAG_HELP", "cli_message", "RulesFlag", "add_agent_flags", "add_edit_mode_flag", "add_rule_set_flags", "rule_set_options"]
 
 RULES_HELP = ("a rule file, a folder of rule files, or a project folder to discover rules from as the agent "
               "does (its providers, user-level rules under --home, the bundled rules)")
@@ -70,7 +70,13 @@ def add_rule_set_flags(parser: argparse.ArgumentParser, *, rules: RulesFlag = No
 def add_agent_flags(parser: argparse.ArgumentParser) -> None:
     """``--agent NAME`` and ``--edit-mode MODE``: the agent the replay stands in for."""
     parser.add_argument("--agent", metavar="NAME", help=FLAG_HELP["--agent"])
-    parser.add_argument("--edit-mode", choices=AGENT_EDIT_MODES, default="auto", help=FLAG_HELP["--edit-mode"])
+    add_edit_mode_flag(parser)
+
+
+def add_edit_mode_flag(parser: argparse.ArgumentParser) -> None:
+    """``--edit-mode MODE`` (once per parser: the agent flags bring it too)."""
+    if "--edit-mode" not in parser._option_string_actions:
+        parser.add_argument("--edit-mode", choices=AGENT_EDIT_MODES, default="auto", help=FLAG_HELP["--edit-mode"])
 
 
 def rule_set_options(args: argparse.Namespace) -> RuleSetOptions:

@@ -17,6 +17,7 @@ from workbench.cli.agent_config import (
     resolve_agent,
     templates_for,
 )
+from workbench.cli.edit_flags import add_edit_mode_flag
 from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_judged_lines
 from workbench.cli.options import add_rule_set_flags, rule_set_options
 from workbench.cli.rules import bundled_json, bundled_line
@@ -50,6 +51,7 @@ def register(subparsers: Any) -> None:
                    help="start from this session: its conversation, and the rules its ttsr_injection entries name")
     p.add_argument("--write-session", metavar="PATH",
                    help="write a copy of the session (--resume, else the input session) with the injections appended")
+    add_edit_mode_flag(p)
     add_judge_flags(p)
     add_agent_flags(p)
     add_json_flag(p)
@@ -79,8 +81,8 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_for_agent(list(loaded.rules), agent["name"])
     texts = templates_for(args, loaded.bundled)
     result = run_session(stream, rules, settings, cwd=cwd, home=args.home, resume=resume, templates=texts.templates(),
-                         edit_mode=options.fixed_edit_mode,
-                         time_bound=args.time_bound if args.time_bound > 0 else None, judge=judge)
+                         time_bound=args.time_bound if args.time_bound > 0 else None, judge=judge,
+                         edit_mode=args.edit_mode)
     if args.write_session:
         copy = SessionCopy(resume or _session, cwd=cwd)
         copy.adopt(result.entries)
@@ -94,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
         print(_line(ev))
     for line in replay_judged_lines(result):
         print(line)
+    for call in result.edit_modes:
+        print(f"edit mode of {call['stream_key']}: {call['mode'] or '-'} ({call['reason']})")
     if result.judged_rules and not judging.active:
         print(f"judge: {judging.why}")
     for line in config_lines(layers, agent):

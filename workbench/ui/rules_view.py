@@ -32,6 +32,7 @@ from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
 from workbench.ui.stepper_view import StepperView
 from workbench.ui.theme import theme_sheets
+from workbench.ui.validate_view import ValidateCard
 
 _BUCKETS = (("ttsr", "TTSR (stream-triggered)"), ("always_apply", "Always apply"), ("rulebook", "Rulebook"),
             ("dropped", "Dropped"))
@@ -80,6 +81,7 @@ class RulesView(Viewer):
         self.examples = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width",
                                      css_classes=["wb-rule-examples"])
         self.preview = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width")
+        self.validate = ValidateCard(lambda: self.rule_select.value, state=self.state)
         self._first_fire: int | None = None
         self._fires_generation = 0
         self._dirty = True
@@ -336,5 +338,5 @@ class RulesView(Viewer):
     def __panel__(self) -> pn.viewable.Viewable:
         left = pn.Column(self.builtin, self.summary, scroll=True, sizing_mode="stretch_both", min_width=560)
         right = pn.Column(pn.Row(self.rule_select, self.revert, self.open_first), self.editor, self.editor_status, self.fires,
-                          self.examples, self.preview, scroll=True, sizing_mode="stretch_both", min_width=560)
+                          self.examples, self.validate, self.preview, scroll=True, sizing_mode="stretch_both", min_width=560)
         return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)
