@@ -34,11 +34,12 @@ PUBLIC = {
         "stream_key", "tool_view"
     },
     "workbench.errors": {
-        "AccessError", "Diagnostic", "InputError", "JudgeError", "JudgeFileError", "JudgePending",
+        "AccessError", "Diagnostic", "FieldError", "InputError", "JudgeError", "JudgeFileError", "JudgePending",
         "NotFoundError", "RuleFileError", "SessionFileError", "StoreError", "StreamFileError",
         "TimeBoundError", "UsageError", "WorkbenchError"
     },
     "workbench.rules": {
+        "AGENT_EDIT_MODES", "DEFAULT_AGENT", "RuleSetOptions", "discover_rule_set",
         "AgentSettings", "AgentTemplates", "find_agent_templates", "templates_from", "JudgeState", "judge_state", "MAIN_AGENT", "SUB_AGENT", "SettingValue", "agent_from_session", "parse_rule_agents",
         "read_agent_settings", "rule_applies_to_agent", "rules_for_agent",
         "BucketedRule", "BundledSource", "ConditionAndScope", "DiscoveredRule", "EXAMPLES_KEY",

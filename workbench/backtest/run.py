@@ -354,7 +354,7 @@ def load_rule_set(rules: str | os.PathLike[str] | Sequence[Rule], *, home: str |
     """A rules folder (rule files, or a project discovered like the agent does) or ready rules."""
     if isinstance(rules, (str, os.PathLike)):
         if not Path(rules).exists():
-            raise NotFoundError(f"--rules {rules}: no such file or directory")
+            raise NotFoundError("no such file or directory", field="rules", value=rules)
         return resolve_rules([str(rules)], home=home)
     return list(rules)
 
@@ -387,7 +387,7 @@ def run_backtest(
     total, path)`` is called as sessions finish.
     """
     if workers is not None and workers < 1:
-        raise UsageError("--workers must be at least 1")
+        raise UsageError("must be at least 1", field="workers")
     opts = options or BacktestOptions()
     if opts.time_bound is not None and opts.time_bound <= 0:
         raise UsageError("the time bound must be a positive number of seconds")
@@ -484,11 +484,12 @@ def _run_dask(address: str, files: list[str], rules: list[Rule], opts: BacktestO
         # Optional dependency (the `cluster` extra), only needed with a scheduler address.
         from distributed import Client, as_completed
     except ImportError:
-        raise UsageError("--scheduler needs the 'distributed' package (pip install ttsr-workbench[cluster])") from None
+        raise UsageError("needs the 'distributed' package (pip install ttsr-workbench[cluster])",
+                         field="scheduler") from None
     try:
         client = Client(address, timeout="10s")
     except (OSError, TimeoutError) as exc:
-        raise UsageError(f"--scheduler {address}: cannot connect ({exc})") from None
+        raise UsageError(f"cannot connect ({exc})", field="scheduler", value=address) from None
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         batches = _batches(files, workers)

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from workbench.cli.options import add_agent_flags as add_agent_and_edit_mode_flags
 from workbench.rules import (
     AgentSettings,
     AgentTemplates,
@@ -24,9 +25,7 @@ from workbench.rules import (
 
 def add_agent_flags(parser: argparse.ArgumentParser) -> None:
     """``--agent NAME`` and the provider switches (each above the config files' value)."""
-    parser.add_argument("--agent", metavar="NAME",
-                        help="agent the rules' agents: frontmatter is checked against (main, sub or an agent "
-                        "definition's name; default: from the session, else main)")
+    add_agent_and_edit_mode_flags(parser)
     parser.add_argument("--enable-provider", metavar="ID", action="append", default=None,
                         help="opt a provider's user-level folder in, e.g. cursor (repeatable; enabledProviders)")
     parser.add_argument("--disable-provider", metavar="ID", action="append", default=None,

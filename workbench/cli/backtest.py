@@ -12,7 +12,7 @@ from workbench.cli._output import ProgressBar, add_json_flag, print_json
 from workbench.cli.agent_config import add_agent_flags, config_json, read_settings, resolve_agent, templates_for
 from workbench.cli.edit_flags import add_edit_mode_flag
 from workbench.cli.judge_flags import add_judge_flags, backtest_judged_lines, judge_from_args
-from workbench.cli.rules import add_omp_package_flag
+from workbench.cli.options import add_rule_set_flags
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay import CHUNK_POLICIES
 from workbench.rules import AgentSettings, resolve_rules, rules_for_agent
@@ -28,14 +28,10 @@ def register(subparsers: Any) -> None:
         "and the rules that never fire. Runs on local worker processes, or on a Dask cluster with --scheduler.",
     )
     p.add_argument("paths", nargs="+", metavar="SESSION_OR_DIR", help="session files (or stream files) and folders of them")
-    p.add_argument("--rules", required=True, metavar="DIR",
-                   help="a rule file, a folder of rule files, or a project folder to discover rules from")
+    add_rule_set_flags(p, rules="required")
     p.add_argument("--compare", metavar="DIR2",
                    help="a second rule set (e.g. a draft): run both over the same sessions and list the turns that "
                    "newly fire, stop firing or change interrupt behaviour")
-    p.add_argument("--home", metavar="DIR", help="home folder for user-level rules when --rules is a project")
-    p.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
-    add_omp_package_flag(p)
     p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, e.g. tcp://scheduler-host:8786")
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores; 1 = in process)")
     p.add_argument("--out", metavar="DIR", help="write backtest.duckdb and Parquet files to DIR")

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import argparse
 
-from workbench.edits import AUTO, EDIT_MODES
+from workbench.cli.options import add_edit_mode_flag as _shared
 
 
 def add_edit_mode_flag(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--edit-mode", choices=(AUTO, *EDIT_MODES), default=AUTO,
-                   help="the agent's edit tool variant (edit.mode) the calls are read with; "
-                   "default auto: from each call's arguments")
+    _shared(p)  # the one definition, in cli/options.py

@@ -8,11 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
+from workbench.cli.options import add_rule_set_flags, rule_set_options
 from workbench.errors import NotFoundError, UsageError
 from workbench.export import FORMATS, Redaction, Redactor, conversation_markdown, export_html, path_json
 from workbench.replay import Stepper
 from workbench.replay.derive import open_stream
-from workbench.rules import load_rules
+from workbench.rules import discover_rule_set
 from workbench.sessions import FLAVOR_CHOICES, choose_flavor, load_session
 
 
@@ -28,8 +29,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--flavor", default="auto", choices=FLAVOR_CHOICES,
                    help="which agent's /tree to mimic (default: auto, told from the file, as `tree` does)")
     p.add_argument("--stream", metavar="FILE", help="a recorded stream (or a session, re-chunked) to step through the rules")
-    p.add_argument("--rules", metavar="DIR", help="project directory to discover rules from (with --stream)")
-    p.add_argument("--home", metavar="DIR", help="home directory for user-level rules")
+    add_rule_set_flags(p, rules="optional", rules_note="; with --stream")
     p.add_argument("--step", type=int, default=0, metavar="N", help="the step the page opens at (default: 0)")
     p.add_argument("--out", required=True, metavar="FILE", help="where to write the export")
     p.add_argument("--format", default="html", choices=FORMATS,
@@ -58,12 +58,10 @@ def run(args: argparse.Namespace) -> int:
             raise NotFoundError(f"{args.session}: entry {args.leaf!r} not found (--leaf)")
     stepper = None
     if args.stream:
-        rules_dir = Path(args.rules)
-        if not rules_dir.is_dir():
-            raise NotFoundError(f"--rules {args.rules}: no such directory")
+        options = rule_set_options(args)
         stream, _ = open_stream(args.stream)  # a session file is re-chunked into a stream
-        rules = load_rules(cwd=str(rules_dir.resolve()), home=args.home).rules
-        stepper = Stepper(stream, rules, cwd=stream.cwd or str(rules_dir.resolve()), home=args.home)
+        rules = discover_rule_set(options).rules
+        stepper = Stepper(stream, rules, cwd=stream.cwd or options.project, home=options.home)
         if len(stepper) and not 0 <= args.step < len(stepper):
             raise UsageError(f"--step {args.step}: the stream has {len(stepper)} events (0..{len(stepper) - 1})")
     redact = args.redact or bool(args.redact_pattern)

@@ -19,10 +19,11 @@ from workbench.cli.agent_config import (
 )
 from workbench.cli.edit_flags import add_edit_mode_flag
 from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_judged_lines
-from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
+from workbench.cli.options import add_rule_set_flags, rule_set_options
+from workbench.cli.rules import bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay import CHUNK_POLICIES, SessionCopy, open_stream, run_session
-from workbench.rules import judge_state, load_rules, rules_for_agent
+from workbench.rules import discover_rule_set, judge_state, rules_for_agent
 from workbench.sessions import load_session
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
@@ -35,10 +36,7 @@ def register(subparsers: Any) -> None:
         "discovered under --rules; print one line per TTSR event and the final state.",
     )
     p.add_argument("source", metavar="STREAM_OR_SESSION", help="a stream .jsonl file or a session .jsonl file")
-    p.add_argument("--rules", required=True, metavar="DIR", help="project directory to discover rules from")
-    p.add_argument("--home", metavar="DIR", help="home directory for user-level rules (default: $HOME)")
-    p.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
-    add_omp_package_flag(p)
+    add_rule_set_flags(p, rules="required")
     p.add_argument("--context-mode", choices=CONTEXT_MODES)
     p.add_argument("--interrupt-mode", choices=INTERRUPT_MODES)
     p.add_argument("--repeat-mode", choices=REPEAT_MODES)
@@ -65,18 +63,15 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--repeat-gap must be >= 0")
     judge_given = args.judge is not None
     judge = judge_from_args(args) if judge_given else None
-    rules_dir = Path(args.rules)
-    if not rules_dir.is_dir():
-        raise NotFoundError(f"--rules {args.rules}: no such directory")
+    options = rule_set_options(args)
     stream, _session = open_stream(args.source, policy=args.chunking, size=args.chunk_size,
                                    all_branches=args.all_branches)
-    layers = read_settings(args, rules_dir.resolve())
-    loaded = load_rules(cwd=str(rules_dir.resolve()), home=args.home, omp_package=args.omp_package,
-                        **discovery_switches(layers))
+    layers = read_settings(args, options.project)
+    loaded = discover_rule_set(options, **discovery_switches(layers))
     settings = TtsrSettings.from_mapping(layers.ttsr_mapping())
     judging = judge_state(layers, judge_given)
     judge = judge if judging.active else None
-    cwd = stream.cwd or str(rules_dir.resolve())
+    cwd = stream.cwd or options.project
     resume = None
     if args.resume:
         if not Path(args.resume).is_file():

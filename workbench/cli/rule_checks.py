@@ -47,7 +47,7 @@ BUILTIN_PROVIDER = "builtin-defaults"
 SNIPPET_FLAGS = ("snippet", "file", "source", "tool", "path")
 
 
-def register_checks(sub: Any, add_discovery_flags: Callable[[argparse.ArgumentParser], None]) -> None:
+def register_checks(sub: Any, add_discovery_flags: Callable[..., None]) -> None:
     """Add ``test``, ``scan`` and ``validate`` to the ``rules`` subcommands."""
     p_test = sub.add_parser(
         "test",
@@ -77,15 +77,12 @@ def register_checks(sub: Any, add_discovery_flags: Callable[[argparse.ArgumentPa
         "Files are chosen as omp ttsr scan chooses them: .gitignore respected, hidden files included, 5 MiB limit.",
     )
     p_scan.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to scan")
-    p_scan.add_argument(
-        "--rules", metavar="DIR_OR_FILE", action="append", default=[],
-        help="rule file or folder (repeatable; default: discovered rules)")
     p_scan.add_argument("--rule", metavar="NAME", action="append", default=[], help="only this rule (repeatable)")
     p_scan.add_argument("--no-gitignore", dest="gitignore", action="store_false",
                         help="include files excluded by .gitignore (default: respected, as omp ttsr scan does)")
     p_scan.add_argument("--max-bytes", metavar="N", type=int, default=DEFAULT_MAX_BYTES,
                         help=f"skip files larger than N bytes; 0: no limit (default: {DEFAULT_MAX_BYTES}, 5 MiB)")
-    add_discovery_flags(p_scan)
+    add_discovery_flags(p_scan, rules="repeatable")
     add_json_flag(p_scan)
     p_scan.set_defaults(handler=run_scan)
 

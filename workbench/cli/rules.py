@@ -22,6 +22,7 @@ from workbench.cli.agent_config import (
     resolve_agent,
     templates_for,
 )
+from workbench.cli.options import RulesFlag, add_rule_set_flags
 from workbench.cli.rule_checks import discover as _discover
 from workbench.cli.rule_checks import register_checks
 from workbench.errors import NotFoundError
@@ -37,25 +38,10 @@ from workbench.ttsr import TtsrManager
 BUILTIN = "builtin-defaults"
 
 
-def _add_discovery_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--cwd", metavar="DIR", help="project folder to discover rules from (default: current)")
-    parser.add_argument("--home", metavar="DIR", help="home folder for user-level rules (default: $HOME)")
-    parser.add_argument("--agent-dir", metavar="DIR", help="agent folder (default: <home>/.xcsh/agent and <home>/.omp/agent)")
-    parser.add_argument(
-        "--disable-rule", metavar="NAME", action="append", default=[], help="ignore this rule (repeatable; ttsr.disabledRules)"
-    )
-    parser.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
-    add_omp_package_flag(parser)
+def _add_discovery_flags(parser: argparse.ArgumentParser, *, rules: RulesFlag = None) -> None:
+    add_rule_set_flags(parser, rules=rules, cwd=True, agent_dir=True, disable_rule=True,
+                       rules_note="; repeatable; default: the rules discovered from --cwd" if rules else "")
     add_agent_flags(parser)
-
-
-def add_omp_package_flag(parser: argparse.ArgumentParser) -> None:
-    """``--omp-package DIR``: where the bundled (builtin-defaults) rule files are read from."""
-    parser.add_argument(
-        "--omp-package", metavar="DIR",
-        help="oh-my-pi agent package folder to read the bundled rules from (default: $WORKBENCH_OMP_PACKAGE, "
-        "else a Bun or npm global install, else the workbench's own; 'none': the workbench's own)",
-    )
 
 
 def register(subparsers: Any) -> None:

@@ -38,10 +38,10 @@ def export_html(out: str | os.PathLike[str], *, session: Session | None = None, 
     ``dry_run``: build and redact, write nothing (the preview)."""
     target = Path(out)
     if target.suffix.lower() not in (".html", ".htm"):
-        raise UsageError(f"--out {out}: the export is an HTML file; give a name ending in .html")
+        raise UsageError("the export is an HTML file; give a name ending in .html", field="out", value=out)
     read = {Path(p).resolve() for p in inputs if p} | ({Path(session.path).resolve()} if session else set())
     if target.resolve() in read:
-        raise UsageError(f"--out {out}: that is an input of the export; it is never overwritten")
+        raise UsageError("that is an input of the export; it is never overwritten", field="out", value=out)
     if session is None and stepper is None:
         raise UsageError("nothing to export: give a session, a stream, or both")
     payload: dict = {"meta": {

@@ -27,6 +27,9 @@ Public API:
 - ``js_trim`` (and ``js_trim_start`` / ``js_trim_end``): JavaScript's ``trim``, shared with the engine.
 - ``load_rule_file(path)``, ``load_rule_paths(paths)``, ``resolve_rules(paths, *, home=None)`` and
   ``rule_files(paths)`` — rules named as files and folders (``--rules``), rather than discovered.
+- ``RuleSetOptions`` / ``discover_rule_set(options)`` — the rule set and agent a command runs with
+  (``--rules``, ``--cwd``, ``--home``, ``--no-builtin``, ``--omp-package``, ``--agent``, ``--edit-mode``)
+  as one typed value, and the rules it names; ``AGENT_EDIT_MODES``, ``DEFAULT_AGENT``.
 """
 
 from workbench.rules.agent_settings import AgentSettings, JudgeState, SettingValue, judge_state, read_agent_settings
@@ -73,8 +76,18 @@ from workbench.rules.frontmatter import ParsedFrontmatter, parse_frontmatter
 from workbench.rules.jsstring import JS_WHITESPACE, js_trim, js_trim_end, js_trim_start
 from workbench.rules.model import INTERRUPT_MODES, InterruptMode, Rule, RuleSource
 from workbench.rules.prompt import RuleResource, render_system_prompt, resolve_rule_url
+from workbench.rules.selection import (
+    AGENT_EDIT_MODES,
+    DEFAULT_AGENT,
+    RuleSetOptions,
+    discover_rule_set,
+)
 
 __all__ = [
+    "AGENT_EDIT_MODES",
+    "DEFAULT_AGENT",
+    "RuleSetOptions",
+    "discover_rule_set",
     "MAIN_AGENT",
     "SUB_AGENT",
     "AgentSettings",
