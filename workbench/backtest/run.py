@@ -108,6 +108,7 @@ class BacktestOptions:
     settings: TtsrSettings = field(default_factory=TtsrSettings, hash=False)
     time_bound: float | None = DEFAULT_TIME_BOUND
     judge: Any = field(default=None, hash=False)  # answers judged rules (workbench.replay.judges); None: never asked
+    edit_mode: str | None = None  # the edit tool's mode for every call; None: read from each call (auto)
 
     def replay_settings(self) -> TtsrSettings:
         if self.mode == "probe":
@@ -137,7 +138,7 @@ def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions 
     except (OSError, ValueError) as exc:
         return SessionOutcome(path, 0, (), f"{path}: {exc}")
     sim, recorder = record_firings(stream, _played(rules, options), options.replay_settings(), cwd=stream.cwd or "/",
-                                   tick=tick, judge=options.judge)
+                                   tick=tick, judge=options.judge, edit_mode=options.edit_mode)
     judged = tally_session(sim.judge_rounds, sim.judged_rule_names()) if sim.judged_rule_names() else None
     return _outcome(path, stream.turn_count(), recorder.firings, sim.finish().status, rules, options, judged)
 
@@ -166,7 +167,8 @@ def _probe_outcome(path: str, probe: ProbeStream, rules: Sequence[Rule], options
     if any(r.name not in names for r in probe.rules):
         probe = replace(probe, rules=tuple(r for r in probe.rules if r.name in names))
     cwd = (probe.stream.cwd if probe.stream is not None else None) or "/"
-    status, firings = probe_firings(probe, options.replay_settings(), cwd=cwd, recorder=FiringRecorder, tick=tick)
+    status, firings = probe_firings(probe, options.replay_settings(), cwd=cwd, recorder=FiringRecorder, tick=tick,
+                                    edit_mode=options.edit_mode)
     return _outcome(path, probe.turns, firings, status, rules, options, None)
 
 

@@ -27,6 +27,7 @@ _COMMAND_MODULES = (
     "workbench.cli.replay",
     "workbench.cli.backtest",
     "workbench.cli.export",
+    "workbench.cli.usage",
     "workbench.cli.timeline",
 )
 

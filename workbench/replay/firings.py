@@ -148,14 +148,14 @@ class FiringRecorder:
 
 
 def record_firings(stream: Stream, rules: Sequence[Rule], settings: Any, *, cwd: str,
-                   tick: Callable[[], None] | None = None, judge: Any = None
+                   tick: Callable[[], None] | None = None, judge: Any = None, edit_mode: str | None = None
                    ) -> tuple[SimulatedSession, FiringRecorder]:
     """Play ``stream`` through a simulated session holding ``rules``; the recorder holds the firings.
 
     ``tick()`` runs after every event: a time bound then measures a stall per event, not per session.
     ``judge`` answers judged rules (``workbench.replay.judges``); their verdicts are in ``sim.judge_rounds``.
     """
-    sim = SimulatedSession(rules, settings, cwd=cwd, stream=stream, judge=judge)
+    sim = SimulatedSession(rules, settings, cwd=cwd, stream=stream, judge=judge, edit_mode=edit_mode)
     recorder = FiringRecorder(sim.manager)
     sim.on_check = recorder
     for i, ev in enumerate(stream.events):

@@ -145,7 +145,7 @@ def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | N
 
 
 def probe_firings(probe: ProbeStream, settings: Any, *, cwd: str, recorder: Callable[[Any], Any],
-                  tick: Callable[[], None] | None = None) -> tuple[str, list[Any]]:
+                  tick: Callable[[], None] | None = None, edit_mode: str | None = None) -> tuple[str, list[Any]]:
     """``(status, firings)`` of ``record_firings`` in probe mode: ``recorder(manager)`` is the
     ``on_check`` hook (with ``observe(index, event)`` and ``firings``). Events that cannot take part
     in a firing are not fed; when no delta is fed, there is nothing to play: no firing, and the
@@ -161,7 +161,7 @@ def probe_firings(probe: ProbeStream, settings: Any, *, cwd: str, recorder: Call
         if mute is not None and all(m or ev.type not in _DELTAS for m, ev in zip(mute, stream.events)):
             return "completed", []
     # No ``stream=``: it only tells a retry whether a recorded turn is left, and nothing interrupts.
-    sim = SimulatedSession(probe.rules, settings, cwd=cwd)
+    sim = SimulatedSession(probe.rules, settings, cwd=cwd, edit_mode=edit_mode)
     hook = recorder(sim.manager)
     sim.on_check = hook
     if probe.visit is None or mute is None:
