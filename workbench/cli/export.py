@@ -9,7 +9,7 @@ from typing import Any
 from workbench.cli._output import add_json_flag, print_json
 from workbench.errors import NotFoundError, UsageError
 from workbench.export import export_html
-from workbench.replay import Stepper
+from workbench.replay import ReplayConfig, Stepper
 from workbench.replay.derive import open_stream
 from workbench.rules import load_rules
 from workbench.sessions import load_session
@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             raise NotFoundError(f"--rules {args.rules}: no such directory")
         stream, _ = open_stream(args.stream)  # a session file is re-chunked into a stream
         rules = load_rules(cwd=str(rules_dir.resolve()), home=args.home).rules
-        stepper = Stepper(stream, rules, cwd=stream.cwd or str(rules_dir.resolve()), home=args.home)
+        stepper = Stepper(stream, rules, ReplayConfig(cwd=stream.cwd or str(rules_dir.resolve()), home=args.home))
         if len(stepper) and not 0 <= args.step < len(stepper):
             raise UsageError(f"--step {args.step}: the stream has {len(stepper)} events (0..{len(stepper) - 1})")
     out = export_html(args.out, session=session, stepper=stepper, step=args.step, leaf=args.leaf,

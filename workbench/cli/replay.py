@@ -11,7 +11,7 @@ from workbench.cli._output import add_json_flag, print_json
 from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_judged_lines
 from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
-from workbench.replay import CHUNK_POLICIES, SessionCopy, open_stream, run_session
+from workbench.replay import CHUNK_POLICIES, ReplayConfig, SessionCopy, open_stream, run_session
 from workbench.rules import load_rules
 from workbench.sessions import load_session
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
@@ -67,8 +67,9 @@ def run(args: argparse.Namespace) -> int:
         if not Path(args.resume).is_file():
             raise NotFoundError(f"--resume {args.resume}: no such file")
         resume = load_session(args.resume)
-    result = run_session(stream, loaded.rules, settings, cwd=cwd, home=args.home, resume=resume,
-                         time_bound=args.time_bound if args.time_bound > 0 else None, judge=judge)
+    config = ReplayConfig(settings, cwd=cwd, home=args.home, resume=resume, judge=judge,
+                          time_bound=args.time_bound if args.time_bound > 0 else None)
+    result = run_session(stream, loaded.rules, config)
     if args.write_session:
         copy = SessionCopy(resume or _session, cwd=cwd)
         copy.adopt(result.entries)

@@ -8,7 +8,7 @@ from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
 from workbench.errors import NotFoundError
-from workbench.replay import run_session
+from workbench.replay import ReplayConfig, run_session
 from workbench.replay.derive import open_stream
 from workbench.replay.timeline import build_timeline
 from workbench.rules import load_rules
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         raise NotFoundError(f"--rules {args.rules}: no such directory")
     stream, session = open_stream(args.source)
     rules = load_rules(cwd=str(rules_dir.resolve()), home=args.home).rules
-    result = run_session(stream, rules, None, cwd=stream.cwd or str(rules_dir.resolve()), home=args.home)
+    result = run_session(stream, rules, ReplayConfig(cwd=stream.cwd or str(rules_dir.resolve()), home=args.home))
     timeline = build_timeline(stream, result.events).filter(tool=args.tool, error=True if args.errors else None,
                                                             model=args.model)
     totals = usage_totals(session.entries) if session is not None else None

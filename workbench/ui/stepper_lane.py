@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from workbench.errors import UsageError
-from workbench.replay import Stepper, derive_stream, read_stream
+from workbench.replay import ReplayConfig, ReplaySource, Stepper, derive_stream, read_stream
 from workbench.sessions import load_session
 from workbench.ui.background import Task
 from workbench.ui.entry_html import esc
@@ -211,8 +211,8 @@ class StepperLane:
                     shown[0] = pct
                     report(pct, f"Checking rule time bounds: {done:,} of {total:,} events")
 
-            stepper = Stepper(stream, rules, self.state.settings(), cwd=cwd, home=str(ruleset.home),
-                              progress=checked, judge=self.judge.make_judge())
+            config = ReplayConfig(self.state.settings(), cwd=cwd, home=str(ruleset.home), judge=self.judge.make_judge())
+            stepper = Stepper(ReplaySource(stream, label=label), rules, config, progress=checked)
             goal = min(max(target, 0), max(len(stepper) - 1, 0))
             chunk = 250
             for i in range(0, goal + 1 if n else 0, chunk):  # an empty stream has no step to go to
