@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import workbench.replay.engine as engine
 from workbench.replay.config import ReplayConfig
@@ -51,7 +51,8 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         self.buckets = bucket_rules(
             rules,
             self.manager,
-            disabled_rules=self.settings.disabled_rules or (),
+            # unchecked, as the reference reads it: any iterable of names (a list from the settings file)
+            disabled_rules=cast("Iterable[str]", self.settings.disabled_rules or ()),
             builtin_rules=self.settings.builtin_rules is not False,
         )
         self.interrupt_template, self.reminder_template = engine.resolve_templates(config.templates)
