@@ -17,27 +17,45 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# Shared first code cell: find the repository from wherever Jupyter, nbmake or `panel serve` runs us,
+# Shared first code cell: find the repository from the installed package (wherever Jupyter, nbmake or
+# `panel serve` runs us), load the views' JavaScript inline when the CDN is out of reach,
 # and give rule discovery an empty home so rules in the real ~/.omp never leak into a demo.
 SETUP = '''\
+import socket
 import tempfile
 from pathlib import Path
 
 import panel as pn
 
+import workbench
 
-def find_repo(start: Path) -> Path:
-    for folder in [start, *start.parents]:
-        if (folder / "sample_sessions" / "make_samples.py").exists():
-            return folder
-    raise FileNotFoundError("run this notebook from inside the TTSR Workbench repository")
 
-ROOT = find_repo(Path.cwd())
+def find_repo() -> Path:
+    # The installed package first (an editable install lives in the repository), then the folders
+    # above the kernel's working directory: Jupyter may have been started anywhere.
+    for start in (Path(workbench.__file__).resolve().parent, Path.cwd()):
+        for folder in [start, *start.parents]:
+            if (folder / "sample_sessions" / "make_samples.py").exists():
+                return folder
+    raise FileNotFoundError("install the workbench from its repository: pip install -e '.[notebook]'")
+
+
+def cdn_reachable(host: str = "cdn.holoviz.org") -> bool:
+    try:
+        socket.create_connection((host, 443), timeout=1.5).close()
+        return True
+    except OSError:
+        return False
+
+
+ROOT = find_repo()
 SAMPLES = ROOT / "sample_sessions"
 PROJECT = SAMPLES / "project"
 HOME = Path(tempfile.mkdtemp(prefix="wb-home-"))  # empty: no user-level rules
 
-pn.extension("tabulator")'''
+# Without internet (or behind a proxy) Panel's CDN cannot be reached and every view would be an
+# empty box: then BokehJS, Panel and Tabulator are sent inline from the kernel instead.
+pn.extension("tabulator", inline=not cdn_reachable())'''
 
 
 def quickstart() -> list:
@@ -423,7 +441,7 @@ def beyond() -> list:
             "examples = rule_file.read_text().split(\"examples:\")[1].split(\"---\")[0]\n"
             "print(examples)\n"
             "assert \"read_token().unwrap()\" in examples\n"
-            "play"
+            "play.servable()"
         ),
         new_markdown_cell(
             "## 2. What changes if I ship this edit\n\n"
@@ -458,7 +476,7 @@ def beyond() -> list:
             "    print(f\"turn {lane.turn}: steps {lane.start}-{lane.end}, {len(lane.deltas)} deltas\",\n"
             "          [m.label for m in lane.markers])\n"
             "assert any(m.kind == \"ttsr_triggered\" for lane in timeline.timeline.lanes for m in lane.markers)\n"
-            "timeline"
+            "timeline.servable()"
         ),
         new_markdown_cell(
             "## 4. Export\n\n"
@@ -475,10 +493,14 @@ def beyond() -> list:
             "out = Path(tempfile.mkdtemp(prefix=\"wb-export-\")) / name\n"
             "out.write_bytes(data)\n"
             "print(out, f\"{len(data):,} bytes\")\n"
-            "assert b\"default-src 'none'\" in data\n"
-            "pn.Column(play, timeline).servable()"
+            "assert b\"default-src 'none'\" in data"
         ),
     ]
+
+
+# A view object is shown once in a notebook: a second display of the same object would put its Bokeh
+# models in two documents ("Models must be owned by only a single document" on the next redraw) and
+# leave one copy stale. `panel serve` gathers the cells that end in `.servable()` into the page.
 
 
 def write(name: str, cells: list) -> str:

@@ -7,7 +7,7 @@ import sys
 def test_engine_layers_do_not_import_ui_or_duckdb():
     code = (
         "import sys\n"
-        "import workbench.ttsr, workbench.rules, workbench.sessions, workbench.replay\n"
+        "import workbench.ttsr, workbench.rules, workbench.edits, workbench.sessions, workbench.replay\n"
         "heavy = [m for m in ('panel', 'bokeh', 'duckdb', 'param') if m in sys.modules]\n"
         "print(','.join(heavy))\n"
     )

@@ -22,17 +22,26 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 
 PUBLIC = {
     "workbench.export": {
-        "embed_json", "export_html", "render_page", "session_payload", "stepper_payload", "triggers",
+        "FORMATS", "Redaction", "Redactor", "conversation_markdown", "embed_json", "export_html", "path_json", "render_page", "session_payload", "stepper_payload", "triggers",
     },
     "workbench": {
         "WorkbenchError", "__version__"
     },
+    "workbench.edits": {
+        "AUTO", "EDIT_MODES", "EDIT_TOOLS", "INSPECTORS", "FileEntry", "FileOp", "FileOutput", "Inspection",
+        "ModeChoice", "ToolView", "check_edit_mode", "choose_mode", "file_stream_key", "inspect",
+        "inspect_apply_patch", "inspect_hashline", "inspect_patch", "inspect_replace", "inspect_sloppy",
+        "stream_key", "tool_view"
+    },
     "workbench.errors": {
-        "AccessError", "Diagnostic", "InputError", "JudgeError", "JudgeFileError", "JudgePending",
+        "AccessError", "Diagnostic", "FieldError", "InputError", "JudgeError", "JudgeFileError", "JudgePending",
         "NotFoundError", "RuleFileError", "SessionFileError", "StoreError", "StreamFileError",
         "TimeBoundError", "UsageError", "WorkbenchError"
     },
     "workbench.rules": {
+        "AGENT_EDIT_MODES", "DEFAULT_AGENT", "RuleSetOptions", "discover_rule_set",
+        "AgentSettings", "AgentTemplates", "find_agent_templates", "templates_from", "JudgeState", "judge_state", "MAIN_AGENT", "SUB_AGENT", "SettingValue", "agent_from_session", "parse_rule_agents",
+        "read_agent_settings", "rule_applies_to_agent", "rules_for_agent",
         "BucketedRule", "BundledSource", "ConditionAndScope", "DiscoveredRule", "EXAMPLES_KEY",
         "INTERRUPT_MODES", "InterruptMode", "JS_WHITESPACE", "OMP_PACKAGE_ENV", "PROVIDERS",
         "ParsedFrontmatter", "RULE_SUFFIXES", "Rule", "RuleBuckets", "RuleExample", "RuleLoadResult",
@@ -61,37 +70,40 @@ PUBLIC = {
         "split_sloppy_sections", "substitute", "token_prefix", "tool_file_paths"
     },
     "workbench.sessions": {
-        "CURRENT_VERSION", "KNOWN_ENTRY_TYPES", "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FLAVOR_CHOICES", "FlavorGuess", "FuzzyMatch",
+        "CURRENT_VERSION", "KNOWN_ENTRY_TYPES", "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FLAVOR_BUTTONS", "FLAVOR_CHOICES", "FlavorGuess", "FuzzyMatch",
         "ModelUsage", "NavigationResult", "NotLoaded", "Progress", "STREAM_SUFFIX", "Session", "SessionContext",
         "SessionInfo", "SessionTree", "TreeList", "TreeNode", "TreeRow", "UsageTotals", "append_label",
-        "branch_path", "build_session_context", "classic_match", "detect_flavor", "fuzzy_filter",
+        "branch_path", "build_session_context", "choose_flavor", "classic_match", "detect_flavor", "flavour_aliases", "fuzzy_filter",
         "generate_session_records", "generate_session_text", "is_session_name", "load_session",
         "normalize_many", "normalized_text", "parse_session_bytes", "parse_session_text", "parse_timestamp_ms", "paused_gc",
         "query_matcher", "resolve_flavor", "resolve_labels", "session_files", "session_info", "time_tree",
-        "usage_totals", "word_match", "word_match18", "word_matches"
+        "usage_totals", "word_match", "word_match18", "word_matches",
+        "TOKEN_FIELDS", "BranchUsage", "ChildUsage", "JudgeUsage", "branch_usage", "subagent_files"
     },
     "workbench.replay": {
         "API_KEY_ENV", "AskJudge", "Bounded", "BufferView", "CHUNK_POLICIES", "ChunkPolicy", "Conversation",
         "Firing", "FiringRecorder", "FixedJudge", "HttpJudge", "Judge", "JudgeQuestion", "JudgeRequest",
-        "JudgedBacktest", "Lane", "LastRuleSet", "Marker", "Message", "NO_CONTINUATION", "PreCheck", "ProbeStream", "ReplayConfig", "ReplayEvent",
+        "JudgedBacktest", "JudgedOutput", "Lane", "LastRuleSet", "Marker", "Message", "NO_CONTINUATION", "PreCheck", "ProbeStream", "ReplayConfig", "ReplayEvent",
         "ReplayResult", "ReplaySource", "RuleState", "ScriptJudge", "SessionCopy", "SessionJudging", "SimulatedSession",
         "Snapshot", "StepStatus", "Stepper", "Stream", "StreamEvent", "StreamHeader", "TimeBound", "Timeline",
-        "ast_patterns", "build_timeline", "chunk_text", "culprits", "derive_stream", "event", "example_judge",
+        "ast_patterns", "build_timeline", "chunk_text", "completed_outputs", "culprits", "derive_stream", "event", "example_judge",
         "find_slow_rules", "guard", "has_condition", "interrupts", "judge_from_option", "judge_line",
         "judged_outcome", "make_stream", "may_hang", "not_registered", "open_stream", "parse_event",
         "parse_stream", "probe_firings", "probe_stream", "read_stream", "record_firings", "run_session",
         "snippet", "summarize", "tally_session", "text_of", "thaw", "wait_all", "write_stream"
     },
     "workbench.store": {
-        "IngestError", "IngestSummary", "Store"
+        "GROUPINGS", "IngestError", "IngestSummary", "Store", "usage_by"
     },
     "workbench.backtest": {
         "BacktestOptions", "BacktestResult", "Hit", "RuleSummary", "SessionOutcome", "aggregate",
         "backtest_batch", "backtest_session", "changed", "compare_backtests", "format_comparison", "load_rule_set", "run_backtest", "write_results"
     },
     "workbench.rulecheck": {
-        "ExampleResult", "RuleExamples", "ScanHit", "ScanReport", "check_rule_text", "run_example",
-        "run_rule_examples", "scan_paths"
+        "DEFAULT_MAX_BYTES", "ExampleResult", "HistoryOutput", "RuleExamples", "RuleMatch", "SNIPPET_SOURCES",
+        "ScanHit", "ScanReport", "SnippetContext", "SnippetReport", "Validation", "check_rule_text",
+        "check_snippet", "history_outputs", "isolated_manager", "read_scan_text", "run_example",
+        "run_rule_examples", "scan_files", "scan_paths", "snippet_context", "validate_rule"
     },
     "workbench.ui": {
         "AppState", "BacktestView", "DraftsView", "PlaygroundView", "RulesView", "ServedRoots", "SessionsView",

@@ -14,6 +14,7 @@ from typing import Any
 __all__ = [
     "AccessError",
     "Diagnostic",
+    "FieldError",
     "InputError",
     "JudgeError",
     "JudgeFileError",
@@ -96,11 +97,35 @@ class RuleFileError(InputError):
     """A rule file that cannot be read or parsed."""
 
 
-class NotFoundError(WorkbenchError):
+_UNSET: Any = object()
+
+
+class FieldError(WorkbenchError):
+    """An error about one option (``field``, as the library's keyword names it) and its ``value``.
+
+    The message says what is wrong without naming how the option was given; ``named(name)`` puts the
+    name in front (the library's ``str`` uses the field; the command line maps it to its flag, once,
+    in ``workbench.cli.options``)."""
+
+    def __init__(self, message: str, *, field: str | None = None, value: Any = _UNSET) -> None:
+        self.message = message
+        self.field = field
+        self.value = value
+        super().__init__(self.named(field))
+
+    def named(self, name: str | None) -> str:
+        if name is None:
+            return self.message
+        if self.value is _UNSET:
+            return f"{name} {self.message}"
+        return f"{name} {self.value}: {self.message}"
+
+
+class NotFoundError(FieldError):
     """A session, entry, rule or file the user named does not exist."""
 
 
-class UsageError(WorkbenchError):
+class UsageError(FieldError):
     """A command-line flag or a setting with a value the workbench cannot use."""
 
 

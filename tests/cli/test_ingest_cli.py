@@ -80,3 +80,10 @@ def test_a_missing_path_is_a_one_line_error(tmp_path: Path, capsys):
     assert main(["ingest", str(tmp_path / "nowhere")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "nowhere" in err and err.count("\n") == 1
+
+
+def test_a_folder_without_any_session_exits_non_zero_with_one_error_line(tmp_path: Path, capsys):
+    (tmp_path / "notes.jsonl").write_text('{"a": 1}\n')
+    assert main(["ingest", str(tmp_path)]) != 0
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: no session file among") and "notes.jsonl" in err[0]

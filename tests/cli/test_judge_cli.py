@@ -156,3 +156,15 @@ def test_rules_list_marks_judged_rules(tmp_path, project, capsys):
     assert main(["rules", "list", "--cwd", str(project), "--home", str(home)]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("no-unverified-success"))
     assert line.split()[1:3] == ["ttsr", "judged"]
+
+
+def test_judge_setting_auto_off_and_an_explicit_judge_above_the_files(tmp_path, project, capsys):
+    path = stream_file(tmp_path, project, "All done, it works.")
+    base = (path, "--rules", project, "--home", tmp_path / "home", "--json")
+    _code, out, _ = replay(capsys, *base)
+    assert json.loads(out)["injected"] == []  # auto: no judge resolves without --judge
+    (project / ".omp" / "config.yml").write_text("ttsr:\n  judge: 'off'\n")
+    _code, out, _ = replay(capsys, *base)
+    assert json.loads(out)["injected"] == []
+    _code, out, _ = replay(capsys, *base, "--judge", "yes")
+    assert json.loads(out)["injected"] == ["no-unverified-success"]  # the flag is above the file

@@ -123,3 +123,115 @@ def test_rules_scan_of_a_project_uses_its_rules_and_paths(project, capsys, monke
     monkeypatch.chdir(tmp_path.parent)
     assert main(["rules", "scan", str(project / "src"), "--no-builtin"]) == 1
     assert "src/lib.rs:2:6: no-unwrap" in capsys.readouterr().out
+
+
+def _scan_tree(project: Path) -> None:
+    (project / ".gitignore").write_text("target/\n*.gen.rs\n")
+    (project / "target").mkdir()
+    (project / "target/out.rs").write_text("fn f() { x.unwrap(); }\n")
+    (project / "src/api.gen.rs").write_text("fn f() { x.unwrap(); }\n")
+    (project / ".cargo").mkdir()
+    (project / ".cargo/hidden.rs").write_text("fn f() { x.unwrap(); }\n")
+
+
+def test_rules_scan_respects_gitignore_and_includes_hidden_files(project, capsys):
+    _scan_tree(project)
+    assert main(["rules", "scan", str(project), "--cwd", str(project), "--no-builtin", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    hit_paths = sorted({h["path"] for h in data["hits"]})
+    assert hit_paths == [".cargo/hidden.rs", "src/lib.rs"]
+    assert data["gitignore"] is True and data["maxBytes"] == 5 * 1024 * 1024
+
+
+def test_rules_scan_no_gitignore_scans_the_ignored_files(project, capsys):
+    _scan_tree(project)
+    assert main(["rules", "scan", str(project), "--cwd", str(project), "--no-builtin", "--json",
+                 "--no-gitignore"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert {"target/out.rs", "src/api.gen.rs"} <= {h["path"] for h in data["hits"]}
+    assert data["gitignore"] is False
+
+
+def test_rules_scan_max_bytes_says_what_was_skipped_and_why(project, capsys):
+    big = project / "src/big.rs"
+    big.write_text("fn f() { x.unwrap(); }\n" * 10)
+    assert main(["rules", "scan", str(project / "src"), "--cwd", str(project), "--no-builtin",
+                 "--max-bytes", "100"]) == 1
+    captured = capsys.readouterr()
+    assert "1 skipped (large 1)" in captured.out and "max-bytes 100" in captured.out
+    assert f"note: skipped src/big.rs: large: {big.stat().st_size} bytes, over the 100-byte limit" in captured.err
+    assert main(["rules", "scan", str(project / "src"), "--cwd", str(project), "--no-builtin",
+                 "--max-bytes", "0", "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert "src/big.rs" in {h["path"] for h in data["hits"]} and data["skipped"] == []
+
+
+def test_rules_scan_negative_max_bytes_is_an_error(project, capsys):
+    assert main(["rules", "scan", str(project), "--max-bytes", "-1"]) == 2
+    assert capsys.readouterr().err.startswith("error: --max-bytes -1")
+
+
+TS_RULE = """---
+condition: ':\\s*any\\b'
+scope: tool:edit(*.ts)
+---
+No any.
+"""
+SCOUT_RULE = """---
+condition: 'TODO'
+agents: [scout]
+---
+No TODO.
+"""
+
+
+def test_rules_test_snippet_with_a_rule_file_in_isolation(tmp_path, capsys):
+    rule = tmp_path / "no-any.md"
+    rule.write_text(TS_RULE)
+    assert main(["rules", "test", str(rule), "--snippet", "const x: any = 1", "--path", "src/a.ts"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("TTSR test — source=tool:edit path=src/a.ts agent=main snippet=16b")
+    assert "Triggered (1)" in out and "✓ no-any" in out
+    # As prose the tool-scoped rule cannot fire: an isolated rule that triggers nothing exits 1.
+    assert main(["rules", "test", str(rule), "--snippet", "const x: any = 1", "--source", "text"]) == 1
+    assert "No rules triggered. (evaluated 1)" in capsys.readouterr().out
+
+
+def test_rules_test_file_snippet_json_and_inference_note(tmp_path, capsys):
+    rule = tmp_path / "no-any.md"
+    rule.write_text(TS_RULE)
+    snippet = tmp_path / "a.ts"
+    snippet.write_text("let y: any;\n")
+    assert main(["rules", "test", str(rule), "--file", str(snippet), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["source"], data["tool"], data["filePath"]) == ("tool", "edit", str(snippet))
+    assert [t["name"] for t in data["triggered"]] == ["no-any"]
+    notes = tmp_path / "a.txt"
+    notes.write_text("let y: any;\n")
+    assert main(["rules", "test", str(rule), "--file", str(notes), "--json"]) == 1
+    assert "inferred --source text from '.txt'" in json.loads(capsys.readouterr().out)["inferenceNote"]
+
+
+def test_rules_test_agent_scoping(tmp_path, capsys):
+    rule = tmp_path / "scout.md"
+    rule.write_text(SCOUT_RULE)
+    assert main(["rules", "test", str(rule), "--snippet", "TODO later"]) == 2
+    assert 'does not apply to agent "main"' in capsys.readouterr().err
+    assert main(["rules", "test", str(rule), "--snippet", "TODO later", "--agent", "Scout"]) == 0
+    assert "agent=scout" in capsys.readouterr().out
+
+
+def test_rules_test_snippet_against_the_project_rules(project, capsys):
+    assert main(["rules", "test", "--cwd", str(project), "--no-builtin", "--snippet", "a.unwrap()",
+                 "--source", "text", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [t["name"] for t in data["triggered"]] == ["no-unwrap"] and data["agent"] == "main"
+
+
+def test_rules_test_needs_a_snippet_with_context_flags(tmp_path, capsys):
+    rule = tmp_path / "no-any.md"
+    rule.write_text(TS_RULE)
+    assert main(["rules", "test", str(rule), "--path", "a.ts"]) == 2
+    assert "No snippet provided" in capsys.readouterr().err
+    assert main(["rules", "test", str(rule), "--file", str(tmp_path / "nope.ts")]) == 2
+    assert "Snippet file not found" in capsys.readouterr().err

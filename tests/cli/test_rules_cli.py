@@ -64,7 +64,8 @@ def test_list_json_shows_every_provider_buckets_shadowing_and_warnings(capsys, p
     assert rows[("no-unwrap", "native")]["bucket"] == "ttsr"
     assert rows[("RULES@project", "native")]["bucket"] == "always_apply"
     assert rows[("user-rule", "native")]["level"] == "user"
-    assert rows[("global_rules", "windsurf")]["bucket"] == "dropped"
+    # windsurf's global_rules.md is a user-level folder of another tool: opt-in (enabledProviders)
+    assert ("global_rules", "windsurf") not in rows
     assert rows[("gh", "github")]["globs"] == ["*.py"]
     assert rows[("orphan", "native")]["bucket"] == "dropped"
     # every builtin rule registers as a TTSR rule

@@ -17,11 +17,12 @@ def _run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 def test_tree_json_rows_in_display_order(capsys):
-    code, out, _ = _run(capsys, "tree", str(FIXTURES / "v3_branched_labels.jsonl"), "--json")
+    code, out, _ = _run(capsys, "tree", str(FIXTURES / "v3_branched_labels.jsonl"), "--json", "--flavor", "omp")
     assert code == 0
     data = json.loads(out)
     assert [r["id"] for r in data["rows"]] == ["u1", "a1", "u2b", "a2b", "u2a", "a2a"]
-    assert data["leaf"] == "a2b" and data["total"] == 9
+    # omp 17's selector leaf walks up past the trailing label; the file's leaf is the label itself
+    assert data["leaf"] == "a2b" and data["leafId"] == "l3" and data["total"] == 9
     assert set(data["rows"][0]) >= {"id", "type", "text", "label", "active", "line"}
     assert data["rows"][4]["label"] == "plan-a"
 
@@ -70,3 +71,38 @@ def test_context_json_and_text(capsys):
     code, out, _ = _run(capsys, "context", str(FIXTURES / "v1_linear.jsonl"), "--flavor", "pi")
     lines = out.splitlines()
     assert code == 0 and lines[1] == "compactionSummary: S" and lines[-1] == "user: third"
+
+
+_PI_CUSTOM = (
+    '{"type":"session","version":3,"id":"5b0e2f4c-91d7-4c6a-a3e8-0d7f1b9c2e64","timestamp":"2026-01-01T00:00:00Z","cwd":"/p"}\n'
+    '{"type":"custom","id":"a1","parentId":null,"timestamp":"2026-01-01T00:00:01Z","customType":"x"}\n'
+    '{"type":"custom","id":"legacy","parentId":"a1","timestamp":"2026-01-01T00:00:02Z","customType":"y"}\n'
+)
+
+
+def test_tree_and_context_agree_on_the_leaf_under_auto(capsys, tmp_path):
+    path = tmp_path / "pi.jsonl"
+    path.write_text(_PI_CUSTOM)
+    _, out, _ = _run(capsys, "tree", str(path), "--json")
+    tree = json.loads(out)
+    _, out, _ = _run(capsys, "context", str(path), "--json")
+    ctx = json.loads(out)
+    assert tree["flavor"] == ctx["flavor"] == "pi" and tree["flavorReason"] == ctx["flavorReason"]
+    assert tree["leaf"] == tree["leafId"] == ctx["leafId"] == "legacy"
+    assert [r["type"] for r in tree["rows"]] == [] and tree["total"] == 2  # custom rows: hidden by default
+
+
+def test_no_mark_is_said_where_the_flavour_is_shown(capsys, tmp_path):
+    path = tmp_path / "plain.jsonl"
+    path.write_text(_PI_CUSTOM.replace("5b0e2f4c-91d7-4c6a-a3e8-0d7f1b9c2e64", "plain"))
+    _, out, _ = _run(capsys, "tree", str(path), "--json")
+    assert json.loads(out)["flavorReason"] == "detected: no mark: read as omp 18.3 (the current release)"
+    _, _, err = _run(capsys, "tree", str(path))
+    assert "note: no mark: read as omp 18.3" in err
+
+
+def test_a_header_only_session_says_no_entries(capsys, tmp_path):
+    path = tmp_path / "head.jsonl"
+    path.write_text(_PI_CUSTOM.splitlines()[0] + "\n")
+    code, out, _ = _run(capsys, "tree", str(path))
+    assert code == 0 and out == "no entries\n"

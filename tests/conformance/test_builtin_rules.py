@@ -9,33 +9,28 @@ condition, a scope and an interrupt mode.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.conformance._data import load
 from tests.conformance.pipeline_rules import _RULE_FIELDS, rule_to_js
+from tests.reference.oracle import require_oracle
 from workbench.rules import INTERRUPT_MODES, PROVIDERS, load_rules
 
 FIXTURE: list[dict[str, Any]] = load("rules-pipeline.json")["fixtures"]["builtin_rules"]
-REFERENCE_PACKAGE = Path("/root/.cache/omp-ref/oh-my-pi-pi-coding-agent-18.3.4/package")
 PROVIDER = "builtin-defaults"
 
 SOURCES = [
     pytest.param("none", id="workbench-files"),
-    pytest.param(
-        str(REFERENCE_PACKAGE),
-        id="omp-18.3.4-package",
-        marks=pytest.mark.skipif(not REFERENCE_PACKAGE.is_dir(), reason="no reference package in /root/.cache/omp-ref"),
-    ),
+    pytest.param("reference", id="omp-18.3.4-package"),  # the package scripts/reference-oracle installs
 ]
 
 
 @pytest.fixture(scope="module", params=SOURCES)
 def loaded(request, tmp_path_factory):
     root = tmp_path_factory.mktemp("builtin")
-    result = load_rules(cwd=root, home=root, env={}, providers=[PROVIDER], omp_package=request.param)
+    result = load_rules(cwd=root, home=root, env={}, providers=[PROVIDER], omp_package=str(require_oracle().agent) if request.param == "reference" else request.param)
     assert not result.warnings
     return result
 

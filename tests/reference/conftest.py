@@ -6,11 +6,9 @@ skip with the reason; with ``CI=true`` they fail instead, so CI cannot pass by s
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from tests.reference.oracle import Oracle, OracleUnavailable
+from tests.reference.oracle import Oracle, require_oracle
 
 # Filled by the differential suites: suite name -> (cases, agreeing, excused by a deviation,
 # not runnable because the workbench on this branch lacks the feature).
@@ -19,12 +17,7 @@ AGREEMENT: dict[str, tuple[int, int, int, int]] = {}
 
 @pytest.fixture(scope="session")
 def oracle() -> Oracle:
-    try:
-        return Oracle.find()
-    except OracleUnavailable as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but {exc}", pytrace=False)
-        pytest.skip(str(exc))
+    return require_oracle()
 
 
 def pytest_terminal_summary(terminalreporter) -> None:

@@ -35,11 +35,12 @@ def tree(tmp_path: Path) -> Path:
 def test_regex_hits_with_lines_and_columns(tree):
     report = scan_paths([str(tree)], [UNWRAP], cwd=str(tree))
     assert [(h.location(), h.via, h.tool) for h in report.hits] == [
-        ("src/lib.rs:2:14", "regex", "write"), ("src/lib.rs:4:5", "regex", "write")]
-    assert report.hits[0].text == "    let x = y.unwrap();"
-    assert (report.hits[0].end_line, report.hits[0].end_column) == (2, 23)  # end column is exclusive
+        (".hidden/x.rs:1:2", "regex", "write"), ("src/lib.rs:2:14", "regex", "write"),
+        ("src/lib.rs:4:5", "regex", "write")]
+    assert report.hits[1].text == "    let x = y.unwrap();"
+    assert (report.hits[1].end_line, report.hits[1].end_column) == (2, 23)  # end column is exclusive
     assert ("blob.bin", "binary") in report.skipped
-    assert report.files == 5  # hidden folders are not walked
+    assert report.files == 6  # hidden folders are walked, as the agent's scan walks them
 
 
 def test_ast_hit_counts_columns_in_characters(tree):

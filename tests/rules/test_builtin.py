@@ -15,15 +15,21 @@ from pathlib import Path
 import pytest
 
 from tests.conformance._data import load
+from tests.reference.oracle import require_oracle
 from workbench.errors import NotFoundError
 from workbench.rulecheck import run_rule_examples
 from workbench.rules import OMP_PACKAGE_ENV, load_rules
 from workbench.rules.bundled import AGENT_PACKAGE, RULES_SUBDIR, workbench_source
 
 OWN = Path(__file__).resolve().parents[2] / "workbench" / "rules" / "builtin"
-REFERENCE_PACKAGE = Path("/root/.cache/omp-ref/oh-my-pi-pi-coding-agent-18.3.4/package")
 FIXTURE = load("rules-pipeline.json")["fixtures"]["builtin_rules"]
 MARKER = "# TTSR Workbench rewording of oh-my-pi's bundled rule"
+
+
+@pytest.fixture(scope="module")
+def reference_package() -> Path:
+    """The agent package scripts/reference-oracle installed (skip without it; fail under CI=true)."""
+    return require_oracle().agent
 
 
 def _load(root: Path, **kwargs):
@@ -61,11 +67,10 @@ def test_each_own_file_is_marked_and_its_examples_pass(own_rules, name):
     assert not [(r.example.index, r.reason) for r in results.failures]
 
 
-@pytest.mark.skipif(not REFERENCE_PACKAGE.is_dir(), reason="the reference package is not in /root/.cache/omp-ref")
 @pytest.mark.parametrize("name", [r["name"] for r in FIXTURE])
-def test_own_bodies_do_not_copy_the_reference_prose(name):
+def test_own_bodies_do_not_copy_the_reference_prose(reference_package, name):
     # Shared code identifiers are facts (`os.ReadFile`); a whole line of prose in common is copying.
-    theirs = _body((REFERENCE_PACKAGE.joinpath(*RULES_SUBDIR) / f"{name}.md").read_text(encoding="utf-8"))
+    theirs = _body((reference_package.joinpath(*RULES_SUBDIR) / f"{name}.md").read_text(encoding="utf-8"))
     ours = _body((OWN / f"{name}.md").read_text(encoding="utf-8"))
 
     def normal(line: str) -> str:
@@ -209,13 +214,12 @@ def test_the_bundled_source_is_only_resolved_when_the_builtin_provider_runs(tmp_
     assert result.bundled is None
 
 
-@pytest.mark.skipif(not REFERENCE_PACKAGE.is_dir(), reason="the reference package is not in /root/.cache/omp-ref")
-def test_the_real_package_bodies_are_what_gets_loaded(tmp_path):
-    result = _load(tmp_path, omp_package=REFERENCE_PACKAGE)
+def test_the_real_package_bodies_are_what_gets_loaded(reference_package, tmp_path):
+    result = _load(tmp_path, omp_package=reference_package)
     assert result.bundled.version == "18.3.4" and not result.warnings
     rules = _by_name(result)
     assert sorted(rules) == sorted(r["name"] for r in FIXTURE)
-    real = (REFERENCE_PACKAGE.joinpath(*RULES_SUBDIR) / "go-ioutil.md").read_text(encoding="utf-8")
+    real = (reference_package.joinpath(*RULES_SUBDIR) / "go-ioutil.md").read_text(encoding="utf-8")
     assert rules["go-ioutil"].content == _body(real).strip()
     assert workbench_source().files != result.bundled.files
 

@@ -38,11 +38,12 @@ def names(result):
 
 def test_provider_order_is_priority_then_registration():
     assert [p.id for p in PROVIDERS] == [
-        "native", "omp-plugins", "agents", "cursor", "windsurf", "cline", "github", "builtin-defaults",
+        "native", "omp-plugins", "claude-plugins", "agents", "cursor", "windsurf", "cline", "github",
+        "builtin-defaults",
     ]
 
 
-def test_native_project_and_user_dirs_xcsh_before_omp(tree):
+def test_native_project_and_user_dirs_omp_before_xcsh(tree):
     _, home, project = tree
     write(project, ".xcsh/rules/a.md", RULE.format(desc="x", body="xcsh"))
     write(project, ".omp/rules/b.mdc", RULE.format(desc="o", body="omp"))
@@ -50,11 +51,22 @@ def test_native_project_and_user_dirs_xcsh_before_omp(tree):
     write(project, ".omp/rules/notes.txt", "ignored")
     write(home, ".xcsh/agent/rules/u.md", RULE.format(desc="u", body="user"))
     result = load(home, project, providers=["native"])
-    assert names(result) == ["a", "b", "u"]
+    assert names(result) == ["b", "a", "u"]  # 18.3.4 reads only .omp: it ranks above the seeds' .xcsh
     levels = {r.name: r.source.level for r in result.rules}
     assert levels == {"a": "project", "b": "project", "u": "user"}
     assert all(r.source.provider_name == "OMP" for r in result.rules)
-    assert result.rules[0].source.path == str(project / ".xcsh/rules/a.md")
+    assert result.rules[1].source.path == str(project / ".xcsh/rules/a.md")
+
+
+def test_omp_rule_shadows_its_xcsh_namesake(tree):
+    _, home, project = tree
+    write(project, ".xcsh/rules/same.md", RULE.format(desc="x", body="xcsh"))
+    write(project, ".omp/rules/same.md", RULE.format(desc="o", body="omp"))
+    result = load(home, project, providers=["native"])
+    assert [r.source.path for r in result.rules] == [str(project / ".omp/rules/same.md")]
+    loser = next(i for i in result.items if i.shadowed)
+    assert loser.path == str(project / ".xcsh/rules/same.md")
+    assert loser.shadowed_by == str(project / ".omp/rules/same.md")
 
 
 def test_sticky_rules_files_are_always_apply_and_skipped_only_when_zero_length(tree):
@@ -352,3 +364,69 @@ def test_enabled_false_drops_a_discovered_rule_before_deduplication(tmp_path) ->
     assert [(r.name, r.content.strip()) for r in result.rules] == [("style", "cursor")]
     (dropped,) = [i for i in result.items if i.disabled]
     assert dropped.provider == "native" and not dropped.active and "enabled: false" in dropped.disabled
+
+
+def test_foreign_user_folders_are_opt_in(tree):
+    _, home, project = tree
+    write(home, ".cursor/rules/c-user.mdc", "---\nalwaysApply: true\n---\ncu")
+    write(project, ".cursor/rules/c-proj.md", "cp")
+    write(home, ".codeium/windsurf/memories/global_rules.md", "be kind")
+    write(home, ".agents/rules/ag-user.md", "ag")
+    off = load(home, project, exclude_providers=["builtin-defaults"])
+    assert names(off) == ["ag-user", "c-proj"]
+    switch = {p.id: p for p in off.providers}
+    assert not switch["cursor"].user_level and "opt-in" in switch["cursor"].why
+    assert switch["agents"].user_level
+    cursor = load(home, project, exclude_providers=["builtin-defaults"], enabled_providers=["cursor"])
+    assert names(cursor) == ["ag-user", "c-user", "c-proj"]
+    every = load(home, project, exclude_providers=["builtin-defaults"], enabled_providers=["*"])
+    assert "global_rules" in names(every)
+
+
+def test_disabled_providers_leave_a_provider_out(tree):
+    _, home, project = tree
+    write(project, ".cursor/rules/c.md", "---\ndescription: c\n---\nc")
+    write(project, ".omp/rules/o.md", "---\ndescription: o\n---\no")
+    result = load(home, project, disabled_providers=["cursor", "builtin-defaults"])
+    assert names(result) == ["o"]
+    assert {p.id: p.why for p in result.providers}["cursor"] == "in disabledProviders"
+    assert result.bundled is None
+
+
+def _registry(path: Path, plugins: dict) -> None:
+    import json
+
+    write(path.parent, path.name, json.dumps({"version": 2, "plugins": plugins}))
+
+
+def test_claude_plugins_rules_user_scope_opt_in_and_project_scope_for_its_project(tree):
+    tmp, home, project = tree
+    user_plugin, proj_plugin, other = tmp / "p-user", tmp / "p-proj", tmp / "p-other"
+    write(user_plugin, "rules/from-user.md", "---\ndescription: u\n---\nu")
+    write(proj_plugin, "rules/from-proj.mdc", "---\ndescription: p\n---\np")
+    write(other, "rules/elsewhere.md", "---\ndescription: e\n---\ne")
+    _registry(home / ".claude/plugins/installed_plugins.json", {
+        "tools@market": [{"installPath": str(user_plugin), "scope": "user"}],
+        "proj@market": [{"installPath": str(proj_plugin), "scope": "project", "projectPath": str(project)}],
+        "else@market": [{"installPath": str(other), "scope": "local", "projectPath": str(tmp / "nowhere")}],
+        "off@market": [{"installPath": str(other), "enabled": False}],
+        "broken": [{"installPath": str(other)}],
+    })
+    result = load(home, project, exclude_providers=["builtin-defaults"])
+    assert names(result) == ["from-proj"]
+    assert result.rules[0].source.provider_name == "Claude Code Marketplace"
+    assert result.rules[0].source.level == "project"
+    assert any("missing @marketplace" in w for w in result.warnings)
+    opted = load(home, project, exclude_providers=["builtin-defaults"], enabled_providers=["claude"])
+    assert names(opted) == ["from-user", "from-proj"]  # registry order
+
+
+def test_claude_plugins_omp_registry_is_not_opt_in_and_ranks_above_agents(tree):
+    tmp, home, project = tree
+    plugin = tmp / "omp-plugin"
+    write(plugin, "rules/same.md", "---\ndescription: plugin\n---\nplugin")
+    write(project, ".agents/rules/same.md", "---\ndescription: agents\n---\nagents")
+    _registry(home / ".omp/plugins/installed_plugins.json", {"x@m": [{"installPath": str(plugin)}]})
+    result = load(home, project, exclude_providers=["builtin-defaults"])
+    assert [r.source.provider for r in result.rules] == ["claude-plugins"]
+    assert [i.provider for i in result.items if i.shadowed] == ["agents"]

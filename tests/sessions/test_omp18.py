@@ -278,7 +278,8 @@ def test_flavour_detection_and_switching():
                                    "configured": "low"})).flavor == "omp18"
     assert detect_flavor(_session({"type": "model_change", "provider": "a", "modelId": "m"})).flavor == "pi"
     assert detect_flavor(_session({"type": "session_info", "name": "n"}, {"type": "reset_boundary"})).flavor == "pi"
-    assert detect_flavor(_session(_user("x"), {"type": "ttsr_injection", "injectedRules": []})).flavor == "omp"
+    # a mark of oh-my-pi but none of its version: the current release
+    assert detect_flavor(_session(_user("x"), {"type": "ttsr_injection", "injectedRules": []})).flavor == "omp18"
     session = _session(_user("x"), {"type": "reset_boundary"})
     assert TreeList(session, flavor="auto").flavor == "omp18"
     assert TreeList(session, flavor="omp17").flavor == "omp"  # always switchable

@@ -67,3 +67,13 @@ def test_a_long_conversation_draws_only_its_tail(tmp_path, monkeypatch):
     tail = conversation_tail_html(doc, "e09")
     assert f"… {count - 2:,} earlier message(s) not drawn; the last 2 follow" in tail
     assert len(tail) < len(whole)
+
+
+def test_the_entry_shows_the_usage_of_its_branch_only(tmp_path):
+    detail = TreeDetail(Background(), lambda _: None)
+    detail.show(_doc(tmp_path), "e09")
+    # root→e09 is e01 e02 e03 e04 e08 e09: assistants e02, e04, e09 (e06 is on the other branch),
+    # each 1200 in, 85 out, 1285 total, $0.0049
+    html = detail.entry.object
+    assert "3 assistant message(s)" in html and "input 3,600" in html and "output 255" in html
+    assert "total 3,855" in html and "cost $0.0147" in html

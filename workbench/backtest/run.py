@@ -109,6 +109,7 @@ class BacktestOptions:
     settings: TtsrSettings = field(default_factory=TtsrSettings, hash=False)
     time_bound: float | None = DEFAULT_TIME_BOUND
     judge: Any = field(default=None, hash=False)  # answers judged rules (workbench.replay.judges); None: never asked
+    edit_mode: str | None = None  # the edit tool's mode for every call; None: read from each call (auto)
 
     def replay_settings(self) -> TtsrSettings:
         if self.mode == "probe":
@@ -137,7 +138,8 @@ def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions 
         return SessionOutcome(path, 0, (), str(exc))
     except (OSError, ValueError) as exc:
         return SessionOutcome(path, 0, (), f"{path}: {exc}")
-    config = ReplayConfig(options.replay_settings(), cwd=stream.cwd or "/", judge=options.judge, time_bound=None)
+    config = ReplayConfig(options.replay_settings(), cwd=stream.cwd or "/", judge=options.judge,
+                          edit_mode=options.edit_mode or "auto", time_bound=None)
     sim, recorder = record_firings(stream, _played(rules, options), config, tick=tick)
     judged = tally_session(sim.judge_rounds, sim.judged_rule_names()) if sim.judged_rule_names() else None
     return _outcome(path, stream.turn_count(), recorder.firings, sim.finish().status, rules, options, judged)
@@ -167,7 +169,8 @@ def _probe_outcome(path: str, probe: ProbeStream, rules: Sequence[Rule], options
     if any(r.name not in names for r in probe.rules):
         probe = replace(probe, rules=tuple(r for r in probe.rules if r.name in names))
     cwd = (probe.stream.cwd if probe.stream is not None else None) or "/"
-    config = ReplayConfig(options.replay_settings(), cwd=cwd, time_bound=None)
+    config = ReplayConfig(options.replay_settings(), cwd=cwd, edit_mode=options.edit_mode or "auto",
+                          time_bound=None)
     status, firings = probe_firings(probe, config, recorder=FiringRecorder, tick=tick)
     return _outcome(path, probe.turns, firings, status, rules, options, None)
 
@@ -354,7 +357,7 @@ def load_rule_set(rules: str | os.PathLike[str] | Sequence[Rule], *, home: str |
     """A rules folder (rule files, or a project discovered like the agent does) or ready rules."""
     if isinstance(rules, (str, os.PathLike)):
         if not Path(rules).exists():
-            raise NotFoundError(f"--rules {rules}: no such file or directory")
+            raise NotFoundError("no such file or directory", field="rules", value=rules)
         return resolve_rules([str(rules)], home=home)
     return list(rules)
 
@@ -387,7 +390,7 @@ def run_backtest(
     total, path)`` is called as sessions finish.
     """
     if workers is not None and workers < 1:
-        raise UsageError("--workers must be at least 1")
+        raise UsageError("must be at least 1", field="workers")
     opts = options or BacktestOptions()
     if opts.time_bound is not None and opts.time_bound <= 0:
         raise UsageError("the time bound must be a positive number of seconds")
@@ -484,11 +487,12 @@ def _run_dask(address: str, files: list[str], rules: list[Rule], opts: BacktestO
         # Optional dependency (the `cluster` extra), only needed with a scheduler address.
         from distributed import Client, as_completed
     except ImportError:
-        raise UsageError("--scheduler needs the 'distributed' package (pip install ttsr-workbench[cluster])") from None
+        raise UsageError("needs the 'distributed' package (pip install ttsr-workbench[cluster])",
+                         field="scheduler") from None
     try:
         client = Client(address, timeout="10s")
     except (OSError, TimeoutError) as exc:
-        raise UsageError(f"--scheduler {address}: cannot connect ({exc})") from None
+        raise UsageError(f"cannot connect ({exc})", field="scheduler", value=address) from None
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         batches = _batches(files, workers)

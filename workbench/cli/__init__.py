@@ -14,6 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from workbench import __version__
+from workbench.cli.options import cli_message
 from workbench.errors import WorkbenchError
 
 __all__ = ["build_parser", "main"]
@@ -27,6 +28,7 @@ _COMMAND_MODULES = (
     "workbench.cli.replay",
     "workbench.cli.backtest",
     "workbench.cli.export",
+    "workbench.cli.usage",
     "workbench.cli.timeline",
 )
 
@@ -50,7 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except WorkbenchError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {cli_message(exc)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

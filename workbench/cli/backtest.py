@@ -9,11 +9,13 @@ from typing import Any
 
 from workbench.backtest import BacktestOptions, compare_backtests, format_comparison, run_backtest, write_results
 from workbench.cli._output import ProgressBar, add_json_flag, print_json
+from workbench.cli.agent_config import add_agent_flags, config_json, read_settings, resolve_agent, templates_for
+from workbench.cli.edit_flags import add_edit_mode_flag
 from workbench.cli.judge_flags import add_judge_flags, backtest_judged_lines, judge_from_args
-from workbench.cli.rules import add_omp_package_flag
+from workbench.cli.options import add_rule_set_flags
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay import CHUNK_POLICIES
-from workbench.rules import resolve_rules
+from workbench.rules import AgentSettings, resolve_rules, rules_for_agent
 from workbench.ttsr import INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
 
@@ -26,22 +28,18 @@ def register(subparsers: Any) -> None:
         "and the rules that never fire. Runs on local worker processes, or on a Dask cluster with --scheduler.",
     )
     p.add_argument("paths", nargs="+", metavar="SESSION_OR_DIR", help="session files (or stream files) and folders of them")
-    p.add_argument("--rules", required=True, metavar="DIR",
-                   help="a rule file, a folder of rule files, or a project folder to discover rules from")
+    add_rule_set_flags(p, rules="required")
     p.add_argument("--compare", metavar="DIR2",
                    help="a second rule set (e.g. a draft): run both over the same sessions and list the turns that "
                    "newly fire, stop firing or change interrupt behaviour")
-    p.add_argument("--home", metavar="DIR", help="home folder for user-level rules when --rules is a project")
-    p.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
-    add_omp_package_flag(p)
     p.add_argument("--scheduler", metavar="ADDR", help="Dask scheduler address, e.g. tcp://scheduler-host:8786")
     p.add_argument("--workers", type=int, metavar="N", help="local worker processes (default: all cores; 1 = in process)")
     p.add_argument("--out", metavar="DIR", help="write backtest.duckdb and Parquet files to DIR")
     p.add_argument("--chunking", choices=CHUNK_POLICIES, default="words",
                    help="how recorded messages are cut into deltas (default: words)")
     p.add_argument("--chunk-size", type=int, metavar="N", help="units per delta (default: 8 words)")
-    p.add_argument("--interrupt-mode", choices=INTERRUPT_MODES, default="always",
-                   help="global interrupt mode hits are judged against (default: always)")
+    p.add_argument("--interrupt-mode", choices=INTERRUPT_MODES,
+                   help="global interrupt mode hits are judged against (default: ttsr.interruptMode, else always)")
     p.add_argument("--mode", choices=("probe", "agent"), default="probe",
                    help="probe: every turn that would trigger (default); agent: replay as the agent would, "
                    "with interrupts and the repeat policy")
@@ -52,7 +50,9 @@ def register(subparsers: Any) -> None:
     p.add_argument("--samples", type=int, default=3, metavar="N", help="sample snippets per rule (default: 3)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
+    add_edit_mode_flag(p)
     add_judge_flags(p)
+    add_agent_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 
@@ -61,14 +61,24 @@ def _rule_set(args: argparse.Namespace, folder: str | None = None) -> Any:
     """``--rules`` (or ``folder``) as the backtest reads it, with ``--omp-package`` / ``--no-builtin`` applied."""
     if folder is not None:
         args = argparse.Namespace(**{**vars(args), "rules": folder})
-    if args.omp_package is None and not args.no_builtin:
+    layers = _layers(args)
+    disabled = set(layers.names("disabledRules"))
+    builtin_off = layers.value("builtinRules") is False
+    agent = resolve_agent(args)["name"]
+    if args.omp_package is None and not builtin_off and not disabled and args.agent is None:
         return args.rules
     if not Path(args.rules).exists():
         raise NotFoundError(f"--rules {args.rules}: no such file or directory")
     rules = resolve_rules([args.rules], home=args.home, omp_package=args.omp_package)
-    if args.no_builtin:
+    if builtin_off:
         rules = [r for r in rules if r.source is None or r.source.provider != "builtin-defaults"]
-    return rules
+    return rules_for_agent([r for r in rules if r.name not in disabled], agent)
+
+
+def _layers(args: argparse.Namespace) -> AgentSettings:
+    """The agent's settings for the project ``--rules`` names (a rule file: its folder)."""
+    target = Path(args.rules)
+    return read_settings(args, target if target.is_dir() else target.parent)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -84,12 +94,14 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--time-bound must be >= 0 (0 = off)")
     if args.compare is not None and args.out:
         raise UsageError("--out and --compare exclude each other (write each rule set's results with its own run)")
-    settings = TtsrSettings.of(repeat_mode=args.repeat_mode, repeat_gap=args.repeat_gap)
+    layers = _layers(args)
+    settings = TtsrSettings.from_mapping(layers.ttsr_mapping())
     show = sys.stderr.isatty() if args.progress is None else args.progress
     options = BacktestOptions(policy=args.chunking, size=args.chunk_size if args.chunk_size is not None else
                               (BacktestOptions().size if args.chunking == "words" else None),
-                              interrupt_mode=args.interrupt_mode, mode=args.mode, settings=settings,
-                              time_bound=args.time_bound or None, judge=judge_from_args(args))
+                              interrupt_mode=layers.value("interruptMode"), mode=args.mode, settings=settings,
+                              time_bound=args.time_bound or None, judge=judge_from_args(args),
+                              edit_mode=args.edit_mode)
     with ProgressBar("sessions") as bar:
         result = run_backtest(_rule_set(args), args.paths, workers=args.workers, scheduler=args.scheduler,
                               progress=bar if show else None, home=args.home, options=options, samples=args.samples)
@@ -101,7 +113,9 @@ def run(args: argparse.Namespace) -> int:
         return _compare(args, result, draft)
     written = write_results(result, args.out) if args.out else {}
     if args.json:
-        print_json({**result.to_json(), "written": written})
+        print_json({**result.to_json(), "written": written,
+                    **config_json(layers, resolve_agent(args), templates=templates_for(args),
+                                  judge_given=args.judge is not None)})
         return 0
     out = sys.stdout
     where = f"Dask {args.scheduler}" if args.scheduler else f"{result.workers} local process(es)"

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from workbench.cli._output import ProgressBar, add_json_flag, print_json
-from workbench.errors import UsageError
+from workbench.errors import InputError, UsageError
 
 _SHOWN_ERRORS = 20  # the text summary lists this many problems; --json lists them all
 _MEMORY = ":memory:"
@@ -52,6 +52,11 @@ def _run(args: argparse.Namespace) -> int:
     with Store(args.db) as store, ProgressBar("files") as bar:
         summary = store.ingest(args.paths, progress=bar if show_progress else None, parquet=args.parquet)
         totals = store.stats()
+    if summary.sessions == 0 and summary.skipped_files == 0:
+        # nothing was a session (an empty folder, or only files that are not): bad input, said once
+        first = f" (first: {summary.errors[0]})" if summary.errors else ""
+        raise InputError(f"no session file among {', '.join(args.paths)}: {summary.files} file(s) read, "
+                         f"none is a session{first}")
     if args.json:
         print_json({**summary.to_dict(), "db": args.db, "saved": saved, "totals": totals})
         return 0

@@ -8,11 +8,22 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
+from workbench.cli.agent_config import (
+    add_agent_flags,
+    config_json,
+    config_lines,
+    discovery_switches,
+    read_settings,
+    resolve_agent,
+    templates_for,
+)
+from workbench.cli.edit_flags import add_edit_mode_flag
 from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_judged_lines
-from workbench.cli.rules import add_omp_package_flag, bundled_json, bundled_line
+from workbench.cli.options import add_rule_set_flags, rule_set_options
+from workbench.cli.rules import bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay import CHUNK_POLICIES, ReplayConfig, SessionCopy, open_stream, run_session
-from workbench.rules import load_rules
+from workbench.rules import discover_rule_set, judge_state, rules_for_agent
 from workbench.sessions import load_session
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
@@ -25,10 +36,7 @@ def register(subparsers: Any) -> None:
         "discovered under --rules; print one line per TTSR event and the final state.",
     )
     p.add_argument("source", metavar="STREAM_OR_SESSION", help="a stream .jsonl file or a session .jsonl file")
-    p.add_argument("--rules", required=True, metavar="DIR", help="project directory to discover rules from")
-    p.add_argument("--home", metavar="DIR", help="home directory for user-level rules (default: $HOME)")
-    p.add_argument("--no-builtin", action="store_true", help="leave out the bundled rules (ttsr.builtinRules = false)")
-    add_omp_package_flag(p)
+    add_rule_set_flags(p, rules="required")
     p.add_argument("--context-mode", choices=CONTEXT_MODES)
     p.add_argument("--interrupt-mode", choices=INTERRUPT_MODES)
     p.add_argument("--repeat-mode", choices=REPEAT_MODES)
@@ -43,7 +51,9 @@ def register(subparsers: Any) -> None:
                    help="start from this session: its conversation, and the rules its ttsr_injection entries name")
     p.add_argument("--write-session", metavar="PATH",
                    help="write a copy of the session (--resume, else the input session) with the injections appended")
+    add_edit_mode_flag(p)
     add_judge_flags(p)
+    add_agent_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 
@@ -51,36 +61,47 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.repeat_gap is not None and args.repeat_gap < 0:
         raise UsageError("--repeat-gap must be >= 0")
-    judge = judge_from_args(args)
-    rules_dir = Path(args.rules)
-    if not rules_dir.is_dir():
-        raise NotFoundError(f"--rules {args.rules}: no such directory")
+    judge_given = args.judge is not None
+    judge = judge_from_args(args) if judge_given else None
+    options = rule_set_options(args)
     stream, _session = open_stream(args.source, policy=args.chunking, size=args.chunk_size,
                                    all_branches=args.all_branches)
-    loaded = load_rules(cwd=str(rules_dir.resolve()), home=args.home, omp_package=args.omp_package)
-    settings = TtsrSettings.of(context_mode=args.context_mode, interrupt_mode=args.interrupt_mode,
-                               repeat_mode=args.repeat_mode, repeat_gap=args.repeat_gap,
-                               builtin_rules=False if args.no_builtin else None)
-    cwd = stream.cwd or str(rules_dir.resolve())
+    layers = read_settings(args, options.project)
+    loaded = discover_rule_set(options, **discovery_switches(layers))
+    settings = TtsrSettings.from_mapping(layers.ttsr_mapping())
+    judging = judge_state(layers, judge_given)
+    judge = judge if judging.active else None
+    cwd = stream.cwd or options.project
     resume = None
     if args.resume:
         if not Path(args.resume).is_file():
             raise NotFoundError(f"--resume {args.resume}: no such file")
         resume = load_session(args.resume)
-    config = ReplayConfig(settings, cwd=cwd, home=args.home, resume=resume, judge=judge,
+    agent = resolve_agent(args, resume or _session)
+    rules = rules_for_agent(list(loaded.rules), agent["name"])
+    texts = templates_for(args, loaded.bundled)
+    config = ReplayConfig(settings, cwd=cwd, home=args.home, resume=resume, templates=texts.templates(), judge=judge,
+                          edit_mode=args.edit_mode or "auto",
                           time_bound=args.time_bound if args.time_bound > 0 else None)
-    result = run_session(stream, loaded.rules, config)
+    result = run_session(stream, rules, config)
     if args.write_session:
         copy = SessionCopy(resume or _session, cwd=cwd)
         copy.adopt(result.entries)
         copy.write(args.write_session)
-    bundled = bundled_json(loaded, args)
+    bundled = bundled_json(loaded, args, layers.value("builtinRules"))
     if args.json:
-        print_json({**result.to_json(), "builtinSource": bundled})
+        print_json({**result.to_json(), "builtinSource": bundled,
+                    **config_json(layers, agent, providers=loaded.providers, templates=texts, judge_given=judge_given)})
         return 0
     for ev in result.events:
         print(_line(ev))
     for line in replay_judged_lines(result):
+        print(line)
+    for call in result.edit_modes:
+        print(f"edit mode of {call['stream_key']}: {call['mode'] or '-'} ({call['reason']})")
+    if result.judged_rules and not judging.active:
+        print(f"judge: {judging.why}")
+    for line in config_lines(layers, agent):
         print(line)
     print(f"status: {result.status}; injected: {', '.join(result.injected) or '-'}; "
           f"messages in context: {len(result.context)}; {bundled_line(bundled, short=True)}")

@@ -8,6 +8,7 @@ import socket
 from pathlib import Path
 
 from workbench.cli._output import add_json_flag, print_json
+from workbench.cli.options import add_rule_set_flags
 from workbench.errors import UsageError
 from workbench.rules import find_bundled_source
 
@@ -27,9 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--db", default=None, help="DuckDB file (default: an in-memory database)")
     parser.add_argument("--show", action=argparse.BooleanOptionalAction, default=False,
                         help="open a browser tab")
-    parser.add_argument("--no-builtin", action="store_true", help="start with the bundled rules switched off")
-    parser.add_argument("--omp-package", metavar="DIR", help="oh-my-pi agent package to read the bundled rules from "
-                        "(default: $WORKBENCH_OMP_PACKAGE, else a Bun or npm global install; 'none': the workbench's own)")
+    add_rule_set_flags(parser, home=False)  # --no-builtin: the app starts with the bundled rules switched off
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 

@@ -10,7 +10,7 @@ from workbench.cli._output import add_json_flag, print_json, print_json_fast
 from workbench.errors import NotFoundError
 from workbench.sessions import build_session_context, load_session
 from workbench.sessions.entries import Session, paused_gc
-from workbench.sessions.flavors import FLAVOR_CHOICES, detect_flavor, resolve_flavor
+from workbench.sessions.flavors import FLAVOR_CHOICES, FlavorGuess, choose_flavor
 from workbench.sessions.treelist import FILTER_MODES, TreeList
 
 
@@ -48,13 +48,13 @@ def _check_leaf(session: Session, leaf: str | None) -> None:
         raise NotFoundError(f"{session.path}: entry {leaf!r} not found (--leaf)")
 
 
-def _flavor(args: argparse.Namespace, session: Session) -> tuple[str, str]:
-    """The flavour to use and why: as given, or detected from the file (``auto``)."""
-    if args.flavor == "auto":
-        guess = detect_flavor(session)
-        where = f" (line {guess.line})" if guess.line else ""
-        return guess.flavor, f"detected: {guess.reason}{where}"
-    return resolve_flavor(args.flavor), "given with --flavor"
+def _flavor(args: argparse.Namespace, session: Session) -> FlavorGuess:
+    """The file's one flavour decision (as given, or detected under ``auto``), told on stderr in text
+    mode when no mark decided it."""
+    guess = choose_flavor(args.flavor, session)
+    if guess.unmarked and not args.json:
+        print(f"note: {guess.reason}; choose with --flavor", file=sys.stderr)
+    return guess
 
 
 def _tree(args: argparse.Namespace) -> int:
@@ -67,7 +67,8 @@ def _tree(args: argparse.Namespace) -> int:
 def _tree_paused(args: argparse.Namespace) -> int:
     session = load_session(args.session)
     _check_leaf(session, args.leaf)
-    flavor, why = _flavor(args, session)
+    guess = _flavor(args, session)
+    flavor = guess.flavor
     # One search, then exit: scanning the rows once is cheaper than building the word index.
     kwargs: dict[str, Any] = {"flavor": flavor, "filter_mode": args.filter, "search": args.search,
                               "search_index": "off"}
@@ -79,18 +80,24 @@ def _tree_paused(args: argparse.Namespace) -> int:
         print_json_fast({
             "rows": state.rows(make=_row_json),
             "leaf": state.leaf_id,
+            # the file's leaf (or --leaf), as `context --json` names it: the selector's `leaf` above is
+            # omp's visible leaf, which walks up past trailing label and custom entries
+            "leafId": args.leaf if args.leaf is not None else (session.entries[-1].id if session.entries else None),
             "selected": state.selected_id,
             "total": state.total,
             "filter": state.filter_mode,
             "search": state.search,
             "flavor": state.flavor,
-            "flavorReason": why,
+            "flavorReason": guess.note,
             "diagnostics": _diagnostics(session),
             "notLoaded": [{"line": n.line, "reason": n.reason} for n in session.not_loaded],
         })
         return 0
     _warn(session)
-    for row in state.rows():
+    rows = state.rows()
+    if not session.entries:
+        print("no entries")
+    for row in rows:
         print(row.line)
     return 0
 
@@ -125,11 +132,12 @@ def _text_of(content: Any) -> str:
 def _context(args: argparse.Namespace) -> int:
     session = load_session(args.session)
     _check_leaf(session, args.leaf)
-    flavor, why = _flavor(args, session)
-    ctx = build_session_context(session, *([args.leaf] if args.leaf is not None else []), flavor=flavor)  # type: ignore[arg-type]
+    guess = _flavor(args, session)
+    flavor = guess.flavor
+    ctx = build_session_context(session, *([args.leaf] if args.leaf is not None else []), flavor=flavor)
     if args.json:
         out = ctx.to_dict()
-        out["flavor"], out["flavorReason"] = flavor, why
+        out["flavor"], out["flavorReason"] = flavor, guess.note
         out["diagnostics"] = _diagnostics(session)
         print_json(out)
         return 0

@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.errors import NotFoundError
+from workbench.cli.options import add_rule_set_flags, rule_set_options
 from workbench.replay import ReplayConfig, run_session
 from workbench.replay.derive import open_stream
 from workbench.replay.timeline import build_timeline
-from workbench.rules import load_rules
+from workbench.rules import discover_rule_set
 from workbench.sessions.usage import usage_totals
 
 
@@ -24,8 +23,7 @@ def register(subparsers: Any) -> None:
         "token and cost totals.",
     )
     p.add_argument("source", metavar="STREAM_OR_SESSION")
-    p.add_argument("--rules", required=True, metavar="DIR", help="project directory to discover rules from")
-    p.add_argument("--home", metavar="DIR", help="home directory for user-level rules")
+    add_rule_set_flags(p, rules="required")
     p.add_argument("--tool", metavar="NAME", help="only turns that call this tool")
     p.add_argument("--errors", action="store_true", help="only turns with an error")
     p.add_argument("--model", metavar="NAME", help="only turns of this model")
@@ -34,12 +32,10 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rules_dir = Path(args.rules)
-    if not rules_dir.is_dir():
-        raise NotFoundError(f"--rules {args.rules}: no such directory")
+    options = rule_set_options(args)
     stream, session = open_stream(args.source)
-    rules = load_rules(cwd=str(rules_dir.resolve()), home=args.home).rules
-    result = run_session(stream, rules, ReplayConfig(cwd=stream.cwd or str(rules_dir.resolve()), home=args.home))
+    rules = discover_rule_set(options).rules
+    result = run_session(stream, rules, ReplayConfig(cwd=stream.cwd or options.project, home=options.home))
     timeline = build_timeline(stream, result.events).filter(tool=args.tool, error=True if args.errors else None,
                                                             model=args.model)
     totals = usage_totals(session.entries) if session is not None else None

@@ -27,6 +27,8 @@
   ``cancel()``, ``wait()``). ``Bounded``, ``wait_all`` and ``culprits`` are its parts the backtest
   drives batch by batch.
 - ``open_stream(path, ...)``: a stream file as is, any other file derived from a session.
+- ``completed_outputs(message, *, cwd, edit_mode)`` -> ``JudgedOutput`` rows: a finished assistant
+  message cut into the outputs judged rules and ``/omfg`` see (each tool call per file, reply, reasoning).
 - ``interrupts(mode, source)``: whether an interrupt mode aborts on a source; ``not_registered(rule)``
   and ``ast_patterns(rule)``: why a rule can never fire, and its AST patterns.
 - ``templates`` arguments accept ``None`` (defaults), an ``(interrupt, reminder)`` pair or a mapping
@@ -71,6 +73,7 @@ from workbench.replay.judges import (
     ScriptJudge,
     judge_from_option,
 )
+from workbench.replay.judging import JudgedOutput, completed_outputs
 from workbench.replay.memo import LastRuleSet
 from workbench.replay.persistence import SessionCopy
 from workbench.replay.probe import ProbeStream, probe_firings, probe_stream
@@ -121,6 +124,7 @@ __all__ = [
     "JudgeQuestion",
     "JudgeRequest",
     "JudgedBacktest",
+    "JudgedOutput",
     "Lane",
     "LastRuleSet",
     "Marker",
@@ -147,6 +151,7 @@ __all__ = [
     "ast_patterns",
     "build_timeline",
     "chunk_text",
+    "completed_outputs",
     "culprits",
     "derive_stream",
     "event",

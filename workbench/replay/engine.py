@@ -14,9 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from workbench.edits import AUTO, choose_mode, tool_view
 from workbench.rules import Rule, js_trim
 from workbench.ttsr import (
-    DEFAULT_EDIT_MODE,
     DEFAULT_INTERRUPT_TEMPLATE,
     DEFAULT_TOOL_REMINDER_TEMPLATE,
     DEFAULT_WARNING_TEMPLATE,
@@ -41,9 +41,6 @@ from workbench.ttsr import (
     language_for,
     literal_index,
     load_template,
-    matcher_digest,
-    matcher_entries,
-    matcher_paths,
     parse_partial_json,
     provably_linear,
     render_rules,
@@ -112,46 +109,41 @@ def path_candidates(raw: str, cwd: str) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class ToolSurface:
-    """What the manager sees for one tool call at one delta (spec §7)."""
+    """What the manager sees for one tool call at one delta (spec §7), and the edit mode it was read
+    with and why (``mode`` ``None``: not the edit tool)."""
 
     paths: tuple[str, ...] | None
     digest: str | None
     entries: tuple[tuple[str, str], ...]  # (path, digest)
+    mode: str | None = None
+    reason: str = ""
 
 
 def edit_mode_for(tool_name: str, args: Mapping[str, Any], edit_mode: str | None) -> str | None:
-    """The edit mode to read a call with: the configured one, else guessed from the argument shape
-    (a recording does not say which mode the agent ran in)."""
-    if edit_mode is not None:
-        return edit_mode
-    if tool_name == "apply_patch":
-        return "apply_patch"
-    if tool_name != "edit":
-        return None
-    if "edits" in args:
-        return "patch"
-    text = args.get("input", args.get("_input"))
-    if isinstance(text, str):
-        return "apply_patch" if "*** Begin Patch" in text else "hashline"
-    return "replace"
+    """The edit mode to read a call with: the configured one, else read from the call's arguments
+    (a recording does not say which mode the agent ran in; docs/edit-modes.md)."""
+    return choose_mode(tool_name, args, edit_mode or AUTO).mode
 
 
-def tool_surface(tool_name: str, args: Mapping[str, Any], cwd: str, edit_mode: str | None) -> ToolSurface:
-    """Matcher paths (normalised to candidates, de-duplicated), digest and entries of a tool call."""
-    mode = edit_mode_for(tool_name, args, edit_mode) or DEFAULT_EDIT_MODE
-    digest = matcher_digest(tool_name, args, edit_mode=mode)
-    entries = matcher_entries(tool_name, args, edit_mode=mode) or ()
-    # filePaths as ``tool_file_paths`` computes them (the tool's matcherPaths as candidates,
-    # else the argument scan), with the candidate step memoised.
-    raw = matcher_paths(tool_name, args, edit_mode=mode) if tool_name else None
+def tool_surface(tool_name: str, args: Mapping[str, Any], cwd: str, edit_mode: str | None, *,
+                 final: bool = False) -> ToolSurface:
+    """Matcher paths (normalised to candidates, de-duplicated), digest and entries of a tool call as the
+    agent's tools report them (``workbench.edits``); ``edit_mode`` ``None`` or ``auto`` reads each call's
+    mode from its arguments. ``final``: the arguments are complete (``toolcall_end``)."""
+    view = tool_view(tool_name, args, edit_mode=edit_mode or AUTO, final=final)
+    # filePaths as the agent's inspector computes them (the tool's matcherPaths as candidates, else
+    # the argument scan), with the candidate step memoised.
+    raw = view.paths
     file_paths = _candidates(tuple(raw), cwd) if raw else ()
     if not file_paths:
         scanned = argument_paths(args)
         file_paths = _candidates(tuple(scanned), cwd) if scanned else ()
     return ToolSurface(
         file_paths or None,
-        digest if isinstance(digest, str) else None,
-        tuple((e.path, e.digest) for e in entries),
+        view.digest,
+        tuple((e.path, e.digest) for e in view.entries),
+        view.mode,
+        view.choice.reason,
     )
 
 

@@ -58,6 +58,10 @@ class ReplayResult:
     judge: str | None = None
     judged_rules: tuple[str, ...] = ()
     judge_rounds: tuple[Any, ...] = ()
+    # Per edit-tool call: the stream key, the tool, the edit mode it was read with and why.
+    edit_modes: tuple[Mapping[str, Any], ...] = ()
+    # The chat notices ("Injecting rule: …"), consecutive triggers merged (``Notification``).
+    notifications: tuple[Any, ...] = ()
 
     def judged_summary(self) -> dict[str, Any]:
         """Counts over the judge queue: outputs with candidates, requests answered, rules delivered."""
@@ -81,5 +85,7 @@ class ReplayResult:
             "stream_calls": self.stream_calls,
             "disabled": dict(self.disabled),
             "judged": {**self.judged_summary(), "queue": [r.to_json() for r in self.judge_rounds]},
+            "edit_modes": [dict(m) for m in self.edit_modes],
+            "notifications": [n.to_json() for n in self.notifications],
             "final": {"context": [thaw(m) for m in self.context]},
         }

@@ -120,7 +120,7 @@ def _tool_outputs(block: Mapping[str, Any], index: int, cwd: str, edit_mode: str
     args = block.get("arguments")
     args = args if isinstance(args, Mapping) else {}
     key = f"toolcall:{call_id}" if call_id else f"tool:{name}:{index}"
-    surface = engine.tool_surface(name, args, cwd, edit_mode)
+    surface = engine.tool_surface(name, args, cwd, edit_mode, final=True)
     if surface.entries:
         out = []
         for path, digest in surface.entries:

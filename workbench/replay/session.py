@@ -25,6 +25,7 @@ from workbench.replay.events import (
     StepStatus,
 )
 from workbench.replay.judging import JudgedHandling
+from workbench.replay.notifications import NoticeRule, Notification
 from workbench.replay.persistence import SessionCopy
 from workbench.replay.stream import Stream, StreamEvent, thaw
 from workbench.replay.streaming import StreamingMessage
@@ -44,10 +45,15 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         self.cwd = config.where
         self.home = config.home
         self.edit_mode = config.tool_edit_mode
+        self.edit_modes: dict[str, dict[str, Any]] = {}  # stream key -> the mode a call was read with, and why
+        self.emitted: dict[str, set[str]] = {}  # stream key -> rules announced this turn
+        self.notifications: list[Notification] = []
+        self._notice_open = False  # the last notice is still the transcript's last block
         self.manager = engine.new_manager(config.settings)
         self.settings = self.manager.get_settings()
         self.disabled = dict(disabled_rules or {})
         rules = [r for r in rules if r.name not in self.disabled]
+        self._notice_rules = {r.name: NoticeRule.of(r) for r in rules}
         self.buckets = bucket_rules(
             rules,
             self.manager,
@@ -126,11 +132,14 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
             judge=self.judge.label if self.judge is not None else None,
             judged_rules=tuple(self.judged_rule_names()),
             judge_rounds=tuple(self.judge_rounds),
+            edit_modes=tuple(self.edit_modes.values()),
+            notifications=tuple(self.notifications),
         )
 
     # -- event handlers ---------------------------------------------------------------------------
 
     def _on_user_message(self, ev: StreamEvent) -> None:
+        self._notice_open = False
         self.conversation = self.conversation.append(
             {"role": "user", "content": thaw(ev.content), "timestamp": self._ms(ev)}
         )
@@ -143,6 +152,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
 
     def _on_turn_end(self, ev: StreamEvent) -> None:
         self.manager.increment_message_count()
+        self.emitted.clear()
         # Follow-ups reach the model when the agent would otherwise stop (no tool calls left).
         if self.follow_ups and not self.turn_had_tools:
             self._deliver_follow_ups()
@@ -150,6 +160,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
             self._deliver_asides()  # judged warnings join at the step boundary (after tool results)
 
     def _on_message_start(self, ev: StreamEvent) -> None:
+        self._notice_open = False
         if (ev.role or "assistant") == "assistant":
             # Buffers never span two assistant messages, even inside one turn (reference 18.3).
             self.manager.reset_buffer()
@@ -195,7 +206,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
             return
         key = f"toolcall:{block.id}" if block.id else f"tool:{block.name}:{ev.content_index}"
         args = msg.partial_arguments(ev.content_index or 0)
-        surface = engine.tool_surface(block.name, args, self.cwd, self.edit_mode)
+        surface = self._tool_surface(block.name, args, key)
         ctx = engine.context("tool", tool_name=block.name, file_paths=surface.paths, stream_key=key)
         if self._handle(self._regex(surface, ctx, delta), ctx, ev):
             return
@@ -212,6 +223,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         self._judge_completed(final, stop)
 
     def _on_tool_result(self, ev: StreamEvent) -> None:
+        self._notice_open = False
         content = thaw(ev.content)
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
@@ -264,6 +276,18 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         fixed = {k: kw.pop(k) for k in ("delta", "source", "stream_key", "tool_call_id", "reason", "content") if k in kw}
         detail = {("mode" if k == "detail_mode" else k): v for k, v in kw.items()}
         self.events.append(ReplayEvent(self._step, type, tuple(rules), **fixed, detail=MappingProxyType(detail)))
+        if type == "ttsr_triggered":
+            self._notify(rules)
+
+    def _notify(self, names: Sequence[str]) -> None:
+        """The agent's chat notice for a trigger: merged into the last one while it is the transcript's
+        last block (workbench.replay.notifications)."""
+        rules = [self._notice_rules.get(name) or NoticeRule(name) for name in names]
+        if self._notice_open and self.notifications:
+            self.notifications[-1] = self.notifications[-1].merged(rules)
+        else:
+            self.notifications.append(Notification(self._step, ()).merged(rules))
+        self._notice_open = True
 
     def _ms(self, ev: StreamEvent | None) -> int | float:
         if ev is not None and isinstance(ev.timestamp, (int, float)):

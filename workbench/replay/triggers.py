@@ -47,6 +47,8 @@ class TriggerHandling:
     last_checked_text: str
     streaming: Any
     edit_mode: str | None
+    edit_modes: dict[str, dict[str, Any]]
+    emitted: dict[str, set[str]]
     _step: int
     _remaining_turns: list[int]
     # Methods of the session this mixin calls.
@@ -55,6 +57,14 @@ class TriggerHandling:
     _streaming: Callable[[StreamEvent], Any]
 
     # -- matching ---------------------------------------------------------------------------------
+
+    def _tool_surface(self, name: str, args: Any, key: str, *, final: bool = False) -> engine.ToolSurface:
+        """The call's matcher surfaces; the edit mode it was read with (and why) is kept per stream key,
+        the last reading winning, for the replay's output."""
+        surface = engine.tool_surface(name, args, self.cwd, self.edit_mode, final=final)
+        if surface.mode is not None or name == "apply_patch":
+            self.edit_modes[key] = {"stream_key": key, "tool": name, "mode": surface.mode, "reason": surface.reason}
+        return surface
 
     def _check(self, method: Callable[[str, Any], list[Rule]], text: str, ctx: Any) -> list[Rule]:
         matches = list(method(text, ctx))
@@ -95,7 +105,7 @@ class TriggerHandling:
             return
         args = block.arguments if isinstance(block.arguments, Mapping) else {}
         key = f"toolcall:{block.id}" if block.id else f"tool:{block.name}:{index}"
-        surface = engine.tool_surface(block.name, args, self.cwd, self.edit_mode)
+        surface = self._tool_surface(block.name, args, key, final=True)
         ctx = engine.context("tool", tool_name=block.name, file_paths=surface.paths, stream_key=key)
         if surface.entries or surface.digest is not None:
             matches = self._regex(surface, ctx, "")
@@ -132,8 +142,9 @@ class TriggerHandling:
             self._add_pending(matches)
             self.abort_pending = True
             call = key[len("toolcall:"):] if ctx.source == "tool" and key and key.startswith("toolcall:") else None
-            self._emit("ttsr_triggered", names, delta=ev.delta, source=ctx.source, stream_key=key,
-                       tool_call_id=call, interrupt=True)
+            if self._first_announcement(key, names):
+                self._emit("ttsr_triggered", names, delta=ev.delta, source=ctx.source, stream_key=key,
+                           tool_call_id=call, interrupt=True)
             self._abort(names, ctx, ev)
             return True
         if ctx.source == "tool" and key and key.startswith("toolcall:"):
@@ -149,14 +160,32 @@ class TriggerHandling:
             bucket.extend(fresh)
             if fresh:
                 self.manager.mark_injected(fresh)  # the claim (spec §8.4)
-            self._emit("ttsr_triggered", names, delta=ev.delta, source="tool", stream_key=key,
-                       tool_call_id=call_id, interrupt=False, claimed=[r.name for r in fresh])
+            if self._first_announcement(key, names):
+                self._emit("ttsr_triggered", names, delta=ev.delta, source="tool", stream_key=key,
+                           tool_call_id=call_id, interrupt=False, claimed=[r.name for r in fresh])
             return False
         self._add_pending(matches)  # deferred prose reminder: no event, not yet marked
         return False
 
+    def _first_announcement(self, key: str | None, names: tuple[str, ...]) -> bool:
+        """One ``ttsr_triggered`` per stream key per violation (the coordinator's ``#emitTriggerOnce``,
+        oh-my-pi #12184/#12729): a stream that keeps matching the rules it already announced this turn
+        announces nothing more. A context without a key (prose) always announces."""
+        if not key:
+            return True
+        seen = self.emitted.setdefault(key, set())
+        if all(name in seen for name in names):
+            return False
+        seen.update(names)
+        return True
+
+    def reserved_names(self) -> set[str]:
+        """Rules of deferred reminders queued and not yet delivered: they stay reserved until then
+        (oh-my-pi #12065), so a later match cannot queue the same reminder twice."""
+        return {name for _, names in self.follow_ups for name in names}
+
     def _add_pending(self, matches: Iterable[Rule]) -> None:
-        have = {r.name for r in self.pending}
+        have = {r.name for r in self.pending} | self.reserved_names()
         for rule in matches:
             if rule.name not in have:
                 have.add(rule.name)
@@ -193,6 +222,7 @@ class TriggerHandling:
         self.streaming = None
         self._after_message_end("aborted")
         self.manager.increment_message_count()  # the aborted turn still ends (turn_end)
+        self.emitted.clear()
         self.skipping = ev.type != "turn_end"
         self._retry(target_len, ev)
 
@@ -208,9 +238,12 @@ class TriggerHandling:
             self.conversation = discard
         continuation = any(i > self._step for i in self._remaining_turns)
         self._emit("retry", names, detail_mode=mode, continuation=continuation)
-        message = self._inject(rules, ev, deferred=False)
-        # Both variants, whatever the configured mode, so the two can be compared side by side.
-        self.last_retry = (keep.append(message), discard.append(message))
+        if rules:
+            message = self._inject(rules, ev, deferred=False)
+            # Both variants, whatever the configured mode, so the two can be compared side by side.
+            self.last_retry = (keep.append(message), discard.append(message))
+        else:  # every matched rule is reserved by a queued reminder: the retry carries no injection
+            self.last_retry = (keep, discard)
         if continuation:
             self.awaiting_retry = True
         else:

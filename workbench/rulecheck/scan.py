@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import bisect
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from workbench.errors import NotFoundError
 from workbench.replay import ast_patterns, not_registered
+from workbench.rulecheck.walk import DEFAULT_MAX_BYTES, read_scan_text, scan_files
 from workbench.rules import Rule
 from workbench.ttsr import (
     MatchContext,
@@ -31,8 +31,6 @@ from workbench.ttsr import (
     tool_file_paths,
 )
 
-SKIPPED_DIRS = frozenset({".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", "target", "dist", "build"})
-MAX_FILE_BYTES = 2_000_000
 ScanTool = Literal["write", "edit"]
 
 
@@ -68,41 +66,14 @@ class ScanReport:
     skipped: tuple[tuple[str, str], ...]  # (path, why)
     not_applicable: tuple[tuple[str, str], ...]  # (rule, why)
     rules: tuple[str, ...]
+    gitignore: bool = True
+    max_bytes: int = DEFAULT_MAX_BYTES
 
     def to_json(self) -> dict[str, Any]:
         return {"hits": [h.to_json() for h in self.hits], "files": self.files, "rules": list(self.rules),
+                "gitignore": self.gitignore, "maxBytes": self.max_bytes,
                 "skipped": [{"path": p, "reason": r} for p, r in self.skipped],
                 "notApplicable": [{"rule": n, "reason": r} for n, r in self.not_applicable]}
-
-
-def iter_files(paths: Iterable[str]) -> Iterator[Path]:
-    """Files named directly, and the files under named folders (hidden and build folders skipped)."""
-    for raw in paths:
-        p = Path(raw)
-        if p.is_file():
-            yield p
-        elif p.is_dir():
-            for root, dirs, files in os.walk(p):
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIPPED_DIRS)
-                for name in sorted(files):
-                    yield Path(root) / name
-        else:
-            raise NotFoundError(f"{raw}: no such file or directory")
-
-
-def _read(path: Path) -> tuple[str | None, str | None]:
-    try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return None, f"larger than {MAX_FILE_BYTES} bytes"
-        data = path.read_bytes()
-    except OSError as exc:
-        return None, f"cannot read: {exc.strerror}"
-    if b"\0" in data:
-        return None, "binary"
-    try:
-        return data.decode("utf-8"), None
-    except UnicodeDecodeError:
-        return None, "not UTF-8 text"
 
 
 def _shown(path: Path, cwd: Path) -> str:
@@ -142,8 +113,12 @@ def scan_paths(
     *,
     cwd: str | None = None,
     progress: Callable[[int, str], None] | None = None,
+    gitignore: bool = True,
+    max_bytes: int = DEFAULT_MAX_BYTES,
 ) -> ScanReport:
-    """Scan files and folders with ``rules``; hits sorted by path, line, column, rule."""
+    """Scan files and folders with ``rules``; hits sorted by path, line, column, rule. Folders are
+    walked as the agent's scan walks them (``workbench.rulecheck.walk``): ``gitignore`` respects the
+    ``.gitignore`` files from ``cwd`` down, ``max_bytes`` (0: none) skips larger files."""
     base = Path(cwd or os.getcwd()).resolve()
     manager = TtsrManager(TtsrSettings.of(repeat_mode="after-gap", repeat_gap=0))
     by_name: dict[str, Rule] = {}
@@ -157,11 +132,11 @@ def scan_paths(
     hits: list[ScanHit] = []
     skipped: list[tuple[str, str]] = []
     files = 0
-    for n, path in enumerate(iter_files(paths)):
+    for n, path in enumerate(scan_files(paths, root=base, gitignore=gitignore)):
         shown = _shown(path, base)
         if progress is not None:
             progress(n, shown)
-        text, why = _read(path)
+        text, why = read_scan_text(path, max_bytes)
         if text is None:
             skipped.append((shown, why or "unreadable"))
             continue
@@ -169,7 +144,7 @@ def scan_paths(
         if by_name:
             hits += _scan_text(manager, by_name, shown, text, str(base))
     hits.sort(key=lambda h: (h.path, h.line, h.column, h.rule))
-    return ScanReport(tuple(hits), files, tuple(skipped), tuple(not_applicable), tuple(by_name))
+    return ScanReport(tuple(hits), files, tuple(skipped), tuple(not_applicable), tuple(by_name), gitignore, max_bytes)
 
 
 def _scan_text(manager: TtsrManager, rules: dict[str, Rule], shown: str, text: str, cwd: str) -> list[ScanHit]:

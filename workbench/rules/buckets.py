@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
+from workbench.rules.agents import rule_applies_to_agent
 from workbench.rules.model import Rule
 
 Bucket = Literal["ttsr", "always_apply", "rulebook", "dropped"]
@@ -68,8 +69,13 @@ def bucket_rules(
     *,
     disabled_rules: Iterable[str] = (),
     builtin_rules: bool = True,
+    agent_name: str | None = None,
 ) -> RuleBuckets:
     """Sort ``rules`` into buckets, registering triggered rules with ``manager`` on the way.
+
+    ``agent_name`` (``main``, ``sub`` or an agent definition's name): a rule whose ``agents`` patterns
+    do not admit it is dropped before any bucket, as disabled rules are; ``None`` leaves ``agents``
+    unchecked, as the agent's inventory listings do.
 
     A rule with a trigger that the manager rejects (disabled engine, only invalid regexes,
     unreachable scope, duplicate name) falls through to always-apply / rulebook like any other.
@@ -86,6 +92,9 @@ def bucket_rules(
             continue
         if not builtin_rules and rule.source is not None and rule.source.provider == "builtin-defaults":
             put(rule, "dropped", "bundled rule while builtinRules is off")
+            continue
+        if not rule_applies_to_agent(rule.agents, agent_name):
+            put(rule, "dropped", f"agents: {', '.join(rule.agents or ())} does not include {agent_name}")
             continue
         prefix = ""
         if _has_trigger(rule):

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from workbench.rules.agents import parse_rule_agents
 from workbench.rules.conditions import parse_rule_condition_and_scope
 from workbench.rules.frontmatter import parse_frontmatter
 from workbench.rules.model import INTERRUPT_MODES, Rule, RuleSource
@@ -41,6 +42,7 @@ def rule_from_frontmatter(
         ast_condition=trigger.ast_condition,
         scope=trigger.scope,
         question=trigger.question,
+        agents=parse_rule_agents(frontmatter.get("agents")),
         interrupt_mode=mode if isinstance(mode, str) and mode in INTERRUPT_MODES else None,
         source=source,
         frontmatter=dict(frontmatter),

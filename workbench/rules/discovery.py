@@ -1,9 +1,11 @@
 """``load_rules``: every provider, merged by priority, de-duplicated by name (the reference's
 ``loadCapability("rules")``).
 
-Providers are kept in registration order (native, builtin-defaults, cline, agents, cursor, github,
-omp-plugins, windsurf) and then stably sorted by priority, highest first, so cursor precedes windsurf
-at equal priority. The first rule of a name wins; later namesakes are kept in ``items`` and marked
+Providers are kept in registration order (native, builtin-defaults, claude-plugins, cline, agents,
+cursor, github, omp-plugins, windsurf: oh-my-pi 18.3.4's import order) and then stably sorted by
+priority, highest first, so claude-plugins precedes agents and cursor precedes windsurf at equal
+priority. ``disabledProviders`` leaves a provider out; ``enabledProviders`` opts a foreign tool's
+user-level folder in (``providers.user_source_enabled``). The first rule of a name wins; later namesakes are kept in ``items`` and marked
 shadowed. Validation runs after de-duplication, as in the reference: an invalid rule still shadows a
 valid namesake of lower priority and then disappears with a warning.
 """
@@ -16,10 +18,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from workbench.rules.bundled import BundledSource, find_bundled_source
+from workbench.rules.claude_plugins import load_claude_plugins
 from workbench.rules.model import Rule
 from workbench.rules.providers import (
     BUILTIN_PROVIDER,
     DEFAULT_CONFIG_DIRS,
+    FOREIGN_USER_PROVIDERS,
     DiscoveryContext,
     Loader,
     load_agents,
@@ -30,6 +34,7 @@ from workbench.rules.providers import (
     load_native,
     load_plugins,
     load_windsurf,
+    user_source_enabled,
     within,
 )
 
@@ -45,6 +50,7 @@ class RuleProvider:
 _REGISTRATION_ORDER = (
     RuleProvider("native", "OMP", 100, load_native),
     RuleProvider(BUILTIN_PROVIDER, "Builtin Defaults", 1, load_builtin),
+    RuleProvider("claude-plugins", "Claude Code Marketplace", 70, load_claude_plugins),
     RuleProvider("cline", "Cline", 40, load_cline),
     RuleProvider("agents", "Agents", 70, load_agents),
     RuleProvider("cursor", "Cursor", 50, load_cursor),
@@ -80,6 +86,40 @@ class DiscoveredRule:
 
 
 @dataclass(frozen=True, slots=True)
+class ProviderSwitch:
+    """A rule provider and the switches that decide whether (and which of its levels) it ran."""
+
+    id: str
+    name: str
+    priority: int
+    ran: bool
+    user_level: bool  # its ``~/`` folder was read (foreign tools: only when opted in)
+    why: str
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "name": self.name, "priority": self.priority, "ran": self.ran,
+                "userLevel": self.user_level, "why": self.why}
+
+
+def _switch(provider: RuleProvider, ctx: DiscoveryContext, wanted: set[str] | None, excluded: set[str]) -> ProviderSwitch:
+    pid = provider.id
+    if pid in ctx.disabled_providers:
+        return ProviderSwitch(pid, provider.display_name, provider.priority, False, False, "in disabledProviders")
+    if (wanted is not None and pid not in wanted) or pid in excluded:
+        return ProviderSwitch(pid, provider.display_name, provider.priority, False, False, "not selected")
+    user = user_source_enabled(ctx, pid)
+    if pid not in FOREIGN_USER_PROVIDERS:
+        why = "on"
+    elif pid in ctx.explicit_providers:
+        why = "named explicitly: user-level folder read"
+    elif user:
+        why = "user-level folder opted in (enabledProviders)"
+    else:
+        why = "project folders only; user-level folder is opt-in (enabledProviders)"
+    return ProviderSwitch(pid, provider.display_name, provider.priority, True, user, why)
+
+
+@dataclass(frozen=True, slots=True)
 class RuleLoadResult:
     """Active rules (priority order), every discovered item (shadowed/invalid included) and warnings;
     ``bundled`` names the bundled rule files read (``None`` when the builtin provider did not run)."""
@@ -88,6 +128,7 @@ class RuleLoadResult:
     items: tuple[DiscoveredRule, ...]
     warnings: tuple[str, ...]
     bundled: BundledSource | None = None
+    providers: tuple[ProviderSwitch, ...] = ()
 
     def get(self, name: str) -> Rule | None:
         return next((r for r in self.rules if r.name == name), None)
@@ -167,6 +208,8 @@ def load_rules(
     disabled_extensions: Iterable[str] = (),
     boundary: str | os.PathLike[str] | None = None,
     omp_package: str | os.PathLike[str] | None = None,
+    enabled_providers: Iterable[str] = (),
+    disabled_providers: Iterable[str] = (),
 ) -> RuleLoadResult:
     """Discover rules from every provider (or only ``providers``) and merge them.
 
@@ -174,6 +217,8 @@ def load_rules(
     kept, prefixed ``[<display name>] ``; a provider that raises becomes ``Failed to load: ...``.
     ``boundary`` (not in the reference): no provider's upward walk leaves this folder; ``None`` (the
     default) walks up to ``/`` as the reference does.
+    ``enabled_providers`` / ``disabled_providers``: the agent's ``enabledProviders`` (opt a foreign
+    tool's user-level folder in; ``*`` or ``all`` for every one) and ``disabledProviders``.
     ``omp_package``: the oh-my-pi agent package folder to read the bundled rules from (``"none"``:
     the workbench's own files); without it ``WORKBENCH_OMP_PACKAGE`` and global installs are tried
     (``workbench.rules.bundled``). A folder named that is no agent package raises ``NotFoundError``.
@@ -182,12 +227,16 @@ def load_rules(
                        plugin_roots=plugin_roots, boundary=boundary, omp_package=omp_package)
     wanted = set(providers) if providers is not None else None
     excluded = set(exclude_providers)
+    ctx = replace(ctx, enabled_providers=frozenset(enabled_providers), disabled_providers=frozenset(disabled_providers),
+                  explicit_providers=frozenset(wanted or ()))
+    excluded |= ctx.disabled_providers
     bundled = None
     if (wanted is None or BUILTIN_PROVIDER in wanted) and BUILTIN_PROVIDER not in excluded:
         # Resolved before the providers run so that a bad --omp-package is an error, not a warning.
         bundled = find_bundled_source(omp_package=ctx.omp_package, env=ctx.env, home=ctx.home)
         ctx = replace(ctx, bundled=bundled)
     disabled = set(disabled_extensions)
+    switches = tuple(_switch(p, ctx, wanted, excluded) for p in PROVIDERS)
     warnings: list[str] = []
     candidates: list[tuple[RuleProvider, Rule]] = []
     for provider in PROVIDERS:
@@ -230,4 +279,5 @@ def load_rules(
             warnings.append(f"[{provider.display_name}] Invalid item at {rule.path}: {error}")
         items.append(DiscoveredRule(**base, invalid=error))  # type: ignore[arg-type]
     active = tuple(item.rule for item in items if item.active)
-    return RuleLoadResult(rules=active, items=tuple(items), warnings=tuple(warnings), bundled=bundled)
+    return RuleLoadResult(rules=active, items=tuple(items), warnings=tuple(warnings), bundled=bundled,
+                          providers=switches)

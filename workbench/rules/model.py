@@ -45,6 +45,8 @@ class Rule:
     # A judged rule (reference 18.3): the yes/no question a judge answers about each completed
     # output; ``condition`` / ``astCondition`` then only pre-filter. Trimmed, never empty.
     question: str | None = None
+    # ``agents:`` (18.1.6+): lowercased glob patterns of the agents the rule applies to; None = every agent.
+    agents: Sequence[str] | None = None
     # The parsed frontmatter, kept so that project-specific keys (rule examples) stay reachable.
     # Not part of the reference model, so it takes no part in equality.
     frontmatter: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)

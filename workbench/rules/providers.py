@@ -2,8 +2,11 @@
 
 Each provider is a function ``(ctx, warnings) -> list[Rule]``. A file that cannot be read or built
 becomes a warning naming it and never stops the others (the reference's ``loadFilesFromDir``).
-Native directories are searched under ``.xcsh`` (the name the seeds use) and ``.omp`` (the
-reference's), in that order, unless ``PI_CONFIG_DIR`` names a single one.
+Native directories are searched under ``.omp`` (the only config folder of oh-my-pi 18.3.4, so it
+ranks first) and then ``.xcsh`` (the name the seeds use; a namesake there is shadowed by the
+``.omp`` one), unless ``PI_CONFIG_DIR`` names a single one. User-level folders of other tools
+(``~/.cursor/rules``, windsurf's ``global_rules.md``, Claude Code's plugins) load only when opted in
+(``user_source_enabled``, the reference's ``isUserSourceEnabled``).
 """
 
 from __future__ import annotations
@@ -19,7 +22,10 @@ from workbench.rules.frontmatter import parse_frontmatter
 from workbench.rules.jsstring import js_trim
 from workbench.rules.model import Level, Rule, RuleSource
 
-DEFAULT_CONFIG_DIRS = (".xcsh", ".omp")
+DEFAULT_CONFIG_DIRS = (".omp", ".xcsh")
+# ``capability/index.ts``: tools whose ``~/`` configuration is opt-in through ``enabledProviders``.
+FOREIGN_USER_PROVIDERS = frozenset({"cursor", "codex", "claude", "claude-plugins", "gemini", "opencode",
+                                    "windsurf", "github"})
 MD_OR_MDC = (".md", ".mdc")
 
 
@@ -41,6 +47,26 @@ class DiscoveryContext:
     # ``load_rules`` only when the builtin-defaults provider runs, since finding it may ask npm.
     bundled: BundledSource | None = None
     omp_package: str | None = None
+    # The switches (``enabledProviders``, ``disabledProviders``) and the providers named explicitly
+    # (``providers=``), which opt their user-level folders in as the reference's explicitProviders do.
+    enabled_providers: frozenset[str] = frozenset()
+    disabled_providers: frozenset[str] = frozenset()
+    explicit_providers: frozenset[str] = frozenset()
+
+
+def user_source_enabled(ctx: DiscoveryContext, source: str) -> bool:
+    """Whether a provider's user-level (``~/``) folder is read (``isUserSourceEnabled``)."""
+    ident = source.removeprefix(".")
+    if ident in ctx.disabled_providers:
+        return False
+    if ident not in FOREIGN_USER_PROVIDERS or ident in ctx.explicit_providers:
+        return True
+    enabled = ctx.enabled_providers
+    if ident in enabled or "*" in enabled or "all" in enabled:
+        return True
+    if ident == "claude-plugins" and "claude" in enabled:
+        return True
+    return ident == "claude" and bool((ctx.env.get("CLAUDE_CONFIG_DIR") or "").strip())
 
 
 Loader = Callable[[DiscoveryContext, list[str]], list[Rule]]
@@ -202,16 +228,15 @@ def load_agents(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
 
 
 def load_cursor(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
-    return [
-        *load_dir(ctx.home / ".cursor" / "rules", "cursor", "user", warnings, suffixes=(".mdc", ".md")),
-        *load_dir(ctx.cwd / ".cursor" / "rules", "cursor", "project", warnings, suffixes=(".mdc", ".md")),
-    ]
+    user = (load_dir(ctx.home / ".cursor" / "rules", "cursor", "user", warnings, suffixes=(".mdc", ".md"))
+            if user_source_enabled(ctx, "cursor") else [])
+    return [*user, *load_dir(ctx.cwd / ".cursor" / "rules", "cursor", "project", warnings, suffixes=(".mdc", ".md"))]
 
 
 def load_windsurf(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
     rules: list[Rule] = []
     global_rules = ctx.home / ".codeium" / "windsurf" / "memories" / "global_rules.md"
-    if global_rules.is_file():
+    if user_source_enabled(ctx, "windsurf") and global_rules.is_file():
         content = _read(global_rules, warnings)
         if content is not None and js_trim(content):
             rule = _build(global_rules, "windsurf", "user", warnings, rule_name="global_rules")

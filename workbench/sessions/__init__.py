@@ -6,7 +6,10 @@ Public API (other packages code against these names):
   ``parse_session_bytes``: read any session file version read-only; bad lines become ``Diagnostic``s;
   a missing, empty or header-less file raises ``SessionFileError`` (``strict=True``, for the CLI and
   the app) or loads as no entries plus a diagnostic, as the agent loads it (``strict=False``).
-* ``detect_flavor(session) -> FlavorGuess`` / ``resolve_flavor(name, session)`` / ``FLAVOR_CHOICES``:
+* ``FLAVOR_BUTTONS`` / ``flavour_aliases()``: the app's flavour buttons and the other names of flavours,
+  from the one registry the CLI choices come from.
+* ``choose_flavor(name, session) -> FlavorGuess`` (the one decision per file every command and the app
+  use) / ``detect_flavor(session)`` / ``resolve_flavor(name, session)`` / ``FLAVOR_CHOICES``:
   which agent's rules a file is read with (``omp`` = omp17, ``omp18``, ``pi``; ``auto`` detects).
 * ``session_files(paths) -> list[Path]``: the session files named and under named folders (``*.jsonl``,
   not ``*.stream.jsonl``, hidden folders skipped) — the one rule ingest, backtest and the app follow.
@@ -22,6 +25,8 @@ Public API (other packages code against these names):
 * ``word_matches(query, norm)`` / ``query_matcher(query)`` / ``normalized_text`` / ``normalize_many``:
   the word scorer's yes/no answer on pre-normalized text, fast enough for every row of a big tree.
 * ``usage_totals(entries) -> UsageTotals``: tokens and cost by model, tool calls by tool, errors.
+* ``branch_usage(session, leaf=None) -> BranchUsage``: the usage at a leaf, TTSR judge calls apart per rule
+  (``JudgeUsage``), subagents' files (``subagent_files``) rolled up (``ChildUsage``).
 * ``append_label(path, target_id, label)``: append a label entry to a session file (locked, append-only).
 * ``generate_session_text(n)`` / ``time_tree(n)``: the tree-speed figure for ``benchmarks/``.
 """
@@ -43,7 +48,15 @@ from workbench.sessions.files import (
     is_session_name,
     session_files,
 )
-from workbench.sessions.flavors import FLAVOR_CHOICES, FlavorGuess, detect_flavor, resolve_flavor
+from workbench.sessions.flavors import (
+    FLAVOR_BUTTONS,
+    FLAVOR_CHOICES,
+    FlavorGuess,
+    choose_flavor,
+    detect_flavor,
+    flavour_aliases,
+    resolve_flavor,
+)
 from workbench.sessions.fuzzy import FuzzyMatch, classic_match, fuzzy_filter, word_match
 from workbench.sessions.fuzzy18 import word_match18
 from workbench.sessions.labels import append_label
@@ -68,7 +81,17 @@ from workbench.sessions.tree import (
     resolve_labels,
 )
 from workbench.sessions.treelist import FILTER_MODES, FILTER_TAGS, TreeList, TreeRow
-from workbench.sessions.usage import ModelUsage, UsageTotals, usage_totals
+from workbench.sessions.usage import (
+    TOKEN_FIELDS,
+    BranchUsage,
+    ChildUsage,
+    JudgeUsage,
+    ModelUsage,
+    UsageTotals,
+    branch_usage,
+    subagent_files,
+    usage_totals,
+)
 from workbench.sessions.wordfilter import (
     normalize_many,
     normalized_text,
@@ -81,8 +104,13 @@ __all__ = [
     "KNOWN_ENTRY_TYPES",
     "FILTER_MODES",
     "FILTER_TAGS",
+    "FLAVOR_BUTTONS",
     "FLAVOR_CHOICES",
     "STREAM_SUFFIX",
+    "TOKEN_FIELDS",
+    "BranchUsage",
+    "ChildUsage",
+    "JudgeUsage",
     "Diagnostic",
     "Entry",
     "FlavorGuess",
@@ -101,9 +129,12 @@ __all__ = [
     "UsageTotals",
     "append_label",
     "branch_path",
+    "branch_usage",
     "build_session_context",
+    "choose_flavor",
     "classic_match",
     "detect_flavor",
+    "flavour_aliases",
     "fuzzy_filter",
     "generate_session_records",
     "generate_session_text",
@@ -120,6 +151,7 @@ __all__ = [
     "resolve_labels",
     "session_files",
     "session_info",
+    "subagent_files",
     "time_tree",
     "usage_totals",
     "word_match",

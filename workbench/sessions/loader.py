@@ -222,7 +222,8 @@ def _parse_lines(
         last_line -= 1
     title_slot, slot_line = _title_slot(lines[0] if lines else "", path, diags)
     values = _values(lines, 1 if slot_line else 0, path=path, diags=diags, not_loaded=not_loaded,
-                     truncated_at=0 if ends_with_newline else last_line, loads_line=loads_line)
+                     truncated_at=0 if ends_with_newline else last_line, loads_line=loads_line,
+                     last_line=last_line)
     first = next(values, None)
     if first is None:
         if not strict:
@@ -266,7 +267,7 @@ def _title_slot(text: str, path: str, diags: list[Diagnostic]) -> tuple[dict[str
 
 
 def _values(lines: list[str], start: int, *, path: str, diags: list[Diagnostic], not_loaded: list[NotLoaded],
-            truncated_at: int, loads_line: Any) -> Iterator[tuple[int, Any]]:
+            truncated_at: int, loads_line: Any, last_line: int = 0) -> Iterator[tuple[int, Any]]:
     """(line number, value) of each line from ``lines[start]`` on that is one JSON value, as it is
     parsed; blank lines are skipped and the others reported (``truncated_at``: the last line, when
     the file does not end with a newline)."""
@@ -289,11 +290,27 @@ def _values(lines: list[str], start: int, *, path: str, diags: list[Diagnostic],
                 )
                 not_loaded.extend(NotLoaded(number, v, "glued to another object on the same line") for v in glued)
             elif number == truncated_at:
-                diags.append(Diagnostic(path=path, line=number, kind="truncated", message=f"last line is cut short: {exc}"))
+                diags.append(Diagnostic(path=path, line=number, kind="truncated",
+                                        message=f"last line is cut short at {_where(number, exc)}: "
+                                        f"{_what(exc)}; the file may still be being written"))
             else:
-                diags.append(Diagnostic(path=path, line=number, kind="malformed", message=f"not valid JSON, skipped: {exc}"))
+                still = "; it is the last line: the file may still be being written" if number == last_line else ""
+                diags.append(Diagnostic(path=path, line=number, kind="malformed",
+                                        message=f"not valid JSON at {_where(number, exc)}, skipped: {_what(exc)}{still}"))
             continue
         yield number, value
+
+
+def _where(number: int, exc: ValueError) -> str:
+    """Where on the file's line ``number`` the parser stopped: the parser counts within the one line
+    it was given, so its "line 1" is dropped and only the file's line and the column are told."""
+    col = getattr(exc, "colno", None)
+    return f"line {number}, column {col}" if isinstance(col, int) else f"line {number}"
+
+
+def _what(exc: ValueError) -> str:
+    msg = getattr(exc, "msg", None)
+    return msg if isinstance(msg, str) else str(exc)
 
 
 def _mint_id(seed: str, used: set[str]) -> str:
@@ -342,6 +359,8 @@ def _build(
         # header at 0, and ids are minted in the same pass (a forward index finds no id yet).
         prev: str | None = None
         for i, (line, obj) in enumerate(objects):
+            if obj.get("type") == "session":  # a second header: left out of the chain, as the agent does
+                continue
             new = dict(obj)
             new["id"] = _mint_id(f"{header.get('id')}:{line}", used)
             new["parentId"] = prev
@@ -350,7 +369,7 @@ def _build(
                 idx = new.pop("firstKeptEntryIndex")
                 if isinstance(idx, (int, float)) and not isinstance(idx, bool) and float(idx).is_integer():
                     k = int(idx) - 1  # list index → objects index
-                    if 0 <= k <= i:
+                    if 0 <= k <= i and objects[k][1].get("type") != "session":
                         new["firstKeptEntryId"] = (migrated[k] or {}).get("id") if k < i else new["id"]
             migrated[i] = new
     if version < 3:
@@ -396,6 +415,12 @@ def _make_entries(
                 continue
             data = migrated[k] if migrated is not None else None
             view = obj if data is None else data
+            if view.get("type") == "session":
+                # pi and omp drop every header line from the entries (a reused file holds two)
+                diags.append(Diagnostic(path=path, line=line, kind="second-header",
+                                        message=f"the file holds a second session header at line {line}; "
+                                        "dropped from the entries, as the agents drop it"))
+                continue
             index = len(entries)
             entry_id = view.get("id")
             if type(entry_id) is not str and not isinstance(entry_id, str):

@@ -84,8 +84,14 @@ def unknown_types(path: str, entries: list[Entry], facts: LoadFacts | None = Non
         shown = repr(etype) if etype else "missing"
         out.append(Diagnostic(path=path, line=entry.line, kind="unknown-type",
                               message=f"entry type {shown} is not one omp 18.3 or pi writes ({count} "
-                              f"entr{'y' if count == 1 else 'ies'}); kept and shown as [{etype.replace('_', ' ')}]"))
+                              f"entr{'y' if count == 1 else 'ies'}); kept, its row {_unknown_row(etype)}"))
     return out
+
+
+def _unknown_row(etype: str) -> str:
+    # The row text differs by flavour (see rowtext.py): omp 17 and pi draw an unknown type as an empty
+    # row, omp 18 as its type in words; the notice is made before a flavour is chosen, so it says both.
+    return f"is empty (omp 17, pi) or reads [{etype.replace('_', ' ')}] (omp 18)"
 
 
 def odd_messages(path: str, entries: list[Entry], facts: LoadFacts | None = None) -> list[Diagnostic]:

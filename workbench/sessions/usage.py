@@ -1,4 +1,5 @@
-"""Session totals: tokens and cost of the assistant messages, by model, and tool calls by tool.
+"""Session totals: tokens and cost of the assistant messages, by model, and tool calls by tool; the
+usage of one branch (``branch_usage``) with TTSR judge calls apart per rule and subagents rolled up.
 
 The agent records a ``usage`` block on every assistant message (``input``, ``output``, ``cacheRead``,
 ``cacheWrite``, ``totalTokens`` and ``cost.total``); the totals add those up over the entries given
@@ -7,11 +8,16 @@ The agent records a ``usage`` block on every assistant message (``input``, ``out
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from workbench.sessions.entries import Entry
+from workbench.errors import WorkbenchError
+from workbench.sessions.entries import Entry, Session
+from workbench.sessions.files import STREAM_SUFFIX
+from workbench.sessions.loader import load_session, session_info
+from workbench.sessions.tree import branch_path
 
 TOKEN_FIELDS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
 
@@ -80,3 +86,200 @@ def usage_totals(entries: Iterable[Entry]) -> UsageTotals:
         per["cost"] += amount
     by_model = tuple(ModelUsage(name, m["messages"], m["tokens"], m["cost"]) for name, m in sorted(models.items()))
     return UsageTotals(messages, tokens, cost, by_model, dict(sorted(tools.items())), errors)
+
+
+# -- the usage of one branch (``workbench usage SESSION``) ------------------------------------------------
+
+JUDGE_PURPOSE = "ttsr"  # the purpose omp 18 writes on a TTSR judge call's ``model_usage`` entry
+UNATTRIBUTED = "(rule not recorded)"
+
+
+def _clean(value: float) -> float | int:
+    return int(value) if float(value).is_integer() else value
+
+
+def tokens_json(tokens: Mapping[str, float], cost: float) -> dict[str, Any]:
+    """``input``, ``output``, ``cacheRead``, ``cacheWrite``, ``totalTokens`` and ``cost`` as JSON numbers."""
+    return {**{key: _clean(tokens.get(key, 0.0)) for key in TOKEN_FIELDS}, "cost": cost}
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeUsage:
+    """The TTSR judge calls recorded on a branch for one rule (``rule`` is ``UNATTRIBUTED`` when the file
+    does not say which rule a call judged)."""
+
+    rule: str
+    calls: int
+    tokens: Mapping[str, float]
+    cost: float
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "calls": self.calls, **tokens_json(self.tokens, self.cost)}
+
+
+@dataclass(frozen=True, slots=True)
+class BranchUsage:
+    """Tokens and cost of the assistant messages from the root to ``leaf_id``; judge calls apart, per
+    rule; the subagent sessions found for it in ``children`` (their totals are rolled up into
+    ``tokens``/``cost``, and ``own`` is this session's part alone)."""
+
+    leaf_id: str | None
+    own: UsageTotals
+    judge: tuple[JudgeUsage, ...] = ()
+    children: tuple[ChildUsage, ...] = ()
+
+    @property
+    def tokens(self) -> dict[str, float]:
+        out = dict(self.own.tokens)
+        for child in self.children:
+            for key in TOKEN_FIELDS:
+                out[key] = out.get(key, 0.0) + child.usage.tokens.get(key, 0.0)
+        return out
+
+    @property
+    def cost(self) -> float:
+        return self.own.cost + sum(child.usage.cost for child in self.children)
+
+    @property
+    def messages(self) -> int:
+        return self.own.messages + sum(child.usage.messages for child in self.children)
+
+    def by_model(self) -> dict[str, dict[str, Any]]:
+        models: dict[str, dict[str, Any]] = {}
+        for part in (self, *(c.usage for c in self.children)):
+            for m in part.own.by_model:
+                per = models.setdefault(m.model, {"messages": 0, "tokens": dict.fromkeys(TOKEN_FIELDS, 0.0), "cost": 0.0})
+                per["messages"] += m.messages
+                per["cost"] += m.cost
+                for key in TOKEN_FIELDS:
+                    per["tokens"][key] += m.tokens.get(key, 0.0)
+        return {name: {**tokens_json(m["tokens"], m["cost"]), "messages": m["messages"]}
+                for name, m in sorted(models.items())}
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's keys; ``judge`` and ``children`` only when there are any."""
+        out: dict[str, Any] = {**tokens_json(self.tokens, self.cost), "byModel": self.by_model()}
+        if self.judge:
+            out["judge"] = [j.to_json() for j in self.judge]
+        if self.children:
+            out["children"] = [c.to_json() for c in self.children]
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class ChildUsage:
+    """A subagent's session file and the usage at its leaf (its own children rolled up into it)."""
+
+    path: str
+    session_id: str
+    agent: str | None
+    usage: BranchUsage
+
+    def to_json(self) -> dict[str, Any]:
+        return {"path": self.path, "sessionId": self.session_id, "agent": self.agent, **self.usage.to_json()}
+
+
+def _judge_rule(entry: Entry, after: Iterable[Entry]) -> str:
+    obj = entry.obj
+    for key in ("rule", "ruleName"):  # not written by omp 18.3.4; read if a later version records it
+        if isinstance(obj.get(key), str) and obj[key]:
+            return str(obj[key])
+    # A delivered verdict is followed on the branch by the injection naming its rule, before the
+    # model's next reply; a "no" leaves nothing to attribute it to.
+    for later in after:
+        if later.type == "ttsr_injection":
+            rules = later.obj.get("injectedRules")
+            if isinstance(rules, list) and rules and all(isinstance(r, str) for r in rules):
+                return ", ".join(rules)
+            break
+        msg = later.message
+        if msg is not None and msg.get("role") == "assistant":
+            break
+    return UNATTRIBUTED
+
+
+def judge_usage(path: Sequence[Entry]) -> tuple[JudgeUsage, ...]:
+    """The ``model_usage`` entries of purpose ``ttsr`` on ``path`` (root→leaf), summed per rule."""
+    rules: dict[str, dict[str, Any]] = {}
+    for i, entry in enumerate(path):
+        if entry.type != "model_usage" or entry.obj.get("purpose") != JUDGE_PURPOSE:
+            continue
+        rule = _judge_rule(entry, path[i + 1:])
+        per = rules.setdefault(rule, {"calls": 0, "tokens": dict.fromkeys(TOKEN_FIELDS, 0.0), "cost": 0.0})
+        per["calls"] += 1
+        usage = entry.obj.get("usage")
+        usage = usage if isinstance(usage, Mapping) else {}
+        for key in TOKEN_FIELDS:
+            per["tokens"][key] += _number(usage.get(key))
+        spent = usage.get("cost")
+        per["cost"] += _number(spent.get("total")) if isinstance(spent, Mapping) else 0.0
+    return tuple(JudgeUsage(rule, r["calls"], r["tokens"], r["cost"]) for rule, r in sorted(rules.items()))
+
+
+def branch_entries(session: Session, leaf: str | None = None) -> list[Entry]:
+    """Root→leaf entries; the leaf defaults to the file's (its last entry)."""
+    start = leaf if leaf is not None else (session.entries[-1].id if session.entries else None)
+    return branch_path(session.by_id, start)
+
+
+def subagent_files(session: Session) -> list[Path]:
+    """The session files of the subagents ``session`` started, where they are found on disk.
+
+    omp 18 writes a subagent's file as ``<parent without .jsonl>/<agent id>.jsonl`` (its header's
+    ``parentSession`` names the parent's file) and the task tool's result may name it
+    (``details.results[].sessionFile``). A file is taken when its header points back at the parent."""
+    parent = Path(session.path)
+    candidates: list[Path] = []
+    for entry in session.entries:
+        msg = entry.message
+        details = msg.get("details") if msg is not None and msg.get("role") == "toolResult" else None
+        results = details.get("results") if isinstance(details, Mapping) else None
+        for result in results if isinstance(results, list) else ():
+            named = result.get("sessionFile") if isinstance(result, Mapping) else None
+            if isinstance(named, str) and named:
+                candidates.append(Path(named) if Path(named).is_absolute() else parent.parent / named)
+    folder = parent.with_suffix("")
+    if folder.is_dir():
+        candidates.extend(sorted(p for p in folder.glob("*.jsonl") if not p.name.endswith(STREAM_SUFFIX)))
+    found: list[Path] = []
+    seen: set[Path] = {parent.resolve()}
+    for path in candidates:
+        key = path.resolve()
+        if key in seen or not path.is_file():
+            continue
+        seen.add(key)
+        try:
+            back = session_info(path).parent_session
+        except WorkbenchError:
+            continue
+        if back in (session.path, str(parent.resolve()), session.id) or (
+                isinstance(back, str) and Path(back).resolve() == parent.resolve()):
+            found.append(path)
+    return found
+
+
+def _agent_of(child: Session) -> str | None:
+    for entry in child.entries:
+        if entry.type == "session_init":
+            agent = entry.obj.get("agent")
+            return agent if isinstance(agent, str) else None
+    return None
+
+
+def branch_usage(session: Session, leaf: str | None = None, *, children: bool = True, _depth: int = 0) -> BranchUsage:
+    """The usage of the conversation at ``leaf`` (default: the file's leaf), with the subagents'
+    sessions found for it rolled up (``children=False``: this file alone)."""
+    path = branch_entries(session, leaf)
+    kids: list[ChildUsage] = []
+    if children and _depth < _MAX_DEPTH:
+        for file in subagent_files(session):
+            try:
+                child = load_session(file, strict=False)
+            except WorkbenchError:
+                continue  # a child that cannot be read is left out, as a missing one is
+            kids.append(ChildUsage(str(file), child.id, _agent_of(child),
+                                   branch_usage(child, children=True, _depth=_depth + 1)))
+    return BranchUsage(path[-1].id if path else None, usage_totals(path), judge_usage(path), tuple(kids))
+
+
+_MAX_DEPTH = 8  # subagents of subagents: a cycle of parentSession links stops here

@@ -9,6 +9,8 @@ Public API:
 - ``Store(db=":memory:", *, read_only=False)`` — ``ingest(paths, ...) -> IngestSummary``, ``sessions()``,
   ``session(id_or_path)``, ``entries(session)``, ``search(query)``, ``injections()``, ``labels()``,
   ``ingest_errors()``, ``failed_files()``, ``notices()``, ``stats()``, ``write_rows`` / ``read_table`` / ``tables``, Parquet export.
+- ``usage_by(store, by, *, paths, since, until)`` / ``GROUPINGS``: usage across sessions by model, day,
+  ISO week or cwd (``usage``).
 - ``IngestSummary`` / ``IngestError`` — what an ingest reports (progress: ``workbench.sessions.Progress``).
 """
 
@@ -16,5 +18,6 @@ from __future__ import annotations
 
 from workbench.store.db import Store
 from workbench.store.rows import IngestError, IngestSummary
+from workbench.store.usage import GROUPINGS, usage_by
 
-__all__ = ["IngestError", "IngestSummary", "Store"]
+__all__ = ["GROUPINGS", "IngestError", "IngestSummary", "Store", "usage_by"]

@@ -202,6 +202,10 @@ def build_page(server: Server) -> PageFrame:
 
     state.param.watch(_refresh_options, ["session", "catalog_revision"])
     flavour = pn.widgets.RadioButtonGroup.from_param(state.param.flavour, color="light", width=200)
+    # what `auto` chose for the open file (and why, in the tooltip-sized text beside the buttons)
+    flavour_read = pn.pane.Str(state.param.flavour_read, css_classes=["wb-flavour-read"], margin=(0, 4),
+                               max_width=150, styles={"font-size": "11px", "overflow": "hidden",
+                                                      "white-space": "nowrap", "text-overflow": "ellipsis"})
 
     help_button = pn.widgets.Button(label="? Help", color="light", width=80, css_classes=["wb-help-button"])
     page: Any = None  # the help opens the page's dialog: the page is made below
@@ -213,7 +217,7 @@ def build_page(server: Server) -> PageFrame:
     help_button.on_click(open_help)
     page = PageFrame(
         TITLE,
-        header=[header_label("session"), session_select, header_label("flavour"), flavour, help_button,
+        header=[header_label("session"), session_select, header_label("flavour"), flavour, flavour_read, help_button,
                 ShareBar(state=state), help_keys],
         main=[tabs],
         dialog=[pn.pane.HTML(help_html(), stylesheets=theme_sheets(), sizing_mode="stretch_width",

@@ -25,12 +25,14 @@ from workbench.rules import (
     resolve_rule_url,
 )
 from workbench.ttsr import TtsrManager, compile_rule_condition
+from workbench.ui.agent_settings_html import agent_settings_html
 from workbench.ui.entry_html import esc, pre, table_html
 from workbench.ui.notify import reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
 from workbench.ui.stepper_view import StepperView
 from workbench.ui.theme import theme_sheets
+from workbench.ui.validate_view import ValidateCard
 
 _BUCKETS = (("ttsr", "TTSR (stream-triggered)"), ("always_apply", "Always apply"), ("rulebook", "Rulebook"),
             ("dropped", "Dropped"))
@@ -79,6 +81,7 @@ class RulesView(Viewer):
         self.examples = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width",
                                      css_classes=["wb-rule-examples"])
         self.preview = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width")
+        self.validate = ValidateCard(lambda: self.rule_select.value, state=self.state)
         self._first_fire: int | None = None
         self._fires_generation = 0
         self._dirty = True
@@ -126,7 +129,8 @@ class RulesView(Viewer):
         bundled = loaded.bundled.describe() if loaded.bundled else "off"
         parts = [f'<div class="wb-kv">Rules folder: <b>{esc(ruleset.folder or "(none)")}</b> · '
                  f"{len(rules)} active rule(s)</div>",
-                 f'<div class="wb-kv wb-bundled">Bundled rules: {esc(bundled)}</div>']
+                 f'<div class="wb-kv wb-bundled">Bundled rules: {esc(bundled)}</div>',
+                 agent_settings_html(ruleset.folder, ruleset.home, loaded)]
         for key, title in _BUCKETS:
             group = getattr(buckets, key)
             rows = []
@@ -334,5 +338,5 @@ class RulesView(Viewer):
     def __panel__(self) -> pn.viewable.Viewable:
         left = pn.Column(self.builtin, self.summary, scroll=True, sizing_mode="stretch_both", min_width=560)
         right = pn.Column(pn.Row(self.rule_select, self.revert, self.open_first), self.editor, self.editor_status, self.fires,
-                          self.examples, self.preview, scroll=True, sizing_mode="stretch_both", min_width=560)
+                          self.examples, self.validate, self.preview, scroll=True, sizing_mode="stretch_both", min_width=560)
         return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)

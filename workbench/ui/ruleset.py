@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import NotFoundError
-from workbench.rules import RuleLoadResult, build_rule_from_markdown, find_bundled_source, load_rules
+from workbench.rules import (
+    RuleLoadResult,
+    build_rule_from_markdown,
+    find_bundled_source,
+    load_rules,
+    read_agent_settings,
+)
 
 # Process-wide defaults of the served app, set once by ``workbench serve --no-builtin / --omp-package``.
 DEFAULTS: dict[str, Any] = {"builtin": True, "omp_package": None}
@@ -51,10 +57,16 @@ class RuleSet:
             cwd = str(self.folder) if self.folder else str(self.home)
             # env={} keeps the server user's settings out; only the agent package (its bundled
             # rules) is looked up in the real environment, as the command line does.
+            # The project's own config files may switch providers and rules off (the agent's
+            # disabledProviders / enabledProviders / disabledExtensions; docs/agent-settings.md).
+            switches = read_agent_settings(cwd=cwd, home=self.home, env={})
             result = load_rules(cwd=cwd, home=str(self.home), repo_root=cwd, env={},
                                 boundary=str(self.boundary) if self.boundary else cwd,
                                 omp_package=_omp_package(),
-                                exclude_providers=() if self.builtin else ("builtin-defaults",))
+                                exclude_providers=() if self.builtin else ("builtin-defaults",),
+                                enabled_providers=switches.names("enabledProviders"),
+                                disabled_providers=switches.names("disabledProviders"),
+                                disabled_extensions=switches.names("disabledExtensions"))
             snapshot = self._snapshot = (result, signature)
         return snapshot[0]
 
@@ -64,7 +76,8 @@ class RuleSet:
             return ()
         out = []
         for sub in (".omp/rules", ".xcsh/rules", ".agent/rules", ".agents/rules", ".cursor/rules", ".windsurf/rules",
-                    ".clinerules", ".github/instructions"):
+                    ".clinerules", ".github/instructions", ".omp/config.yml", ".omp/settings.json",
+                    ".xcsh/config.yml", ".xcsh/settings.json"):
             base = self.folder / sub
             if not base.exists():
                 continue

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import SessionFileError
-from workbench.sessions import SessionTree, build_session_context, parse_session_bytes, resolve_flavor
+from workbench.sessions import SessionTree, build_session_context, choose_flavor, parse_session_bytes
 from workbench.sessions.treelist import TreeList, TreeRow
 from workbench.ui import graph as graph_mod
 
@@ -71,6 +71,7 @@ class SessionDoc:
         self.path = path
         self.flavour = flavour
         self.resolved: Any = "omp" if flavour == "auto" else flavour  # the flavour in use (auto: from the file)
+        self.flavour_note = ""  # what the file is read as and why, for the header
         self._stamp: tuple[int, int] | None = None
         self._consumed = 0
         self.session: Any = None
@@ -107,7 +108,12 @@ class SessionDoc:
         report(10, 100, f"Parsing {len(usable) / 1e6:.1f} MB")
         session = parse_session_bytes(usable, path=str(self.path))
         report(50, 100, f"Building the tree of {len(session.entries):,} entries")
-        self.resolved = resolve_flavor(self.flavour, session)  # `auto` reads the file
+        choice = choose_flavor(self.flavour, session)  # `auto` reads the file: the CLI's decision
+        self.resolved = choice.flavor
+        # short, for the header: what `auto` chose ("no mark: read as …" when nothing decided)
+        self.flavour_note = ("" if choice.given else
+                             f"no mark: read as {choice.flavor}" if choice.unmarked else f"read as {choice.flavor}")
+        self.flavour_reason = choice.note
         tree = SessionTree(session, flavor=self.resolved)
         report(65, 100, f"Flattening {len(session.entries):,} entries into the list")
         base = TreeList(tree, flavor=self.resolved, height=PAGE_HEIGHT)

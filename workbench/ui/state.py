@@ -15,13 +15,14 @@ import panel as pn
 import param
 
 from workbench.replay import CHUNK_POLICIES
-from workbench.sessions import FILTER_MODES
+from workbench.sessions import FILTER_MODES, FLAVOR_BUTTONS, flavour_aliases
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 from workbench.ui.roots import ServedRoots
 from workbench.ui.ruleset import RuleSet
 
-# omp = oh-my-pi 17 (the public cases), omp18 = 18.3, pi; auto picks one from the file.
-FLAVOURS = ("omp", "omp18", "pi", "auto")
+# omp = oh-my-pi 17 (the public cases), omp18 = 18.3, pi; auto picks one from the file (the registry's buttons)
+FLAVOURS = FLAVOR_BUTTONS
+FLAVOUR_ALIASES = flavour_aliases()  # names a link may carry for a button's flavour (omp17 → omp)
 TABS = ("sessions", "tree", "stepper", "rules", "backtest", "playground", "drafts", "timeline")
 
 # URL query key -> parameter name (UI.md: ?session=…&leaf=…&filter=…&q=…&stream=…&step=…)
@@ -50,7 +51,8 @@ class AppState(param.Parameterized):
     leaf = param.String(default="", doc="Selected entry id in the tree (its conversation is shown).")
     filter = param.Selector(default="default", objects=list(FILTER_MODES), doc="Tree filter mode.")
     q = param.String(default="", doc="Tree search query.")
-    flavour = param.Selector(default="omp", objects=list(FLAVOURS), doc="Which agent's /tree behaviour to follow.")
+    flavour = param.Selector(default="auto", objects=list(FLAVOURS), doc="Which agent's /tree behaviour to follow.")
+    flavour_read = param.String(default="", doc="What the open file is read as and why (auto: the decision).")
     stream = param.String(default="", doc="Stream file for the stepper; empty = derived from the open session.")
     chunking = param.Selector(default="words", objects=list(CHUNK_POLICIES), doc="How a derived stream is chunked.")
     rules_dir = param.String(default="", doc="Folder whose rules the stepper and rules tab use.")
@@ -154,6 +156,8 @@ class AppState(param.Parameterized):
             raw = values[0]
             text = raw.decode("utf-8", "replace") if isinstance(raw, bytes) else str(raw)
             p = self.param[name]
+            if name == "flavour":
+                text = FLAVOUR_ALIASES.get(text, text)
             try:
                 value: Any = int(text) if isinstance(p, param.Integer) else text
                 if isinstance(p, param.Selector) and value not in p.objects:

@@ -9,6 +9,7 @@ from typing import Any
 import panel as pn
 from panel.viewable import Viewer
 
+from workbench.sessions import branch_usage
 from workbench.ui.background import Background
 from workbench.ui.entry_html import conversation_html, entry_html, esc, raw_json_html
 from workbench.ui.session_doc import SessionDoc
@@ -29,6 +30,29 @@ def conversation_tail_html(doc: SessionDoc, leaf: str) -> str:
                  f"the last {CONVERSATION_TAIL} follow</div>")
         messages = messages[-CONVERSATION_TAIL:]
     return head + conversation_html(messages)
+
+
+def nan_note(doc: SessionDoc, entry: Any) -> str:
+    """Why a compaction row reads ``NaNk tokens``: the row keeps the agent's own text."""
+    if entry.type != "compaction" or "NaNk tokens" not in doc.display_text(entry.id):
+        return ""
+    return ('<div class="wb-muted wb-nan-note">The row reads "NaNk tokens" as the agent shows it: this '
+            "compaction has no number in <code>tokensBefore</code>, so its size is not known.</div>")
+
+
+def branch_usage_html(doc: SessionDoc, leaf: str) -> str:
+    """Tokens and cost of the assistant messages from the root to ``leaf`` (this branch only, not the
+    file: the timeline's totals sum every branch); subagents' files are left to ``workbench usage``."""
+    usage = branch_usage(doc.session, leaf, children=False)
+    if not usage.messages:
+        return '<div class="wb-muted">Usage on this branch: no assistant message up to here.</div>'
+    tokens = usage.tokens
+    judged = sum(j.calls for j in usage.judge)
+    judge = f" · {judged} TTSR judge call(s) ${sum(j.cost for j in usage.judge):.4f} apart" if judged else ""
+    return (f'<div class="wb-kv wb-branch-usage">Usage on this branch: {usage.messages} assistant message(s) · '
+            f"input {int(tokens['input']):,} · output {int(tokens['output']):,} · cache read "
+            f"{int(tokens['cacheRead']):,} · cache write {int(tokens['cacheWrite']):,} · total "
+            f"{int(tokens['totalTokens']):,} · cost ${usage.cost:.4f}{esc(judge)}</div>")
 
 
 class TreeDetail(Viewer):
@@ -74,8 +98,9 @@ class TreeDetail(Viewer):
             self.entry.object = '<div class="wb-muted">Select an entry in the list or the graph.</div>'
             self.conversation.object = self.raw.object = ""
             return None
-        self.entry.object = entry_html(entry.obj, label=doc.label(entry.id), line=entry.line,
-                                       on_active_path=entry.id in doc.active_ids())
+        self.entry.object = (entry_html(entry.obj, label=doc.label(entry.id), line=entry.line,
+                                        on_active_path=entry.id in doc.active_ids())
+                             + nan_note(doc, entry) + branch_usage_html(doc, entry.id))
         self.raw.object = raw_json_html(entry.raw)
         # the context of a leaf deep in a long session is tens of thousands of messages: built on its
         # own lane (not delaying the list's keys), the newest selection wins, only the tail is drawn

@@ -1,0 +1,66 @@
+"""``workbench rules validate RULE_FILE --on SESSION ...``: what ``/omfg`` would say of a rule."""
+
+from __future__ import annotations
+
+import json
+
+from tests.rulecheck.test_validate import WRITE_TS, write_session
+from workbench.cli import main
+
+NARROW = """---
+condition: 'console\\.log'
+scope: tool:write(*.ts)
+---
+Use the logger.
+"""
+BROAD = NARROW.replace("tool:write(*.ts)", "tool")
+JUDGED = """---
+question: Does this write log to the console?
+scope: tool:write(*.ts)
+---
+Use the logger.
+"""
+
+
+def _files(tmp_path, rule_text):
+    rule = tmp_path / "no-console.md"
+    rule.write_text(rule_text)
+    session = write_session(tmp_path / "s.jsonl", tmp_path, [[WRITE_TS]])
+    return rule, session
+
+
+def test_validate_accepts_a_narrow_rule_and_lists_where_it_fires(tmp_path, capsys):
+    rule, session = _files(tmp_path, NARROW)
+    before = session.read_text()
+    assert main(["rules", "validate", str(rule), "--on", str(session)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "no-console: accepted by /omfg's check (1 output(s) in 1 session(s))"
+    assert f"fires on the `write` call on `src/a.ts` ({session} entry a1)" in out
+    assert session.read_text() == before
+
+
+def test_validate_json_gives_the_scope_note(tmp_path, capsys):
+    rule, session = _files(tmp_path, BROAD)
+    assert main(["rules", "validate", str(rule), "--on", str(session), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["matched"] is False and data["matches"][0]["entry"] == "a1"
+    assert 'Use a narrow scope such as "tool:write(*.ts)"' in data["feedback"]
+
+
+def test_validate_judged_rule_needs_a_judge(tmp_path, capsys):
+    rule, session = _files(tmp_path, JUDGED)
+    assert main(["rules", "validate", str(rule), "--on", str(session)]) == 1
+    assert "note: No judge model is available" in capsys.readouterr().out
+    assert main(["rules", "validate", str(rule), "--on", str(session), "--judge", "yes", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["judge"] == "fixed:yes" and [j["subject"] for j in data["judged"]] == ["`write` call on `src/a.ts`"]
+
+
+def test_validate_bad_input_is_one_error_line(tmp_path, capsys):
+    rule, session = _files(tmp_path, NARROW)
+    assert main(["rules", "validate", str(rule), "--on", str(tmp_path / "missing.jsonl")]) == 2
+    assert capsys.readouterr().err.strip() == f"error: {tmp_path / 'missing.jsonl'}: no such session file (--on)"
+    assert main(["rules", "validate", str(tmp_path / "nope.md"), "--on", str(session)]) == 2
+    assert capsys.readouterr().err.startswith("error: ")
+    assert main(["rules", "validate", str(tmp_path), "--on", str(session)]) == 2
+    assert "give one rule file" in capsys.readouterr().err

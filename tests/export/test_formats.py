@@ -1,0 +1,50 @@
+"""``export --format md|json``: the conversation at a leaf (tool calls folded) and the entries on the path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from workbench.cli import main
+
+
+def _session(tmp_path: Path) -> Path:
+    path = tmp_path / "s.jsonl"
+    records = [
+        {"type": "session", "version": 3, "id": "s", "timestamp": "2026-11-30T10:00:00Z", "cwd": "/p"},
+        {"type": "message", "id": "u", "parentId": None, "timestamp": "2026-11-30T10:00:00Z",
+         "message": {"role": "user", "content": "list <files> ```"}},
+        {"type": "message", "id": "a", "parentId": "u", "timestamp": "2026-11-30T10:00:01Z",
+         "message": {"role": "assistant", "model": "m1", "content": [
+             {"type": "text", "text": "looking"},
+             {"type": "toolCall", "id": "t1", "name": "bash", "arguments": {"command": "ls"}}]}},
+        {"type": "message", "id": "r", "parentId": "a", "timestamp": "2026-11-30T10:00:02Z",
+         "message": {"role": "toolResult", "toolCallId": "t1", "toolName": "bash", "content": [{"type": "text", "text": "a.py"}]}},
+        {"type": "message", "id": "other", "parentId": "u", "timestamp": "2026-11-30T10:00:03Z",
+         "message": {"role": "assistant", "model": "m1", "content": [{"type": "text", "text": "another branch"}]}},
+    ]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def test_markdown_folds_tool_calls_and_escapes_html(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "s.md"
+    assert main(["export", str(_session(tmp_path)), "--leaf", "r", "--format", "md", "--out", str(out)]) == 0
+    text = out.read_text(encoding="utf-8")
+    assert "<details><summary>tool call: bash</summary>" in text and '"command": "ls"' in text
+    assert "<details><summary>result of bash</summary>" in text and "a.py" in text
+    assert "&lt;files&gt;" in text and "<files>" not in text and "another branch" not in text
+
+
+def test_json_is_the_entries_on_the_path(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "s.json"
+    session = _session(tmp_path)
+    before = session.read_bytes()
+    assert main(["export", str(session), "--leaf", "r", "--format", "json", "--out", str(out)]) == 0
+    data = json.loads(out.read_text(encoding="utf-8"))
+    assert [e["id"] for e in data["entries"]] == ["u", "a", "r"] and data["leafId"] == "r"
+    assert session.read_bytes() == before
+    assert main(["export", str(session), "--format", "json", "--out", str(session)]) == 2
+    assert session.read_bytes() == before

@@ -1,0 +1,137 @@
+"""The notebooks where users open them: JupyterLab from the project's environment, no network, a
+notebook run in the browser and its views clicked (what nbmake, which never renders, cannot see)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.e2e
+
+ROOT = Path(__file__).resolve().parents[2]
+JUPYTER = Path(sys.executable).with_name("jupyter")
+ROW = ".wb-tree-row"
+KERNEL_IDLE = """() => {
+  const w = window.jupyterapp && window.jupyterapp.shell.currentWidget;
+  const kernel = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
+  return !!kernel && kernel.status === 'idle';
+}"""
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_until_up(url: str, proc: subprocess.Popen, log: Path) -> None:
+    # Polls the server's status URL; each try is a real request that either answers or fails at once.
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"jupyter lab exited: {log.read_text(encoding='utf-8')[-2000:]}")
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            try:
+                proc.wait(timeout=0.2)  # returns early only if the server died
+            except subprocess.TimeoutExpired:
+                pass
+    raise TimeoutError(f"jupyter lab did not answer: {log.read_text(encoding='utf-8')[-2000:]}")
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    """JupyterLab on a free loopback port, its root a folder outside the repository holding a copy of
+    notebooks/ (the setup cell must find the repository from the installed package; JupyterLab's
+    autosave never writes into the repository)."""
+    if not JUPYTER.exists():
+        pytest.fail(f"{JUPYTER} missing: install the notebook extra (pip install -e '.[notebook]')")
+    base = tmp_path_factory.mktemp("lab")
+    root = base / "root"
+    shutil.copytree(ROOT / "notebooks", root / "notebooks", ignore=shutil.ignore_patterns("*.py"))
+    settings = base / "settings" / "@jupyterlab" / "apputils-extension"
+    settings.mkdir(parents=True)
+    # No news or update pop-up over the views (they would also try the network).
+    (settings / "notification.jupyterlab-settings").write_text(
+        json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8")
+    port = _free_port()
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(base / "config"), "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    cmd = [str(JUPYTER), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
+           "--IdentityProvider.token=", "--ServerApp.password=", f"--ServerApp.root_dir={root}",
+           "--LabApp.expose_app_in_browser=True", f"--LabApp.workspaces_dir={base / 'workspaces'}",
+           f"--LabApp.user_settings_dir={base / 'settings'}"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        cmd.append("--allow-root")  # CI runs as root
+    log = base / "lab.log"
+    with log.open("w", encoding="utf-8") as out:
+        proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=root)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_until_up(f"{url}/api/status", proc, log)
+        yield url
+    finally:
+        try:  # shuts the kernels down with the server
+            urllib.request.urlopen(urllib.request.Request(f"{url}/api/shutdown", method="POST"), timeout=10)
+            proc.wait(timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            proc.terminate()
+            proc.wait(timeout=60)
+
+
+def test_quickstart_runs_and_its_views_respond(page, lab):
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.set_default_timeout(30_000)
+    outside: list[str] = []
+
+    def note(request) -> None:
+        parts = urlsplit(request.url)
+        # Scripts only: Panel's theme and loading stylesheets still name its CDN in notebook mode and
+        # fall back to the styles inlined in the models when it is out of reach.
+        local = parts.hostname == "127.0.0.1" or parts.scheme not in ("http", "https")
+        if request.resource_type == "script" and not local:
+            outside.append(request.url)
+
+    page.on("request", note)
+    page.goto(f"{lab}/lab/tree/notebooks/01-quickstart.ipynb")
+    page.wait_for_function(KERNEL_IDLE, timeout=90_000)
+    page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
+
+    rows = page.locator(ROW)
+    expect(rows.first).to_be_visible(timeout=120_000)
+    everything = rows.count()
+    assert everything > 3
+
+    # a filter: the tree view's `user` button keeps the user messages only
+    page.get_by_role("button", name="user", exact=True).first.click()
+    expect(rows).not_to_have_count(everything)
+    for text in rows.all_inner_texts():
+        assert re.search(r"user", text), text
+
+    # a tree row: the kernel's answer marks it selected
+    rows.nth(1).click()
+    expect(rows.nth(1)).to_have_class(re.compile(r"\bwb-selected\b"))
+
+    # a step in the stepper view of the same notebook
+    position = page.locator(".wb-step-position")
+    position.scroll_into_view_if_needed()
+    expect(position).to_contain_text("step 0 /")
+    page.get_by_role("button", name="Step ▶").first.click()
+    expect(position).to_contain_text("step 1 /")
+
+    # Offline, the setup cell sent BokehJS, Panel and Tabulator inline: no script was asked of a CDN.
+    assert outside == [], f"scripts asked of the network: {outside[:5]}"
