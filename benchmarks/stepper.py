@@ -15,7 +15,7 @@ import sys
 import time
 import tracemalloc
 
-from workbench.replay import Stepper, make_stream, parse_event
+from workbench.replay import ReplayConfig, Stepper, make_stream, parse_event
 from workbench.rules import Rule
 
 WORDS = "the quick brown fox jumps over the lazy dog and then writes some code for the parser ".split(" ")
@@ -58,7 +58,7 @@ RULES = [
 
 def _step_all(stream, settings, bound):
     started = time.perf_counter()
-    st = Stepper(stream, RULES, settings, cwd="/proj", time_bound=bound)
+    st = Stepper(stream, RULES, ReplayConfig.of(settings, cwd="/proj", time_bound=bound))
     guard = time.perf_counter() - started
     t0 = time.perf_counter()
     snaps = st.snapshots()
@@ -82,11 +82,11 @@ def first_step_on_sample() -> None:
     print(f"sample big-refactor: {len(stream.events):,} events, {len(rules)} rules, "
           f"{len(checked)} not provably linear (pre-checked): {', '.join(checked)}")
     t0 = time.perf_counter()
-    st = Stepper(stream, rules, {}, cwd=stream.cwd or cwd, home=home)
+    st = Stepper(stream, rules, ReplayConfig(cwd=stream.cwd or cwd, home=home))
     st.seek(0)
     sync = time.perf_counter() - t0
     t0 = time.perf_counter()
-    st = Stepper(stream, rules, {}, cwd=stream.cwd or cwd, home=home, background=True)
+    st = Stepper(stream, rules, ReplayConfig(cwd=stream.cwd or cwd, home=home), background=True)
     st.seek(0)
     first = time.perf_counter() - t0
     st.precheck.wait()

@@ -116,11 +116,11 @@ def quickstart() -> list:
             "snapshot per stream event."
         ),
         new_code_cell(
-            "from workbench.replay import Stepper, read_stream\n"
+            "from workbench.replay import ReplayConfig, Stepper, read_stream\n"
             "from workbench.rules import load_rules\n\n"
             "rules = load_rules(cwd=str(PROJECT), home=str(HOME))\n"
             "stream = read_stream(SAMPLES / \"streams\" / \"prose-unwrap.stream.jsonl\")\n"
-            "stepper = Stepper(stream, rules.rules, {\"contextMode\": \"discard\"}, cwd=str(PROJECT))\n"
+            "stepper = Stepper(stream, rules.rules, ReplayConfig.of({\"contextMode\": \"discard\"}, cwd=str(PROJECT)))\n"
             "print(len(stepper), \"events,\", stream.turn_count(), \"turns\")\n\n"
             "step = stepper.next_trigger(-1)\n"
             "snap = stepper.seek(step)\n"
@@ -216,13 +216,13 @@ def debug_trigger() -> list:
             "`console.log` calls. We replay it with only the new rule, so nothing else interferes."
         ),
         new_code_cell(
-            "from workbench.replay import Stepper, read_stream\n"
+            "from workbench.replay import ReplayConfig, Stepper, read_stream\n"
             "from workbench.rules import load_rules\n\n"
             "stream = read_stream(SAMPLES / \"streams\" / \"tool-console-log.stream.jsonl\")\n\n"
             "def replay(settings=None):\n"
             "    found = load_rules(cwd=str(work), home=str(HOME))\n"
             "    rule = next(r for r in found.rules if r.name == \"no-debug-logging\")\n"
-            "    return rule, Stepper(stream, [rule], settings, cwd=str(work))\n\n"
+            "    return rule, Stepper(stream, [rule], ReplayConfig.of(settings, cwd=str(work)))\n\n"
             "rule, stepper = replay()\n"
             "print(\"condition:\", rule.condition, \" scope:\", rule.scope, \" interrupt:\", rule.interrupt_mode)\n"
             "print(\"first trigger:\", stepper.next_trigger(-1))"

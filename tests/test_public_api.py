@@ -83,8 +83,8 @@ PUBLIC = {
     "workbench.replay": {
         "API_KEY_ENV", "AskJudge", "Bounded", "BufferView", "CHUNK_POLICIES", "ChunkPolicy", "Conversation",
         "Firing", "FiringRecorder", "FixedJudge", "HttpJudge", "Judge", "JudgeQuestion", "JudgeRequest",
-        "JudgedBacktest", "JudgedOutput", "Lane", "LastRuleSet", "Marker", "Message", "NO_CONTINUATION", "PreCheck", "ProbeStream", "ReplayEvent",
-        "ReplayResult", "RuleState", "ScriptJudge", "SessionCopy", "SessionJudging", "SimulatedSession",
+        "JudgedBacktest", "JudgedOutput", "Lane", "LastRuleSet", "Marker", "Message", "NO_CONTINUATION", "PreCheck", "ProbeStream", "ReplayConfig", "ReplayEvent",
+        "ReplayResult", "ReplaySource", "RuleState", "ScriptJudge", "SessionCopy", "SessionJudging", "SimulatedSession",
         "Snapshot", "StepStatus", "Stepper", "Stream", "StreamEvent", "StreamHeader", "TimeBound", "Timeline",
         "ast_patterns", "build_timeline", "chunk_text", "completed_outputs", "culprits", "derive_stream", "event", "example_judge",
         "find_slow_rules", "guard", "has_condition", "interrupts", "judge_from_option", "judge_line",

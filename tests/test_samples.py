@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.replay import Stepper, read_stream
+from workbench.replay import ReplayConfig, Stepper, read_stream
 from workbench.rules import bucket_rules, load_rules
 from workbench.sessions import SessionTree, build_session_context, load_session
 from workbench.ttsr import TtsrManager
@@ -201,7 +201,7 @@ def test_stream_sample_reads(name):
 def test_stream_sample_triggers_its_rule(name, tmp_path):
     rule, event_type, action = STREAM_TRIGGERS[name]
     stream = read_stream(SAMPLES / "streams" / name)
-    stepper = Stepper(stream, _project_rules(tmp_path).rules, None, cwd=str(PROJECT))
+    stepper = Stepper(stream, _project_rules(tmp_path).rules, ReplayConfig(cwd=str(PROJECT)))
     first = stepper.next_trigger(-1)
     assert first is not None
     snap = stepper.seek(first)
@@ -212,7 +212,7 @@ def test_stream_sample_triggers_its_rule(name, tmp_path):
 
 def test_prose_rule_fires_in_the_middle_of_a_delta(tmp_path):
     stream = read_stream(SAMPLES / "streams" / "prose-unwrap.stream.jsonl")
-    stepper = Stepper(stream, _project_rules(tmp_path).rules, None, cwd=str(PROJECT))
+    stepper = Stepper(stream, _project_rules(tmp_path).rules, ReplayConfig(cwd=str(PROJECT)))
     snap = stepper.seek(stepper.next_trigger(-1))
     assert ".unwrap()" not in snap.event.delta  # the match spans the previous delta and this one
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.conformance.pipeline_rules import rule_from_js
-from workbench.replay import SimulatedSession, make_stream, parse_event
+from workbench.replay import ReplayConfig, SimulatedSession, make_stream, parse_event
 from workbench.replay.conversation import text_of
 
 _STREAM = re.compile(r"stream\s*#(\d+)\s*:", re.I)
@@ -160,7 +160,7 @@ def run_session_scenario(case: dict, whole: dict) -> None:
         pytest.fail(f"session_scenario: {exc}")
     stream = make_stream(events, cwd="/tmp")
     rules = [rule_from_js(r) for r in inp.get("rules", [])]
-    sim = SimulatedSession(rules, inp.get("settings"), cwd="/tmp", stream=stream)
+    sim = SimulatedSession(rules, ReplayConfig.of(inp.get("settings"), cwd="/tmp"), stream=stream)
     for i, ev in enumerate(stream.events):
         sim.feed(i, ev)
     result = sim.finish()

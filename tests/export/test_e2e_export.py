@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from workbench.export import export_html
-from workbench.replay import Stepper, read_stream
+from workbench.replay import ReplayConfig, Stepper, read_stream
 from workbench.rules import load_rules
 from workbench.sessions import load_session
 
@@ -54,7 +54,7 @@ def test_session_export_shows_text_and_runs_nothing(tmp_path, offline_page) -> N
 def test_stepper_export_opens_at_its_step_and_steps(tmp_path, offline_page) -> None:
     stream = read_stream(SAMPLES / "streams" / "prose-unwrap.stream.jsonl")
     rules = load_rules(cwd=str(SAMPLES / "project")).rules
-    stepper = Stepper(stream, rules, cwd=stream.cwd or str(SAMPLES / "project"))
+    stepper = Stepper(stream, rules, ReplayConfig(cwd=stream.cwd or str(SAMPLES / "project")))
     first_trigger = stepper.next_trigger(-1)
     assert first_trigger is not None and first_trigger > 1
     out = export_html(tmp_path / "run.html", stepper=stepper, step=1)

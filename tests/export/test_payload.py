@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from workbench.export import session_payload, stepper_payload, triggers
-from workbench.replay import Stepper, read_stream
+from workbench.replay import ReplayConfig, Stepper, read_stream
 from workbench.rules import load_rules
 from workbench.sessions import FILTER_MODES, TreeList, load_session
 
@@ -20,7 +20,7 @@ STREAM = SAMPLES / "streams" / "prose-unwrap.stream.jsonl"
 def stepper() -> Stepper:
     stream = read_stream(STREAM)
     rules = load_rules(cwd=str(SAMPLES / "project")).rules
-    return Stepper(stream, rules, cwd=stream.cwd or str(SAMPLES / "project"))
+    return Stepper(stream, rules, ReplayConfig(cwd=stream.cwd or str(SAMPLES / "project")))
 
 
 def _unchain(chains: list[list[int]], strings: list[str], node: int) -> list[dict]:

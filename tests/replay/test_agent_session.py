@@ -11,6 +11,7 @@ import json
 import pytest
 
 from tests.replay.conftest import ev, prose_turn, rule, stream_of, tool_turn
+from workbench.replay import ReplayConfig
 from workbench.replay.agent_end import AgentEnd, replay_with_agent_ends
 from workbench.replay.conversation import text_of
 
@@ -19,7 +20,7 @@ UNWRAP = rule("no-unwrap", r"\.unwrap\(")
 
 
 def _replay(stream, rules, mode, **settings):
-    return replay_with_agent_ends(stream, rules, {"contextMode": mode, **settings}, cwd="/proj")
+    return replay_with_agent_ends(stream, rules, ReplayConfig.of({"contextMode": mode, **settings}, cwd="/proj"))
 
 
 def _roles(context) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from tests.replay.conftest import stream_of, tool_turn
-from workbench.replay import Stepper
+from workbench.replay import ReplayConfig, Stepper
 from workbench.rules import Rule
 
 
@@ -27,14 +27,14 @@ def _whys(stepper: Stepper, name: str) -> list[str | None]:
 def test_a_toml_rule_fires_through_the_dynamic_grammar() -> None:
     rule = _ast_rule("no-wildcard-dep", 'serde = "*"')
     stream = stream_of(_write_turn("Cargo.toml", '[dependencies]\nserde = "*"\n'))
-    st = Stepper(stream, [rule], {}, cwd="/proj", time_bound=None)
+    st = Stepper(stream, [rule], ReplayConfig(cwd="/proj", time_bound=None))
     assert st.next_trigger(0) is not None
 
 
 def test_a_miss_on_broken_source_says_the_engines_may_differ() -> None:
     rule = _ast_rule("no-name", '"name": $V')
     stream = stream_of(_write_turn("package.json", '{\n  "name": "x",\n  "deps": {}\n}\n'))
-    st = Stepper(stream, [rule], {}, cwd="/proj", time_bound=None)
+    st = Stepper(stream, [rule], ReplayConfig(cwd="/proj", time_bound=None))
     whys = [w for w in _whys(st, "no-name") if w and w.startswith("AST")]
     assert whys, _whys(st, "no-name")
     assert any("does not parse cleanly yet" in w for w in whys)  # a partial snapshot
@@ -44,13 +44,12 @@ def test_a_miss_on_broken_source_says_the_engines_may_differ() -> None:
 
 def test_a_clean_miss_says_only_that_the_pattern_did_not_match() -> None:
     rule = _ast_rule("no-eval", "eval($X)")
-    st = Stepper(stream_of(_write_turn("a.py", "print(1)\n", pieces=1)), [rule], {}, cwd="/proj", time_bound=None)
+    st = Stepper(stream_of(_write_turn("a.py", "print(1)\n", pieces=1)), [rule], ReplayConfig(cwd="/proj", time_bound=None))
     assert "AST pattern did not match" in _whys(st, "no-eval")
     assert not any(w and "parse cleanly" in w for w in _whys(st, "no-eval"))
 
 
 def test_a_language_without_a_grammar_is_named() -> None:
     rule = _ast_rule("no-todo", "TODO")
-    st = Stepper(stream_of(_write_turn("build.just", "build:\n    TODO\n", pieces=1)), [rule], {}, cwd="/proj",
-                 time_bound=None)
+    st = Stepper(stream_of(_write_turn("build.just", "build:\n    TODO\n", pieces=1)), [rule], ReplayConfig(cwd="/proj", time_bound=None))
     assert any(w and "no grammar package here provides it" in w for w in _whys(st, "no-todo"))

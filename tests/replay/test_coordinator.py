@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from tests.replay.conftest import ev, prose_turn, rule, stream_of, tool_turn
-from workbench.replay import run_session
+from workbench.replay import ReplayConfig, run_session
 from workbench.replay.notifications import NoticeRule, Notification
 
 
@@ -37,8 +37,7 @@ def test_a_call_that_keeps_matching_announces_once():
     per check was emitted before (10 for this call)."""
     args = {"path": "src/a.rs", "old_string": "x", "new_string": "y.unwrap() and a lot more text here to stream"}
     gap0 = {"repeatMode": "after-gap", "repeatGap": 0}
-    result = run_session(stream_of(tool_turn("c1", "edit", _chunks(json.dumps(args), 5), args, "ok")), [NEVER], gap0,
-                         cwd="/proj")
+    result = run_session(stream_of(tool_turn("c1", "edit", _chunks(json.dumps(args), 5), args, "ok")), [NEVER], ReplayConfig.of(gap0, cwd="/proj"))
     assert [(e.type, e.stream_key) for e in result.events] == [("ttsr_triggered", "toolcall:c1"), ("reminder", None)]
 
 
@@ -46,7 +45,7 @@ def test_announcements_start_afresh_each_turn():
     args = {"path": "src/x.rs", "old_string": "x", "new_string": "y.unwrap()"}
     gap = {"repeatMode": "after-gap", "repeatGap": 1}
     turns = [tool_turn("c1", "edit", _chunks(json.dumps(args)), args, "ok") for _ in range(2)]
-    result = run_session(stream_of(*turns), [NEVER], gap, cwd="/proj")
+    result = run_session(stream_of(*turns), [NEVER], ReplayConfig.of(gap, cwd="/proj"))
     assert [e.stream_key for e in result.events if e.type == "ttsr_triggered"] == ["toolcall:c1", "toolcall:c1"]
 
 
@@ -60,7 +59,7 @@ def test_a_deferred_reminder_reserves_its_rule_until_delivered():
              ev("message_end", stopReason="toolUse"),
              ev("tool_result", toolCallId="c", toolName="bash", content=[{"type": "text", "text": "x"}]),
              ev("turn_end")]
-    result = run_session(stream_of(first, prose_turn("another TODO")), [hint], cwd="/proj")
+    result = run_session(stream_of(first, prose_turn("another TODO")), [hint], ReplayConfig(cwd="/proj"))
     injections = [e for e in result.events if e.type == "injection"]
     assert [(e.rules, e.detail["deferred"]) for e in injections] == [(("hint",), True)]
     assert result.injected == ("hint",)
@@ -71,7 +70,7 @@ def test_the_notice_names_the_rule_with_its_description_and_merges_consecutive_t
     other = rule("no-expect", r"\.expect\(", scope=["tool:edit(*.rs)"], interrupt_mode="never",
                  content="Line one\nLine two")
     result = run_session(stream_of(_two_calls_turn(args, {**args, "new_string": "z.expect()"})), [NEVER, other],
-                         cwd="/proj")
+                         ReplayConfig(cwd="/proj"))
     (notice,) = result.to_json()["notifications"]
     assert notice["rules"] == ["no-unwrap", "no-expect"]
     assert notice["text"] == "Injecting 2 rules:\nno-unwrap: No unwrap in Rust\nno-expect: Line one…\n (ctrl+o to expand)"
@@ -81,7 +80,7 @@ def test_a_notice_after_other_transcript_output_is_a_new_block():
     args = {"path": "src/x.rs", "old_string": "x", "new_string": "y.unwrap()"}
     gap = {"repeatMode": "after-gap", "repeatGap": 1}
     turns = [tool_turn(f"c{i}", "edit", _chunks(json.dumps(args)), args, "ok") for i in range(2)]
-    result = run_session(stream_of(*turns), [NEVER], gap, cwd="/proj")
+    result = run_session(stream_of(*turns), [NEVER], ReplayConfig.of(gap, cwd="/proj"))
     assert [n["text"] for n in result.to_json()["notifications"]] == ["Injecting rule: no-unwrap\nNo unwrap in Rust"] * 2
 
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from workbench.errors import UsageError
-from workbench.replay import chunk_text, derive_stream
+from workbench.replay import ReplayConfig, chunk_text, derive_stream
 
 TEXT = "Hello, wörld!  Let's call result.unwrap() 12345 times\n\tdone"
 
@@ -87,6 +87,6 @@ def test_derived_stream_replays(session_file):
     from workbench.rules import Rule
 
     rule = Rule("no-unwrap", "/proj/r.md", "No unwrap.", condition=[r"\.unwrap\("])
-    result = run_session(derive_stream(session_file, policy="fixed", size=4), [rule], None, time_bound=None)
+    result = run_session(derive_stream(session_file, policy="fixed", size=4), [rule], ReplayConfig(time_bound=None))
     abort = next(e for e in result.events if e.type == "abort")
     assert abort.source == "tool" and abort.tool_call_id == "t1"

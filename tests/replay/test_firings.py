@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.replay import not_registered, record_firings
+from workbench.replay import ReplayConfig, not_registered, record_firings
 from workbench.replay.firings import ast_patterns, snippet
 from workbench.rules import Rule
 from workbench.ttsr import TtsrSettings
@@ -15,7 +15,7 @@ PROBE = TtsrSettings.of(interrupt_mode="never", repeat_mode="after-gap", repeat_
 def test_one_firing_per_rule_and_turn_with_where_it_matched():
     stream = stream_of(prose_turn("let a = x", ".unwrap();", " and y.unwrap()"), prose_turn("fine"),
                        prose_turn("z.unwrap()"))
-    _sim, recorder = record_firings(stream, [rule("no-unwrap", r"\.unwrap\(")], PROBE, cwd="/proj")
+    _sim, recorder = record_firings(stream, [rule("no-unwrap", r"\.unwrap\(")], ReplayConfig.of(PROBE, cwd="/proj"))
     firings = recorder.firings
     assert [(f.rule, f.turn, f.source, f.via) for f in firings] == [("no-unwrap", 0, "text", "regex"),
                                                                   ("no-unwrap", 2, "text", "regex")]
@@ -32,7 +32,7 @@ def test_a_tool_call_firing_names_the_tool_and_its_paths():
     stream = stream_of(tool_turn("t1", "write", ['{"path": "src/a.rs", "content": "fn main() { x.', 'unwrap(); }"}'],
                                  args, "ok"))
     rules = [rule("no-unwrap", r"\.unwrap\(", scope=["tool:write(*.rs)"])]
-    _sim, recorder = record_firings(stream, rules, PROBE, cwd="/proj")
+    _sim, recorder = record_firings(stream, rules, ReplayConfig.of(PROBE, cwd="/proj"))
     (firing,) = recorder.firings
     assert (firing.source, firing.tool_name) == ("tool", "write")
     assert firing.file_paths is not None and "src/a.rs" in firing.file_paths
@@ -43,7 +43,7 @@ def test_an_ast_firing_is_located_with_ast_grep():
     stream = stream_of(tool_turn("t1", "write", ['{"path": "src/a.ts", "content": ', f'{code!r}}}'.replace("'", '"')],
                                  {"path": "src/a.ts", "content": code}, "ok"))
     rules = [Rule("no-any", "/proj/.omp/rules/no-any.md", "b", ast_condition=["$X as any"], scope=["tool:write"])]
-    _sim, recorder = record_firings(stream, rules, PROBE, cwd="/proj")
+    _sim, recorder = record_firings(stream, rules, ReplayConfig.of(PROBE, cwd="/proj"))
     (firing,) = recorder.firings
     assert firing.via == "ast" and firing.offset is not None
     assert "value as any" in firing.snippet

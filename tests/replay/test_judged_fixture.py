@@ -13,7 +13,7 @@ import pytest
 from tests.replay.test_judges import FakeChat
 from workbench.cli import main
 from workbench.errors import JudgePending
-from workbench.replay import Stepper, read_stream
+from workbench.replay import ReplayConfig, Stepper, read_stream
 from workbench.replay.judges import AskJudge
 from workbench.rules import load_rules
 
@@ -72,7 +72,7 @@ def test_replay_with_the_http_judge(capsys, home):
 def test_stepping_with_ask_pauses_at_each_request(home):
     stream = read_stream(STREAM)
     rules = load_rules(cwd=str(FIXTURE), home=home).rules
-    stepper = Stepper(stream, rules, None, cwd=stream.cwd, judge=AskJudge(), time_bound=None)
+    stepper = Stepper(stream, rules, ReplayConfig(cwd=stream.cwd, judge=AskJudge(), time_bound=None))
     answered = []
     for _ in range(5):  # bounded: two requests are expected
         try:

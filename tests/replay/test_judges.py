@@ -11,7 +11,7 @@ from typing import ClassVar
 import pytest
 
 from workbench.errors import JudgeError, JudgeFileError, UsageError
-from workbench.replay import run_session
+from workbench.replay import ReplayConfig, run_session
 from workbench.replay.judges import (
     API_KEY_ENV,
     AskJudge,
@@ -204,8 +204,7 @@ def test_http_judge_unreachable():
 def test_replay_with_the_http_judge_delivers_only_the_yes(server):
     rules = [Rule("promise", "/p/promise.md", "No promises.", question="Does it promise anything?"),
              Rule("rude", "/p/rude.md", "Be kind.", question="Is it rude?")]
-    result = run_session(stream_of(prose_turn("I promise it works.")), rules, cwd="/p",
-                         judge=HttpJudge(server, timeout=5), time_bound=None)
+    result = run_session(stream_of(prose_turn("I promise it works.")), rules, ReplayConfig(cwd="/p", judge=HttpJudge(server, timeout=5), time_bound=None))
     assert result.injected == ("promise",)
     assert len(FakeChat.seen) == 1  # one request for the output, both questions in it
     assert result.judge_rounds[0].items[0].answers == (0.95, 0.05)
@@ -214,8 +213,7 @@ def test_replay_with_the_http_judge_delivers_only_the_yes(server):
 def test_a_failing_judge_is_recorded_and_the_replay_goes_on(server):
     FakeChat.mode = "error"
     rules = [Rule("promise", "/p/promise.md", "No promises.", question="Does it promise anything?")]
-    result = run_session(stream_of(prose_turn("x")), rules, cwd="/p", judge=HttpJudge(server, timeout=5),
-                         time_bound=None)
+    result = run_session(stream_of(prose_turn("x")), rules, ReplayConfig(cwd="/p", judge=HttpJudge(server, timeout=5), time_bound=None))
     item = result.judge_rounds[0].items[0]
     assert item.status == "error" and "HTTP 500" in item.error
     assert result.status == "completed" and result.injected == ()

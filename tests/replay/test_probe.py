@@ -17,7 +17,7 @@ import pytest
 from tests.replay.test_prefilter import RULES, _rule, _session
 from workbench.backtest import BacktestOptions, backtest_batch, backtest_session
 from workbench.backtest import run as backtest_run
-from workbench.replay import may_hang, prefilter, probe, probe_plan, record_firings
+from workbench.replay import ReplayConfig, may_hang, prefilter, probe, probe_plan, record_firings
 from workbench.replay.derive import (
     PLACEHOLDER,
     FeedPlan,
@@ -62,7 +62,7 @@ def test_turns_and_rules_left_out_never_fire_in_a_full_replay(tmp_path: Path, se
                   for p in planned[0]]
         kept = planned[1]
         stream = derive_stream(session, size=3)
-        _, recorder = record_firings(stream, rules, PROBE, cwd=stream.cwd or "/")
+        _, recorder = record_firings(stream, rules, ReplayConfig.of(PROBE, cwd=stream.cwd or "/"))
         names = {r.name for r in kept}
         for firing in recorder.firings:
             assert firing.rule in names

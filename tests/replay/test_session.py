@@ -8,14 +8,14 @@ import pytest
 
 from tests.replay.conftest import ev, prose_turn, rule, stream_of, tool_turn
 from workbench.errors import UsageError
-from workbench.replay import SimulatedSession, run_session
+from workbench.replay import ReplayConfig, SimulatedSession, run_session
 from workbench.replay.conversation import text_of
 
 UNWRAP = rule("no-unwrap", r"\.unwrap\(")
 
 
 def _run(stream, rules, **settings):
-    return run_session(stream, rules, settings, cwd="/proj", time_bound=None)
+    return run_session(stream, rules, ReplayConfig.of(settings, cwd="/proj", time_bound=None))
 
 
 def test_prose_interrupt_names_the_delta_that_completed_the_match():
@@ -87,7 +87,7 @@ def test_interrupt_on_a_tool_call_gives_siblings_the_other_call_reason():
         ],
         prose_turn("fine"),
     )
-    result = run_session(stream, [UNWRAP], {"contextMode": "keep"}, cwd="/proj", time_bound=None)
+    result = run_session(stream, [UNWRAP], ReplayConfig.of({"contextMode": "keep"}, cwd="/proj", time_bound=None))
     abort = next(e for e in result.events if e.type == "abort")
     assert abort.tool_call_id == "b" and abort.detail["dropped_calls"] == ["b"]
     aborted, placeholder = result.context[0], result.context[1]
@@ -140,13 +140,13 @@ def test_persisted_entries_go_to_a_copy_and_resume_restores_injected(tmp_path):
     ]
     original.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
     before = original.read_text()
-    sim = SimulatedSession([UNWRAP], None, cwd="/proj", resume=str(original))
+    sim = SimulatedSession([UNWRAP], ReplayConfig(cwd="/proj", resume=str(original)))
     assert sim.manager.get_injected_rule_names() == ["no-unwrap"]
     for i, e in enumerate(stream_of(prose_turn("a.unwrap(")).events):
         sim.feed(i, e)
     assert sim.events == []  # restored under once: spent
     other = rule("no-todo", r"TODO", interrupt_mode="never")
-    sim2 = SimulatedSession([other], None, cwd="/proj", resume=str(original))
+    sim2 = SimulatedSession([other], ReplayConfig(cwd="/proj", resume=str(original)))
     for i, e in enumerate(stream_of(prose_turn("TODO later"), prose_turn("x")).events):
         sim2.feed(i, e)
     with pytest.raises(UsageError):
@@ -174,8 +174,7 @@ def test_custom_templates_are_used_for_both_paths():
     never = rule("no-unwrap", r"\.unwrap\(", interrupt_mode="never")
     stream = stream_of(tool_turn("c1", "bash", ['{"command": "x.unwrap()"}'], {"command": "x.unwrap()"}, "ok"),
                        prose_turn("y.unwrap("), prose_turn("z"))
-    result = run_session(stream, [never], {"repeatMode": "after-gap", "repeatGap": 0}, cwd="/proj", time_bound=None,
-                         templates={"interrupt": "I:{{name}}", "reminder": "R:{{name}}"})
+    result = run_session(stream, [never], ReplayConfig.of({"repeatMode": "after-gap", "repeatGap": 0}, cwd="/proj", time_bound=None, templates={"interrupt": "I:{{name}}", "reminder": "R:{{name}}"}))
     contents = [(e.type, e.content) for e in result.events if e.content]
     assert contents == [("reminder", "R:no-unwrap"), ("injection", "I:no-unwrap")]
 
@@ -195,7 +194,7 @@ def test_tool_call_without_an_id_uses_the_fallback_key_and_the_prose_path():
     never = rule("no-unwrap", r"\.unwrap\(", interrupt_mode="never")
     stream = stream_of(tool_turn("", "bash", ['{"command": "x.unwrap()"}'], {"command": "x.unwrap()"}, "ok"),
                        prose_turn("done"))
-    sim = SimulatedSession([never], None, cwd="/proj", stream=stream)
+    sim = SimulatedSession([never], ReplayConfig(cwd="/proj"), stream=stream)
     keys = []
     sim.on_check = lambda ctx, method, matches: keys.append((ctx.stream_key, method, [r.name for r in matches]))
     for i, e in enumerate(stream.events):

@@ -7,14 +7,14 @@ import dataclasses
 import pytest
 
 from tests.replay.conftest import prose_turn, rule, stream_of, tool_turn
-from workbench.replay import Stepper
+from workbench.replay import ReplayConfig, Stepper
 from workbench.replay.conversation import text_of
 
 UNWRAP = rule("no-unwrap", r"\.unwrap\(")
 
 
 def _stepper(stream, rules, **settings):
-    return Stepper(stream, rules, settings, cwd="/proj", time_bound=None)
+    return Stepper(stream, rules, ReplayConfig.of(settings, cwd="/proj", time_bound=None))
 
 
 def test_trigger_step_shows_match_span_abort_and_both_retry_views():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from tests.replay.conftest import prose_turn, rule, stream_of
-from workbench.replay import Stepper, run_session
+from workbench.replay import ReplayConfig, Stepper, run_session
 
 # Exponential backtracking on a run of "a" ending in "b" but no digit. (`(a+)+c` no longer hangs
 # the engine on text without "c": the literal prefilter answers without running the regex.)
@@ -20,7 +20,7 @@ def _stream():
 def test_stepper_reports_the_slow_rule_and_goes_on_without_it():
     stream = _stream()
     started = time.monotonic()
-    st = Stepper(stream, [SLOW, UNWRAP], None, cwd="/proj", time_bound=0.5)
+    st = Stepper(stream, [SLOW, UNWRAP], ReplayConfig(cwd="/proj", time_bound=0.5))
     hang_step = 3  # turn_start, message_start, a short delta, then the long run of "a"
     assert set(st.disabled) == {"slow"} and "step 3" in st.disabled["slow"]
     snap = st.seek(hang_step)
@@ -33,19 +33,19 @@ def test_stepper_reports_the_slow_rule_and_goes_on_without_it():
 
 
 def test_run_session_reports_time_bound_events():
-    result = run_session(_stream(), [SLOW, UNWRAP], None, cwd="/proj", time_bound=0.5)
+    result = run_session(_stream(), [SLOW, UNWRAP], ReplayConfig(cwd="/proj", time_bound=0.5))
     assert result.disabled.keys() == {"slow"}
     assert [e.type for e in result.events][:2] == ["time_bound", "ttsr_triggered"]
     assert result.events[0].step == 3
 
 
 def test_fast_rules_are_not_disabled():
-    result = run_session(stream_of(prose_turn("b" * 40, "ccc")), [SLOW, UNWRAP], None, cwd="/proj", time_bound=1.0)
+    result = run_session(stream_of(prose_turn("b" * 40, "ccc")), [SLOW, UNWRAP], ReplayConfig(cwd="/proj", time_bound=1.0))
     assert result.disabled == {}
 
 
 def _guard_in_daemon(queue):
-    result = run_session(_stream(), [SLOW, UNWRAP], None, cwd="/proj", time_bound=1.0)
+    result = run_session(_stream(), [SLOW, UNWRAP], ReplayConfig(cwd="/proj", time_bound=1.0))
     queue.put(sorted(result.disabled))
 
 
@@ -92,7 +92,7 @@ def test_stepper_reports_time_bound_progress_through_the_stream():
     stream = stream_of(*(prose_turn(f"word {i} ", "and more ") for i in range(20)))
     seen: list[tuple[int, int]] = []
     spaced = rule("spaced", r"more\s+and")  # unbounded: not provably linear, so it is checked
-    st = Stepper(stream, [spaced], None, cwd="/proj", time_bound=5.0, progress=lambda done, total: seen.append((done, total)))
+    st = Stepper(stream, [spaced], ReplayConfig(cwd="/proj", time_bound=5.0), progress=lambda done, total: seen.append((done, total)))
     assert st.disabled == {}
     assert seen, "the time-bound pre-check never reported progress"
     assert {total for _, total in seen} == {len(stream.events)}
@@ -102,7 +102,7 @@ def test_stepper_reports_time_bound_progress_through_the_stream():
 
 def test_background_precheck_gives_the_first_step_then_catches_the_slow_rule():
     stream = _stream()
-    st = Stepper(stream, [SLOW, UNWRAP], None, cwd="/proj", time_bound=0.5, background=True)
+    st = Stepper(stream, [SLOW, UNWRAP], ReplayConfig(cwd="/proj", time_bound=0.5), background=True)
     assert st.precheck is not None and st.precheck.needed
     first = st.seek(0)  # verified at once: the child is past event 0 in milliseconds
     assert first.index == 0
@@ -119,8 +119,8 @@ def test_background_precheck_gives_the_first_step_then_catches_the_slow_rule():
 
 def test_background_precheck_answers_like_the_synchronous_one():
     stream = _stream()
-    sync = Stepper(stream, [SLOW, UNWRAP], None, cwd="/proj", time_bound=0.5)
-    bg = Stepper(stream, [SLOW, UNWRAP], None, cwd="/proj", time_bound=0.5, background=True)
+    sync = Stepper(stream, [SLOW, UNWRAP], ReplayConfig(cwd="/proj", time_bound=0.5))
+    bg = Stepper(stream, [SLOW, UNWRAP], ReplayConfig(cwd="/proj", time_bound=0.5), background=True)
     assert [s.to_json() for s in bg.snapshots()] == [s.to_json() for s in sync.snapshots()]
 
 
@@ -128,7 +128,7 @@ def test_cancelled_precheck_refuses_unverified_steps():
     from workbench.errors import TimeBoundError
 
     stream = _stream()
-    st = Stepper(stream, [SLOW, UNWRAP], None, cwd="/proj", time_bound=5.0, background=True)
+    st = Stepper(stream, [SLOW, UNWRAP], ReplayConfig(cwd="/proj", time_bound=5.0), background=True)
     st.precheck.cancel()
     st.precheck.wait(30)
     assert st.precheck.state == "cancelled"
@@ -142,6 +142,6 @@ def test_linear_rules_need_no_precheck():
     from workbench.replay.timebound import may_hang
 
     assert not may_hang(UNWRAP) and may_hang(SLOW)
-    st = Stepper(_stream(), [UNWRAP], None, cwd="/proj", time_bound=0.5, background=True)
+    st = Stepper(_stream(), [UNWRAP], ReplayConfig(cwd="/proj", time_bound=0.5), background=True)
     assert not st.precheck.needed and st.precheck.state == "done"
-    assert run_session(_stream(), [UNWRAP], None, cwd="/proj", time_bound=0.5).disabled == {}
+    assert run_session(_stream(), [UNWRAP], ReplayConfig(cwd="/proj", time_bound=0.5)).disabled == {}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.replay import event, make_stream, run_session
+from workbench.replay import ReplayConfig, event, make_stream, run_session
 from workbench.replay.timeline import build_timeline
 from workbench.rules import Rule
 
@@ -31,7 +31,7 @@ def _stream():
 
 def test_lanes_follow_turns_and_carry_the_replay_markers() -> None:
     stream = _stream()
-    result = run_session(stream, [RULE], None, cwd="/p")
+    result = run_session(stream, [RULE], ReplayConfig(cwd="/p"))
     timeline = build_timeline(stream, result.events)
     assert [(lane.start, lane.end) for lane in timeline.lanes] == [(0, 6), (7, 14)]
     first, second = timeline.lanes

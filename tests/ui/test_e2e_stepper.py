@@ -96,3 +96,18 @@ def test_stepper_keyboard(page, app_url):
     expect(position).to_contain_text("step 6 /")
     page.keyboard.press("Shift+N")
     expect(position).to_contain_text("step 0 /")
+
+
+def test_a_setting_change_keeps_the_step(page, app_url):
+    # Comparing keep and discard at a trigger is the point of the view: choosing another context mode
+    # replays the stream with it and stays at the step (and the URL's step= with it).
+    _open_stepper(page, app_url, "&step=6")
+    position = page.locator(".wb-step-position")
+    expect(position).to_contain_text("step 6 /")
+    page.get_by_role("button", name="keep", exact=True).click()
+    # the keep pane is marked as the selected mode once the replay with it is installed
+    expect(page.locator(".wb-keep")).to_contain_text("selected context mode")
+    expect(position).to_contain_text("step 6 /")
+    expect(position).to_contain_text("TRIGGER")
+    expect(page).to_have_url(re.compile(r"step=6"))
+    expect(page.locator(".wb-events")).to_contain_text("ttsr_triggered no-unwrap")

@@ -53,6 +53,7 @@ from workbench.replay import (
     FiringRecorder,
     LastRuleSet,
     ProbeStream,
+    ReplayConfig,
     chunk_text,
     culprits,
     interrupts,
@@ -137,8 +138,9 @@ def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions 
         return SessionOutcome(path, 0, (), str(exc))
     except (OSError, ValueError) as exc:
         return SessionOutcome(path, 0, (), f"{path}: {exc}")
-    sim, recorder = record_firings(stream, _played(rules, options), options.replay_settings(), cwd=stream.cwd or "/",
-                                   tick=tick, judge=options.judge, edit_mode=options.edit_mode)
+    config = ReplayConfig(options.replay_settings(), cwd=stream.cwd or "/", judge=options.judge,
+                          edit_mode=options.edit_mode or "auto", time_bound=None)
+    sim, recorder = record_firings(stream, _played(rules, options), config, tick=tick)
     judged = tally_session(sim.judge_rounds, sim.judged_rule_names()) if sim.judged_rule_names() else None
     return _outcome(path, stream.turn_count(), recorder.firings, sim.finish().status, rules, options, judged)
 
@@ -167,8 +169,9 @@ def _probe_outcome(path: str, probe: ProbeStream, rules: Sequence[Rule], options
     if any(r.name not in names for r in probe.rules):
         probe = replace(probe, rules=tuple(r for r in probe.rules if r.name in names))
     cwd = (probe.stream.cwd if probe.stream is not None else None) or "/"
-    status, firings = probe_firings(probe, options.replay_settings(), cwd=cwd, recorder=FiringRecorder, tick=tick,
-                                    edit_mode=options.edit_mode)
+    config = ReplayConfig(options.replay_settings(), cwd=cwd, edit_mode=options.edit_mode or "auto",
+                          time_bound=None)
+    status, firings = probe_firings(probe, config, recorder=FiringRecorder, tick=tick)
     return _outcome(path, probe.turns, firings, status, rules, options, None)
 
 

@@ -22,7 +22,7 @@ from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_j
 from workbench.cli.options import add_rule_set_flags, rule_set_options
 from workbench.cli.rules import bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
-from workbench.replay import CHUNK_POLICIES, SessionCopy, open_stream, run_session
+from workbench.replay import CHUNK_POLICIES, ReplayConfig, SessionCopy, open_stream, run_session
 from workbench.rules import discover_rule_set, judge_state, rules_for_agent
 from workbench.sessions import load_session
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
@@ -80,9 +80,10 @@ def run(args: argparse.Namespace) -> int:
     agent = resolve_agent(args, resume or _session)
     rules = rules_for_agent(list(loaded.rules), agent["name"])
     texts = templates_for(args, loaded.bundled)
-    result = run_session(stream, rules, settings, cwd=cwd, home=args.home, resume=resume, templates=texts.templates(),
-                         time_bound=args.time_bound if args.time_bound > 0 else None, judge=judge,
-                         edit_mode=args.edit_mode)
+    config = ReplayConfig(settings, cwd=cwd, home=args.home, resume=resume, templates=texts.templates(), judge=judge,
+                          edit_mode=args.edit_mode or "auto",
+                          time_bound=args.time_bound if args.time_bound > 0 else None)
+    result = run_session(stream, rules, config)
     if args.write_session:
         copy = SessionCopy(resume or _session, cwd=cwd)
         copy.adopt(result.entries)

@@ -7,7 +7,7 @@ from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
 from workbench.cli.options import add_rule_set_flags, rule_set_options
-from workbench.replay import run_session
+from workbench.replay import ReplayConfig, run_session
 from workbench.replay.derive import open_stream
 from workbench.replay.timeline import build_timeline
 from workbench.rules import discover_rule_set
@@ -35,7 +35,7 @@ def run(args: argparse.Namespace) -> int:
     options = rule_set_options(args)
     stream, session = open_stream(args.source)
     rules = discover_rule_set(options).rules
-    result = run_session(stream, rules, None, cwd=stream.cwd or options.project, home=options.home)
+    result = run_session(stream, rules, ReplayConfig(cwd=stream.cwd or options.project, home=options.home))
     timeline = build_timeline(stream, result.events).filter(tool=args.tool, error=True if args.errors else None,
                                                             model=args.model)
     totals = usage_totals(session.entries) if session is not None else None

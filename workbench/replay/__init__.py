@@ -7,8 +7,10 @@
   stream from a recorded session (each assistant message re-chunked into deltas); ``chunk_text``.
 - ``SimulatedSession``: the agent session of spec §8 driven by stream events through a ``TtsrManager``
   (abort / retry / reminders / deferred prose / persistence into a copy of the session).
-  ``run_session(stream, rules, settings, *, cwd, ...) -> ReplayResult`` runs a whole stream.
-- ``Stepper(stream, rules, settings, *, cwd, home=None, templates=None)``: one immutable ``Snapshot``
+  ``run_session(source, rules, config) -> ReplayResult`` runs a whole stream.
+- ``ReplayConfig`` (settings, cwd, home, templates, resume, edit mode, judge, time bound) and
+  ``ReplaySource`` (stream, session, label): what every replay entry point below is given.
+- ``Stepper(source, rules, config)``: one immutable ``Snapshot``
   per stream event; ``seek(i)``, ``next_trigger(i)``, ``prev_trigger(i)``, ``len(stepper)``.
 - ``ReplayEvent``: an event the simulated session emitted (``ttsr_triggered``, ``abort``, ``retry``,
   ``reminder``, ``injection``, ``time_bound``); ``ReplayResult``: a finished run (``to_json()`` is the
@@ -16,7 +18,7 @@
 - ``Snapshot`` / ``BufferView`` / ``RuleState``: what the stepper shows for one event.
 - ``Message`` / ``Conversation``: the conversation the model sees, as a persistent list; ``text_of(message)``.
 - ``SessionCopy``: the in-memory copy of a session the replay persists into (``write(path)``).
-- ``record_firings(stream, rules, settings, *, cwd, ...)`` / ``Firing`` / ``FiringRecorder``: where each
+- ``record_firings(stream, rules, config)`` / ``Firing`` / ``FiringRecorder``: where each
   rule fired, per turn, while a simulated session runs (shared by rule examples and the backtest).
 - ``guard(...)`` / ``TimeBound`` / ``find_slow_rules``: the time bound that disables a catastrophic
   rule (the work runs in a forked child the parent can kill); only rules that are not provably
@@ -35,6 +37,7 @@
 
 from __future__ import annotations
 
+from workbench.replay.config import ReplayConfig, ReplaySource
 from workbench.replay.conversation import Conversation, Message, text_of
 from workbench.replay.derive import (
     CHUNK_POLICIES,
@@ -128,8 +131,10 @@ __all__ = [
     "Message",
     "PreCheck",
     "ProbeStream",
+    "ReplayConfig",
     "ReplayEvent",
     "ReplayResult",
+    "ReplaySource",
     "RuleState",
     "ScriptJudge",
     "SessionCopy",

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.replay.config import ReplayConfig
 from workbench.replay.events import ReplayResult
 from workbench.replay.session import SimulatedSession
 from workbench.replay.stream import Stream
@@ -52,10 +53,10 @@ class AgentEndLog:
         return status
 
 
-def replay_with_agent_ends(stream: Stream, rules: Iterable[Rule], settings: Any = None, *,
-                           cwd: str) -> tuple[ReplayResult, tuple[AgentEnd, ...], SimulatedSession]:
+def replay_with_agent_ends(stream: Stream, rules: Iterable[Rule], config: ReplayConfig | None = None
+                           ) -> tuple[ReplayResult, tuple[AgentEnd, ...], SimulatedSession]:
     """Run ``stream`` (no time bound) and return the result, the settles and the finished session."""
-    sim = SimulatedSession(list(rules), settings, cwd=cwd, stream=stream)
+    sim = SimulatedSession(list(rules), config, stream=stream)
     log = AgentEndLog(sim)
     for i, ev in enumerate(stream.events):
         log.feed(i, ev)

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from workbench.replay.config import ReplayConfig
 from workbench.replay.engine import MatchContext, TtsrManager, ast_spans, language_for
 from workbench.replay.session import SimulatedSession
 from workbench.replay.stream import Stream
@@ -147,15 +148,15 @@ class FiringRecorder:
         )
 
 
-def record_firings(stream: Stream, rules: Sequence[Rule], settings: Any, *, cwd: str,
-                   tick: Callable[[], None] | None = None, judge: Any = None, edit_mode: str | None = None
-                   ) -> tuple[SimulatedSession, FiringRecorder]:
+def record_firings(stream: Stream, rules: Sequence[Rule], config: ReplayConfig | None = None, *,
+                   tick: Callable[[], None] | None = None) -> tuple[SimulatedSession, FiringRecorder]:
     """Play ``stream`` through a simulated session holding ``rules``; the recorder holds the firings.
 
     ``tick()`` runs after every event: a time bound then measures a stall per event, not per session.
-    ``judge`` answers judged rules (``workbench.replay.judges``); their verdicts are in ``sim.judge_rounds``.
+    ``config.judge`` answers judged rules (``workbench.replay.judges``); their verdicts are in
+    ``sim.judge_rounds``. No time bound here: the caller bounds the whole run.
     """
-    sim = SimulatedSession(rules, settings, cwd=cwd, stream=stream, judge=judge, edit_mode=edit_mode)
+    sim = SimulatedSession(rules, config, stream=stream)
     recorder = FiringRecorder(sim.manager)
     sim.on_check = recorder
     for i, ev in enumerate(stream.events):

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.replay import prefilter
+from workbench.replay.config import ReplayConfig
 from workbench.replay.derive import (
     PLACEHOLDER,
     FeedPlan,
@@ -144,8 +145,8 @@ def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | N
     return ProbeStream(stream, len(planned[0]), planned[1], muted[0], planned=True, visit=muted[1])
 
 
-def probe_firings(probe: ProbeStream, settings: Any, *, cwd: str, recorder: Callable[[Any], Any],
-                  tick: Callable[[], None] | None = None, edit_mode: str | None = None) -> tuple[str, list[Any]]:
+def probe_firings(probe: ProbeStream, config: ReplayConfig, *, recorder: Callable[[Any], Any],
+                  tick: Callable[[], None] | None = None) -> tuple[str, list[Any]]:
     """``(status, firings)`` of ``record_firings`` in probe mode: ``recorder(manager)`` is the
     ``on_check`` hook (with ``observe(index, event)`` and ``firings``). Events that cannot take part
     in a firing are not fed; when no delta is fed, there is nothing to play: no firing, and the
@@ -161,7 +162,7 @@ def probe_firings(probe: ProbeStream, settings: Any, *, cwd: str, recorder: Call
         if mute is not None and all(m or ev.type not in _DELTAS for m, ev in zip(mute, stream.events)):
             return "completed", []
     # No ``stream=``: it only tells a retry whether a recorded turn is left, and nothing interrupts.
-    sim = SimulatedSession(probe.rules, settings, cwd=cwd, edit_mode=edit_mode)
+    sim = SimulatedSession(probe.rules, config)
     hook = recorder(sim.manager)
     sim.on_check = hook
     if probe.visit is None or mute is None:

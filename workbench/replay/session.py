@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import workbench.replay.engine as engine
+from workbench.replay.config import ReplayConfig
 from workbench.replay.conversation import Conversation, LazyMessage
 from workbench.replay.events import (
     CheckHook,
@@ -23,7 +24,6 @@ from workbench.replay.events import (
     ReplayResult,
     StepStatus,
 )
-from workbench.replay.judges import Judge
 from workbench.replay.judging import JudgedHandling
 from workbench.replay.notifications import NoticeRule, Notification
 from workbench.replay.persistence import SessionCopy
@@ -36,28 +36,20 @@ from workbench.rules import Rule, bucket_rules
 class SimulatedSession(TriggerHandling, JudgedHandling):
     """One agent session replaying recorded events (forward only; the stepper snapshots it)."""
 
-    def __init__(
-        self,
-        rules: Iterable[Rule],
-        settings: Any = None,
-        *,
-        cwd: str,
-        home: str | None = None,
-        templates: Any = None,
-        resume: Any = None,
-        disabled_rules: Mapping[str, str] | None = None,
-        edit_mode: str | None = None,
-        stream: Stream | None = None,
-        judge: Judge | None = None,
-    ) -> None:
-        self.cwd = cwd
-        self.home = home
-        self.edit_mode = edit_mode
+    def __init__(self, rules: Iterable[Rule], config: ReplayConfig | None = None, *, stream: Stream | None = None,
+                 disabled_rules: Mapping[str, str] | None = None) -> None:
+        config = ReplayConfig() if config is None else config
+        if stream is not None:
+            config = config.for_stream(stream)
+        self.config = config
+        self.cwd = config.where
+        self.home = config.home
+        self.edit_mode = config.tool_edit_mode
         self.edit_modes: dict[str, dict[str, Any]] = {}  # stream key -> the mode a call was read with, and why
         self.emitted: dict[str, set[str]] = {}  # stream key -> rules announced this turn
         self.notifications: list[Notification] = []
         self._notice_open = False  # the last notice is still the transcript's last block
-        self.manager = engine.new_manager(settings)
+        self.manager = engine.new_manager(config.settings)
         self.settings = self.manager.get_settings()
         self.disabled = dict(disabled_rules or {})
         rules = [r for r in rules if r.name not in self.disabled]
@@ -65,11 +57,12 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         self.buckets = bucket_rules(
             rules,
             self.manager,
-            disabled_rules=self.settings.disabled_rules or (),
+            # unchecked, as the reference reads it: any iterable of names (a list from the settings file)
+            disabled_rules=cast("Iterable[str]", self.settings.disabled_rules or ()),
             builtin_rules=self.settings.builtin_rules is not False,
         )
-        self.interrupt_template, self.reminder_template = engine.resolve_templates(templates)
-        self.copy = SessionCopy(resume, cwd=cwd)
+        self.interrupt_template, self.reminder_template = engine.resolve_templates(config.templates)
+        self.copy = SessionCopy(config.resume, cwd=self.cwd)
         self.conversation: Conversation = Conversation.EMPTY.extend(self.copy.context_messages())
         restored = self.copy.injected_rule_names()
         if restored:
@@ -90,7 +83,8 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         self._remaining_turns: list[int] = []
         self._turn = -1
         # ``ttsr.judge: off`` (18.3) keeps judged rules inactive whatever judge was given.
-        self._init_judging(None if self.settings.extra.get("judge") == "off" else judge, engine.warning_template(templates))
+        judge = None if self.settings.extra.get("judge") == "off" else config.judge
+        self._init_judging(judge, engine.warning_template(config.templates))
         if stream is not None:
             self.expect(stream)
         self._step = -1

@@ -13,6 +13,7 @@ from typing import Any
 
 import workbench.replay.engine as engine
 from workbench.errors import JudgeError, JudgePending
+from workbench.replay.config import ReplayConfig, ReplaySource, as_source
 from workbench.replay.conversation import TextView
 from workbench.replay.engine import compile_rule_condition, explain_no_match, language_for, rule_patterns
 from workbench.replay.events import ReplayEvent, ReplayResult
@@ -42,17 +43,13 @@ class _StepChecks:
 class Stepper:
     """Time travel over a stream: ``seek(i)``, ``next_trigger(i)``, ``prev_trigger(i)``, ``len(stepper)``."""
 
-    def __init__(self, stream: Stream, rules: Iterable[Rule], settings: Any = None, *, cwd: str | None = None,
-                 home: str | None = None, templates: Any = None, resume: Any = None,
-                 edit_mode: str | None = None, time_bound: float | None = 2.0,
-                 progress: Callable[[int, int], None] | None = None, judge: Any = None,
-                 background: bool = False) -> None:
-        self.stream = stream
+    def __init__(self, source: ReplaySource | Stream, rules: Iterable[Rule], config: ReplayConfig | None = None, *,
+                 progress: Callable[[int, int], None] | None = None, background: bool = False) -> None:
+        self.source = as_source(source)
+        self.stream = self.source.stream
         self.rules = list(rules)
-        self.cwd = cwd or stream.cwd or "/"
-        self._settings = settings
-        self._options = dict(cwd=self.cwd, home=home, templates=templates, resume=resume, edit_mode=edit_mode)
-        self._judge = judge
+        self.config = (ReplayConfig() if config is None else config).for_stream(self.stream)
+        self.cwd = self.config.where
         # ``progress(done, total)``: the time-bound pre-check replays the whole stream once (seconds on
         # long streams), so it reports how far it got. Only rules that are not provably linear are
         # checked (none: no pre-check). With ``background`` the check runs in a thread
@@ -62,20 +59,17 @@ class Stepper:
         self.precheck: PreCheck | None = None
         self.generation = 0
         if background:
-            self.precheck = PreCheck(stream, self.rules, settings, seconds=time_bound, explain=True,
-                                     progress=progress, **self._options)
+            self.precheck = PreCheck(self.stream, self.rules, self.config, explain=True, progress=progress)
             self._start({}, [])
         else:
-            disabled, events = guard(stream, self.rules, settings, seconds=time_bound, explain=True,
-                                     progress=progress, **self._options)
+            disabled, events = guard(self.stream, self.rules, self.config, explain=True, progress=progress)
             self._start(disabled, events)
 
     def _start(self, disabled: dict[str, str], time_bound_events: list[Any]) -> None:
         """(Re)build the session with ``disabled`` rules; snapshots start over."""
         self.disabled, self.time_bound_events = disabled, time_bound_events
         # The time-bound pre-check runs without the judge: it must not ask anyone anything.
-        self.session = SimulatedSession(self.rules, self._settings, disabled_rules=self.disabled, stream=self.stream,
-                                        judge=self._judge, **self._options)
+        self.session = SimulatedSession(self.rules, self.config, disabled_rules=self.disabled, stream=self.stream)
         self.session.on_check = self._on_check
         self._snapshots: list[Snapshot] = []
         self._checks = _StepChecks()

@@ -36,9 +36,11 @@ from types import MappingProxyType
 from typing import Any, Literal, NoReturn
 
 from workbench.errors import TimeBoundError
+from workbench.replay.config import ReplayConfig
 from workbench.replay.engine import provably_linear
 from workbench.replay.events import ReplayEvent
 from workbench.replay.session import SimulatedSession
+from workbench.replay.stream import Stream
 from workbench.rules import Rule
 
 _POLL = 0.01
@@ -254,24 +256,36 @@ def may_hang(rule: Rule) -> bool:
 # --- the replay's guard ------------------------------------------------------------------------------
 
 
-def _replay(stream: Any, rules: list[Rule], settings: Any, options: dict[str, Any], disabled: Mapping[str, str],
-            until: int) -> Bounded:
-    """A bounded child replaying ``stream`` up to event ``until`` with some rules disabled."""
-    def work(report: Report) -> None:
-        opts = {**options, "disabled_rules": dict(disabled)}
-        explain = opts.pop("explain", False)
-        sim = SimulatedSession(rules, settings, stream=stream, **opts)
-        if explain:  # the stepper also asks the manager why each rule did or did not fire
-            sim.on_check = lambda ctx, method, matches: sim.manager.explain(ctx)
-        for i, ev in enumerate(stream.events[:until]):
-            sim.feed(i, ev)
-            report()
+@dataclass(frozen=True, slots=True)
+class _Trial:
+    """One bounded replay's inputs: the stream, the rules and the configuration (never a judge: the
+    time bound must not ask anyone anything), and whether the manager explains every check as the
+    stepper's does."""
 
-    return Bounded(work)
+    stream: Stream
+    rules: tuple[Rule, ...]
+    config: ReplayConfig
+    explain: bool = False
+
+    def start(self, disabled: Mapping[str, str], until: int) -> Bounded:
+        """A bounded child replaying the stream up to event ``until`` with ``disabled`` rules."""
+        def work(report: Report) -> None:
+            sim = SimulatedSession(self.rules, self.config, stream=self.stream, disabled_rules=dict(disabled))
+            if self.explain:  # the stepper also asks the manager why each rule did or did not fire
+                sim.on_check = lambda ctx, method, matches: sim.manager.explain(ctx)
+            for i, ev in enumerate(self.stream.events[:until]):
+                sim.feed(i, ev)
+                report()
+
+        return Bounded(work)
 
 
-def first_hang(stream: Any, rules: list[Rule], settings: Any, options: dict[str, Any],
-               disabled: Mapping[str, str], seconds: float, until: int | None = None,
+def _trial(stream: Stream, rules: Iterable[Rule], config: ReplayConfig | None, explain: bool) -> _Trial:
+    config = (ReplayConfig() if config is None else config).for_stream(stream).unjudged()
+    return _Trial(stream, tuple(rules), config, explain)
+
+
+def first_hang(trial: _Trial, disabled: Mapping[str, str], seconds: float, until: int | None = None,
                progress: Callable[[int, int], None] | None = None,
                tick: Callable[[], None] | None = None) -> int | None:
     """The index of the first event whose processing does not finish within ``seconds``, or None.
@@ -279,8 +293,8 @@ def first_hang(stream: Any, rules: list[Rule], settings: Any, options: dict[str,
     ``progress(done, total)`` hears how many events the child has replayed so far; ``tick()`` is
     called at every poll (it may raise to stop the run).
     """
-    total = len(stream.events) if until is None else until
-    run = _replay(stream, rules, settings, options, disabled, total)
+    total = len(trial.stream.events) if until is None else until
+    run = trial.start(disabled, total)
 
     def poll() -> None:
         if tick is not None:
@@ -294,41 +308,47 @@ def first_hang(stream: Any, rules: list[Rule], settings: Any, options: dict[str,
     return run.progress if run.state == "hung" else None
 
 
-def find_slow_rules(stream: Any, rules: list[Rule], settings: Any, options: dict[str, Any],
-                    disabled: Mapping[str, str], step: int, seconds: float) -> list[str]:
-    """Rules whose removal lets event ``step`` finish in time (else: rules that hang on their own)."""
-    candidates = [r.name for r in rules if r.name not in disabled and may_hang(r)]
-    slow, _control = culprits(candidates, disabled,
-                              lambda plan: _replay(stream, rules, settings, options, plan, step + 1), seconds)
+def find_slow_rules(stream: Stream, rules: Iterable[Rule], config: ReplayConfig | None,
+                    disabled: Mapping[str, str], step: int, *, explain: bool = False) -> list[str]:
+    """Rules whose removal lets event ``step`` finish within ``config.time_bound`` (else: rules that
+    hang on their own)."""
+    trial = _trial(stream, rules, config, explain)
+    seconds = trial.config.time_bound
+    if seconds is None:
+        return []
+    candidates = [r.name for r in trial.rules if r.name not in disabled and may_hang(r)]
+    slow, _control = culprits(candidates, disabled, lambda plan: trial.start(plan, step + 1), seconds)
     return [] if slow is None else slow
 
 
-def guard(stream: Any, rules: Iterable[Rule], settings: Any, *, seconds: float | None,
+def guard(stream: Stream, rules: Iterable[Rule], config: ReplayConfig | None = None, *, explain: bool = False,
           progress: Callable[[int, int], None] | None = None,
           tick: Callable[[], None] | None = None,
-          on_disable: Callable[[dict[str, str], list[Any]], None] | None = None, **options: Any
+          on_disable: Callable[[dict[str, str], list[Any]], None] | None = None,
           ) -> tuple[dict[str, str], list[Any]]:
     """Rules to disable (name -> reason) and the ``time_bound`` events reporting them.
 
-    ``options`` are ``SimulatedSession`` keywords, plus ``explain=True`` to exercise the manager's
-    ``explain`` after every check as the stepper does. ``progress(done, total)`` hears the events the
-    bounded replay has got through (long streams take seconds); ``tick()`` runs at every poll and
-    may raise to abandon the guard (its children are killed); ``on_disable(disabled, events)`` hears
-    each time rules are disabled, before the replay starts again without them.
+    The bound is ``config.time_bound`` seconds per event (``None``: no check). ``explain=True``
+    exercises the manager's ``explain`` after every check as the stepper does. ``progress(done,
+    total)`` hears the events the bounded replay has got through (long streams take seconds);
+    ``tick()`` runs at every poll and may raise to abandon the guard (its children are killed);
+    ``on_disable(disabled, events)`` hears each time rules are disabled, before the replay starts
+    again without them.
     """
-    rules = list(rules)
-    if seconds is None or not stream.events or not any(may_hang(r) for r in rules):
+    trial = _trial(stream, rules, config, explain)
+    seconds = trial.config.time_bound
+    if seconds is None or not stream.events or not any(may_hang(r) for r in trial.rules):
         return {}, []
     disabled: dict[str, str] = {}
     events: list[Any] = []
     retries = _RETRIES
     while True:
-        step = first_hang(stream, rules, settings, options, disabled, seconds, progress=progress, tick=tick)
+        step = first_hang(trial, disabled, seconds, progress=progress, tick=tick)
         if step is None:
             return disabled, events
-        candidates = [r.name for r in rules if r.name not in disabled and may_hang(r)]
+        candidates = [r.name for r in trial.rules if r.name not in disabled and may_hang(r)]
         found, _control = culprits(candidates, disabled,
-                                   lambda plan: _replay(stream, rules, settings, options, plan, step + 1),  # noqa: B023 - called here
+                                   lambda plan: trial.start(plan, step + 1),  # noqa: B023 - called here
                                    seconds, tick)
         if found is None and retries > 0:  # did not hang again: look again from the start
             retries -= 1
@@ -360,8 +380,8 @@ class PreCheck:
     ``progress(done, total)`` is called from the background thread.
     """
 
-    def __init__(self, stream: Any, rules: Iterable[Rule], settings: Any, *, seconds: float | None,
-                 progress: Callable[[int, int], None] | None = None, **options: Any) -> None:
+    def __init__(self, stream: Stream, rules: Iterable[Rule], config: ReplayConfig | None = None, *,
+                 explain: bool = False, progress: Callable[[int, int], None] | None = None) -> None:
         self.total = len(stream.events)
         self.verified = 0
         self.generation = 0
@@ -373,11 +393,12 @@ class PreCheck:
         self._cond = threading.Condition()
         self._cancel = threading.Event()
         rules = list(rules)
-        if seconds is None or not stream.events or not any(may_hang(r) for r in rules):
+        config = ReplayConfig() if config is None else config
+        if config.time_bound is None or not stream.events or not any(may_hang(r) for r in rules):
             self.state, self.verified = "done", self.total  # nothing can hang: nothing to check
             self._thread: threading.Thread | None = None
             return
-        self._thread = threading.Thread(target=self._run, args=(stream, rules, settings, seconds, options),
+        self._thread = threading.Thread(target=self._run, args=(stream, rules, config, explain),
                                         name="workbench-time-bound", daemon=True)
         self._thread.start()
 
@@ -386,10 +407,10 @@ class PreCheck:
         """False when no rule can hang (no background work was started)."""
         return self._thread is not None
 
-    def _run(self, stream: Any, rules: list[Rule], settings: Any, seconds: float, options: dict[str, Any]) -> None:
+    def _run(self, stream: Stream, rules: list[Rule], config: ReplayConfig, explain: bool) -> None:
         try:
-            disabled, events = guard(stream, rules, settings, seconds=seconds, progress=self._on_progress,
-                                     tick=self._tick, on_disable=self._on_disable, **options)
+            disabled, events = guard(stream, rules, config, explain=explain, progress=self._on_progress,
+                                     tick=self._tick, on_disable=self._on_disable)
             with self._cond:
                 self.disabled, self.events = disabled, events
                 self.verified, self.state = self.total, "done"

@@ -24,6 +24,7 @@ from typing import Any
 from workbench.errors import InputError
 from workbench.replay import (
     Firing,
+    ReplayConfig,
     chunk_text,
     event,
     example_judge,
@@ -235,7 +236,7 @@ def present(rule: Rule, p: Presentation, *, cwd: str = EXAMPLE_CWD,
     """Run one presentation; (first firing or None, why it did not fire / where it fired).
     A judged rule gets ``answer`` (None: yes) from a scripted judge; it fires when delivered."""
     judge = example_judge(rule.name, answer) if rule.question is not None else None
-    sim, recorder = record_firings(make_stream(_events(p), cwd=cwd), [rule], None, cwd=cwd, judge=judge)
+    sim, recorder = record_firings(make_stream(_events(p), cwd=cwd), [rule], ReplayConfig(cwd=cwd, judge=judge))
     if judge is not None:
         outcome = judged_outcome(sim, rule.name, p.label)
         item = outcome.item

@@ -20,16 +20,14 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from workbench.rules.jsstring import js_trim
 from workbench.ttsr.ast import UnsupportedLanguage, ast_match, language_for
 from workbench.ttsr.context import MatchContext
 from workbench.ttsr.messages import MSG_AST_FAILED
+from workbench.ttsr.rule_entry import RuleEntry
 from workbench.ttsr.settings import TtsrSettings
-
-if TYPE_CHECKING:  # pragma: no cover - typing only; manager imports this module
-    from workbench.ttsr.manager import RuleEntry
 
 #: Yes-probability at or above which a judged rule counts as violated (reference constant).
 JUDGED_RULE_THRESHOLD = 0.7

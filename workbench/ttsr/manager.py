@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
@@ -22,33 +21,12 @@ from workbench.rules.jsstring import js_trim
 from workbench.ttsr.ast import UnsupportedLanguage, ast_match, language_for
 from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition
 from workbench.ttsr.context import InjectionGap, InjectionRecord, MatchContext
-from workbench.ttsr.globs import matches_any_path
 from workbench.ttsr.judged import JudgedRules, SettingsSource, question_of
 from workbench.ttsr.messages import MSG_AST_FAILED, MSG_INVALID_REGEX, MSG_INVALID_SCOPE_TOKEN, MSG_SCOPE_EXCLUDES_ALL
-from workbench.ttsr.scope import RuleScope, build_scope, normalized_tool_name
+from workbench.ttsr.rule_entry import RuleEntry
+from workbench.ttsr.scope import build_scope, normalized_tool_name
 from workbench.ttsr.settings import TtsrSettings
 from workbench.ttsr.window import StreamBuffer, condition_matches, memo_answer
-
-
-@dataclass(frozen=True, slots=True)
-class RuleEntry:
-    """A registered rule, compiled once at registration."""
-
-    name: Any
-    rule: Any
-    conditions: tuple[CompiledCondition, ...]
-    condition_ids: tuple[int, ...]
-    ast_conditions: tuple[str, ...]
-    scope: RuleScope
-    globs: tuple[str, ...] | None
-    # Judged rules (18.3): ``conditions``/``ast_conditions`` stay empty, so no stream check can
-    # match them; their own conditions only pre-filter completed output (``workbench.ttsr.judged``).
-    question: str | None = None
-    prefilter: tuple[CompiledCondition, ...] = ()
-    prefilter_ast: tuple[str, ...] = ()
-
-    def passes_globs(self, ctx: MatchContext) -> bool:
-        return self.globs is None or matches_any_path(self.globs, ctx.file_paths)
 
 
 def rule_str_list(value: Any) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 from workbench.rules.model import INTERRUPT_MODES, InterruptMode
 
@@ -24,6 +24,9 @@ __all__ = [
     "TtsrSettings",
     "js_truthy",
 ]
+
+# A value as read from a JSON/YAML settings file.
+JsonValue: TypeAlias = "None | bool | int | float | str | list[Any] | tuple[Any, ...] | Mapping[str, Any]"
 
 # The one home of each settings enum (Literal + its choices): CLI choices and UI options come from here.
 ContextMode = Literal["keep", "discard"]
@@ -66,13 +69,15 @@ def _camel_key(key: str) -> str:
 class TtsrSettings:
     """The merged settings. Only ``enabled``, ``repeat_mode`` and ``repeat_gap`` steer the manager."""
 
-    enabled: Any = True
-    context_mode: Any = "discard"
-    interrupt_mode: Any = "always"
-    repeat_mode: Any = "once"
-    repeat_gap: Any = 10
-    builtin_rules: Any = True
-    disabled_rules: Any = field(default_factory=list)
+    # The reference reads these from a user's settings file unchecked, so a value of another JSON type
+    # is kept as given (``enabled`` is tested for JS truthiness, ``repeatGap`` compared as a number).
+    enabled: JsonValue = True
+    context_mode: ContextMode | str | None = "discard"
+    interrupt_mode: InterruptMode | str | None = "always"
+    repeat_mode: RepeatMode | str | None = "once"
+    repeat_gap: int | float | JsonValue = 10
+    builtin_rules: bool | JsonValue = True
+    disabled_rules: list[str] | tuple[str, ...] | JsonValue = field(default_factory=list)
     extra: Mapping[str, Any] = field(default_factory=dict)
 
     @classmethod

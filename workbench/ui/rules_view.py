@@ -289,7 +289,7 @@ class RulesView(Viewer):
         def work() -> None:
             # rules the page's stepper disabled for running past their time bound stay out here too
             rules = [r for r in stepper.rules if r.name not in stepper.disabled]
-            copy = Stepper(stepper.stream, rules, settings, cwd=stepper.cwd, home=home, time_bound=None)
+            copy = Stepper(stepper.source, rules, stepper.config.replace(settings=settings, home=home, judge=None, time_bound=None))
             result = self._find_fires(copy, name)
             doc.add_next_tick_callback(lambda: self._install_fires(generation, name, *result))
 

@@ -22,7 +22,7 @@ from panel.viewable import Viewer
 
 from workbench.errors import UsageError
 from workbench.export import export_html
-from workbench.replay import Stepper, derive_stream, read_stream
+from workbench.replay import ReplayConfig, Stepper, derive_stream, read_stream
 from workbench.sessions import load_session
 from workbench.ui.notify import notify, reporting
 from workbench.ui.state import URL_KEYS, AppState
@@ -63,8 +63,8 @@ def export_bytes(state: AppState, *, with_stepper: bool = True) -> tuple[bytes, 
         stream = read_stream(stream_path) if stream_path is not None else derive_stream(session, policy=state.chunking)
         ruleset = state.rule_set()
         folder = ruleset.folder
-        stepper = Stepper(stream, ruleset.rules(), state.settings(),
-                          cwd=stream.cwd or (str(folder) if folder else "/"), home=str(ruleset.home))
+        stepper = Stepper(stream, ruleset.rules(), ReplayConfig(state.settings(), home=str(ruleset.home),
+                                                     cwd=stream.cwd or (str(folder) if folder else "/")))
     if session is None and stepper is None:
         raise UsageError("nothing to export: open a session or choose a stream")
     step = min(state.step, max(len(stepper) - 1, 0)) if stepper is not None else 0

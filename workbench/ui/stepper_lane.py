@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from workbench.errors import UsageError
-from workbench.replay import Stepper, derive_stream, read_stream
+from workbench.replay import ReplayConfig, ReplaySource, Stepper, derive_stream, read_stream
 from workbench.sessions import load_session
 from workbench.ui.background import Task
 from workbench.ui.entry_html import esc
@@ -27,9 +27,12 @@ if TYPE_CHECKING:  # the view's types, for the declarations below only (stepper_
 _MARKS_ALL_UPTO = 5000  # streams up to this many events are replayed whole after a build, so all marks show
 _LANE = "stepper"  # every computation on the stepper (build, seek, next trigger) runs here, in order
 _SCAN_CHUNK = 200  # events replayed between progress reports / cancel checks of "Next trigger"
-# what a stepper is built from: a change to any of these is a new stream or new settings (step 0); a
-# rule edit, a judge choice or a grown session file replays the same stream (the step is kept)
+# what a stepper is built from: a change to any of these rebuilds it. The first ``_STREAM_CHOICES`` pick the
+# stream (a change starts at step 0); the others (rules folder, settings), like a rule edit, a judge choice
+# or a grown session file, replay the same stream, whose steps are its events: the step is kept, so keep
+# and discard can be compared at the same point.
 SOURCE = ("session", "stream", "chunking", "rules_dir", "context_mode", "interrupt_mode", "repeat_mode", "repeat_gap")
+_STREAM_CHOICES = 3
 
 
 def _first_trigger(stepper: Any, lo: int, hi: int) -> int | None:
@@ -96,13 +99,15 @@ class StepperLane:
     def ensure(self) -> None:
         """Rebuild now if something changed and the stepper is on screen (or not served at all).
 
-        The step is kept when the stream and settings are those of the last build (a rule edit), for
-        the first build (a deep link's step=) and when ``open_step`` asked for it; otherwise a new
-        stream starts at 0. Decided by comparing choices, not by which watcher ran: one update that
+        The step is kept when the stream is that of the last build (new settings, another rules folder
+        or a rule edit replay the same events), for the first build (a deep link's step=) and when
+        ``open_step`` asked for it; otherwise a new stream starts at 0. Decided by comparing choices, not by which watcher ran: one update that
         changes several parameters calls several watchers, and an earlier one (the tab) may rebuild
         with the later ones' values already set."""
         if self._dirty and self.state.tab in ("stepper", "rules"):
-            keep = self._built_from in (None, self._source()) or self.state.goal == "step"
+            built = self._built_from
+            same_stream = built is None or built[:_STREAM_CHOICES] == self._source()[:_STREAM_CHOICES]
+            keep = same_stream or self.state.goal == "step"
             self._dirty = False
             self.rebuild(keep_step=keep)
 
@@ -211,8 +216,8 @@ class StepperLane:
                     shown[0] = pct
                     report(pct, f"Checking rule time bounds: {done:,} of {total:,} events")
 
-            stepper = Stepper(stream, rules, self.state.settings(), cwd=cwd, home=str(ruleset.home),
-                              progress=checked, judge=self.judge.make_judge())
+            config = ReplayConfig(self.state.settings(), cwd=cwd, home=str(ruleset.home), judge=self.judge.make_judge())
+            stepper = Stepper(ReplaySource(stream, label=label), rules, config, progress=checked)
             goal = min(max(target, 0), max(len(stepper) - 1, 0))
             chunk = 250
             for i in range(0, goal + 1 if n else 0, chunk):  # an empty stream has no step to go to
@@ -251,6 +256,9 @@ class StepperLane:
             if self.state.goal == "step":
                 keep_step, self.state.goal = True, ""  # one shot: open_step asked for this step
             step = min(self.state.step, max(n - 1, 0)) if keep_step else 0
+            if keep_step and step != self.state.step:
+                notify(f"Stepper: step {self.state.step:,} is past the end of this stream; showing step {step:,}",
+                       "warning", 4000)
             # bounds and value in one update: a slider left at the old stream's value must not move
             # the new stream there
             self.slider.param.update(start=0, end=max(n - 1, 1), value=step, disabled=n <= 1)

@@ -20,7 +20,7 @@ from bokeh.plotting import figure
 from panel.viewable import Viewer
 
 from workbench.errors import UsageError
-from workbench.replay import build_timeline, derive_stream, read_stream, run_session
+from workbench.replay import ReplayConfig, build_timeline, derive_stream, read_stream, run_session
 from workbench.sessions import load_session, usage_totals
 from workbench.ui.entry_html import esc, table_html
 from workbench.ui.notify import reporting
@@ -194,8 +194,8 @@ class TimelineView(Viewer):
             ruleset = self.state.rule_set()
             rules = ruleset.rules()
             folder = ruleset.folder
-            result = run_session(stream, rules, self.state.settings(), cwd=stream.cwd or (str(folder) if folder else "/"),
-                                 home=str(ruleset.home))
+            result = run_session(stream, rules, ReplayConfig(self.state.settings(), home=str(ruleset.home),
+                                                                   cwd=stream.cwd or (str(folder) if folder else "/")))
             totals = usage_totals(session.entries) if session is not None else None
             return build_timeline(stream, result.events), totals, label, None
         except Exception as exc:  # noqa: BLE001 - any failure is shown on the document thread
