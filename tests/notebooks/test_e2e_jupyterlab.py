@@ -28,6 +28,12 @@ KERNEL_IDLE = """() => {
   const kernel = w && w.sessionContext && w.sessionContext.session && w.sessionContext.session.kernel;
   return !!kernel && kernel.status === 'idle';
 }"""
+# Every code cell has run: its prompt holds a number, none is queued or running (``[*]``) or unrun
+# (``[ ]``). A click sent while later cells still run is answered only once the kernel reaches it.
+ALL_CELLS_RUN = """() => {
+  const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
+  return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
+}"""
 
 
 def _free_port() -> int:
@@ -113,6 +119,8 @@ def test_quickstart_runs_and_its_views_respond(page, lab):
 
     rows = page.locator(ROW)
     expect(rows.first).to_be_visible(timeout=120_000)
+    page.wait_for_function(ALL_CELLS_RUN, timeout=180_000)
+    page.wait_for_function(KERNEL_IDLE, timeout=60_000)
     everything = rows.count()
     assert everything > 3
 
