@@ -96,7 +96,7 @@ def test_bad_judge_values_are_one_line_errors(tmp_path, project, capsys):
     code, _, err = replay(capsys, path, "--rules", project, "--judge", bad)
     assert code == 2 and f"{bad}:2: field 'rules.x'" in err
     code, _, err = replay(capsys, path, "--rules", project, "--judge", "yes", "--judge-model", "m")
-    assert code == 2 and "--judge-model" in err
+    assert code == 2 and "error: --judge-model applies to an http(s) judge only" in err
 
 
 @pytest.fixture

@@ -12,20 +12,13 @@ import pytest
 
 from tests.reference.differential import Suite
 from tests.reference.generate_sessions import tree_case
-from tests.reference.workbench_tree import FLAVOR, run_tree, tree_differ
+from tests.reference.workbench_tree import run_tree, tree_differ
 
 TREE_CASES = 300
 
 TREE = Suite("tree", [tree_case(20_000 + seed) for seed in range(TREE_CASES)], run_tree, tree_differ)
 
-_MARKS = (
-    [pytest.mark.xfail(strict=False, reason="no omp18 /tree flavour on this branch yet (branch `sessions`)")]
-    if FLAVOR is None
-    else []
-)
-
-
-@pytest.mark.parametrize("index", [pytest.param(i, marks=_MARKS) for i in range(TREE_CASES)])
+@pytest.mark.parametrize("index", range(TREE_CASES))
 def test_tree_case(oracle, index):
     TREE.check(oracle, index)
 

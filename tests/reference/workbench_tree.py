@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any, get_args
+from typing import Any
 
 from workbench.sessions import flattree
 from workbench.sessions.treelist import TreeList
 
-# The flavour that follows omp 18 / pi-tui 18.2.9, when this branch has one.
-FLAVOR = "omp18" if "omp18" in get_args(flattree.Flavor) else None
+# The flavour that follows omp 18 / pi-tui 18.2.9.
+FLAVOR: flattree.Flavor = "omp18"
 
 HEADER = {"type": "session", "version": 3, "id": "reference-oracle", "timestamp": "2026-11-24T09:00:00.000Z",
           "cwd": "/proj"}
 
 
 def run_tree(case: dict[str, Any]) -> dict[str, Any]:
-    if FLAVOR is None:
-        raise NotImplementedError("no omp18 flavour of the /tree list on this branch")
     out = []
     for query in case["queries"]:
         tl = TreeList([HEADER, *case["entries"]], flavor=FLAVOR, filter_mode=query["filter"],

@@ -106,12 +106,14 @@ def test_judge_from_option(tmp_path):
     path = tmp_path / "a.yaml"
     path.write_text("rules: {}\n", encoding="utf-8")
     assert isinstance(judge_from_option(str(path)), ScriptJudge)
-    with pytest.raises(UsageError, match="expected yes, no"):
+    with pytest.raises(UsageError, match="^judge maybe: expected yes, no") as caught:
         judge_from_option("maybe")
-    with pytest.raises(UsageError, match="--judge-model"):
+    assert caught.value.field == "judge" and caught.value.value == "maybe"
+    with pytest.raises(UsageError, match="^judge_model applies to an http"):
         judge_from_option("yes", model="m")
-    with pytest.raises(UsageError, match="--judge-model needs"):
+    with pytest.raises(UsageError, match="^judge_model needs") as caught:
         judge_from_option(None, model="m")
+    assert caught.value.field == "judge_model" and "--" not in str(caught.value)
 
 
 # -- the HTTP judge against a fake OpenAI-compatible server -----------------------------------------

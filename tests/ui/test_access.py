@@ -28,14 +28,16 @@ def test_loopback_behind_a_proxy_origin_needs_the_token_too():
 
 
 def test_any_other_address_without_origins_is_refused():
-    with pytest.raises(UsageError, match="--allow-origin"):
+    with pytest.raises(UsageError, match="^allow_origin needed: address 0.0.0.0 listens beyond") as caught:
         exposure("0.0.0.0", 5006, env={})
+    assert caught.value.field == "allow_origin" and "--" not in str(caught.value)
 
 
 def test_wildcards_and_urls_are_not_origins():
     for bad in ("*", "https://host", "host/path"):
-        with pytest.raises(UsageError, match="--allow-origin"):
+        with pytest.raises(UsageError, match="^allow_origin '.*': give a host") as caught:
             exposure("0.0.0.0", 5006, [bad], env={})
+        assert caught.value.field == "allow_origin" and caught.value.value == repr(bad)
 
 
 def test_exposed_server_gets_a_printed_token_or_the_env_one():
@@ -50,7 +52,12 @@ def test_exposed_server_gets_a_printed_token_or_the_env_one():
 
 def test_cli_refuses_a_public_address_without_origins(capsys):
     assert main(["serve", str(FIXTURES), "--address", "0.0.0.0", "--port", "0"]) == 2
-    assert "--allow-origin" in capsys.readouterr().err
+    assert "error: --allow-origin needed: address 0.0.0.0 listens beyond" in capsys.readouterr().err
+
+
+def test_cli_names_the_flag_of_a_bad_origin(capsys):
+    assert main(["serve", str(FIXTURES), "--address", "0.0.0.0", "--port", "0", "--allow-origin", "*"]) == 2
+    assert "error: --allow-origin '*': give a host" in capsys.readouterr().err
 
 
 def test_served_with_a_token_pages_need_the_login():

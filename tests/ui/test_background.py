@@ -60,11 +60,27 @@ def test_served_work_runs_off_the_document_thread_and_returns_on_its_tick():
 def test_a_lane_keeps_submission_order_even_when_later_work_is_faster():
     doc = FakeDoc()
     bg = Background(doc)
-    order = []
-    bg.submit(lambda t: (time.sleep(0.3), "slow")[1], what="1", lane="tree", done=order.append)
-    bg.submit(lambda t: "fast", what="2", lane="tree", done=order.append)
+    order: list[str] = []
+    started, release, slow_finished = threading.Event(), threading.Event(), threading.Event()
+    fast_saw_slow_finished: list[bool] = []
+
+    def slow(task: Task) -> str:
+        started.set()
+        assert release.wait(10)  # held until the faster work has been submitted behind it
+        slow_finished.set()
+        return "slow"
+
+    def fast(task: Task) -> str:
+        fast_saw_slow_finished.append(slow_finished.is_set())
+        return "fast"
+
+    bg.submit(slow, what="1", lane="tree", done=order.append)
+    assert started.wait(10)
+    bg.submit(fast, what="2", lane="tree", done=order.append)
+    assert bg.busy("tree")
+    release.set()
     doc.run_ticks(lambda: len(order) == 2)
-    assert order == ["slow", "fast"] and not bg.busy("tree")
+    assert order == ["slow", "fast"] and fast_saw_slow_finished == [True] and not bg.busy("tree")
 
 
 def test_cancel_stops_at_the_next_check_and_reports_nothing():

@@ -59,5 +59,9 @@ def test_a_hit_in_another_session_opens_with_the_rules_tab_built(page, app_url):
     page.locator(".wb-backtest-hits .tabulator-row", has_text="unwrap.jsonl").first.click()
     expect(page).to_have_url(re.compile(r"tab=stepper.*session=unwrap\.jsonl|session=unwrap\.jsonl.*tab=stepper"))
     expect(page.locator(".wb-rules-table tr.wb-row-trigger")).to_contain_text("no-unwrap")
-    page.wait_for_timeout(1500)  # the error's toast came up to a second or two after the Stepper's rows
+    # the server handles one page's events in order: once a later click has come back (the Rules tab
+    # built for the hit's session), any toast the hit's click raised has reached the page
+    page.locator(".bk-tab", has_text="Rules").first.click()
+    expect(page).to_have_url(re.compile(r"tab=rules"))
+    expect(page.locator(".wb-rules")).to_contain_text("no-unwrap")
     assert not [t for t in page.evaluate("() => window.__toasts") if "Open hit" in t]

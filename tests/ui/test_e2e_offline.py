@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -26,9 +27,11 @@ def test_every_request_of_a_full_load_goes_to_localhost(page, app_url):
     page.goto(app_url)
     expect(page.locator(".wb-sessions-table .tabulator-row").first).to_be_visible()
     # open every tab once: each may pull its own resources (Tabulator, Bokeh canvas, fonts)
-    for tab in ("Tree", "Stepper", "Rules", "Backtest", "Sessions"):
+    for tab, shown in (("Tree", ".wb-tree-status"), ("Stepper", ".wb-step-position"), ("Rules", ".wb-rules"),
+                       ("Backtest", ".wb-backtest-status"), ("Sessions", ".wb-sessions-table")):
         page.locator(".bk-tab", has_text=tab).first.click()
-        page.wait_for_timeout(400)
+        expect(page).to_have_url(re.compile(rf"tab={tab.lower()}"))  # the server has taken the switch
+        expect(page.locator(shown).first).to_be_attached()
     page.wait_for_load_state("networkidle")
     assert any(u.startswith("ws://127.0.0.1") for u in urls)  # the recorder saw the live connection
     outside = sorted({u for u in urls if _host(u) not in (None, "127.0.0.1")})

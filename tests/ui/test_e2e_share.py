@@ -53,9 +53,10 @@ def test_the_new_tabs_request_nothing_outside_localhost(page, app_url):
     page.on("request", lambda r: urls.append(r.url))
     page.goto(f"{app_url}?session=branched.jsonl&rules=project")
     expect(page.locator(".bk-tab", has_text="Timeline").first).to_be_visible()
-    for tab in ("Playground", "Drafts", "Timeline"):
+    for tab, shown in (("Playground", ".wb-play-rule"), ("Drafts", ".wb-draft-status"), ("Timeline", ".wb-tl-status")):
         page.locator(".bk-tab", has_text=tab).first.click()
-        page.wait_for_timeout(600)
+        expect(page).to_have_url(re.compile(rf"tab={tab.lower()}"))  # the server has taken the switch
+        expect(page.locator(shown).first).to_be_attached()
     expect(page.locator(".wb-tl-plot canvas").first).to_be_visible(timeout=60_000)
     page.wait_for_load_state("networkidle")
     outside = sorted({u for u in urls if not u.startswith("data:") and urlsplit(u.removeprefix("blob:")).hostname != "127.0.0.1"})

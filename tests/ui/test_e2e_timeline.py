@@ -26,10 +26,12 @@ def test_lanes_totals_filter_and_click_to_step(page, app_url, shot):
     page.locator(".wb-tl-tool select").select_option("(any)")
     expect(status).to_contain_text(f"{total.group(2)} of {total.group(2)} turn(s)")
     # the filter redrew the figure: click once its new canvas has been laid out (a click on the
-    # outgoing canvas is lost, so try again a few times rather than sleep long)
+    # outgoing canvas is lost, so wait for the canvas to stand still and try again if it was replaced)
     for _ in range(5):
-        page.wait_for_timeout(800)
-        box = page.locator(".wb-tl-plot canvas").first.bounding_box()
+        plot = page.locator(".wb-tl-plot canvas").first
+        plot.wait_for(state="visible")
+        plot.element_handle().wait_for_element_state("stable")
+        box = plot.bounding_box()
         page.mouse.click(box["x"] + box["width"] * 0.6, box["y"] + box["height"] * 0.45)
         try:
             expect(page).to_have_url(re.compile(r"tab=stepper"), timeout=6_000)

@@ -351,21 +351,21 @@ def judge_from_option(value: str | None, *, model: str | None = None,
     """The judge a ``--judge`` value names: ``yes``/``no``, an ``http(s)://`` URL, or an answer file."""
     if value is None:
         if model is not None:
-            raise UsageError("--judge-model needs --judge URL")
+            raise UsageError("needs an http(s) judge URL", field="judge_model")
         return None
     text = value.strip()
     low = text.lower()
     if low in ("yes", "no"):
         if model is not None:
-            raise UsageError("--judge-model applies to an http(s) --judge only")
+            raise UsageError("applies to an http(s) judge only", field="judge_model")
         return FixedJudge(low == "yes")
     if low.startswith(("http://", "https://")):
         environ = os.environ if env is None else env
         return HttpJudge(text, model=model or DEFAULT_HTTP_MODEL, api_key=environ.get(API_KEY_ENV) or None)
     if model is not None:
-        raise UsageError("--judge-model applies to an http(s) --judge only")
+        raise UsageError("applies to an http(s) judge only", field="judge_model")
     if not Path(text).is_file():
-        raise UsageError(f"--judge {value}: expected yes, no, an http(s) URL or an answer file (.yaml/.json)")
+        raise UsageError("expected yes, no, an http(s) URL or an answer file (.yaml/.json)", field="judge", value=value)
     return ScriptJudge.load(text)
 
 

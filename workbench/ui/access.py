@@ -58,8 +58,9 @@ def exposure(address: str, port: int, allow_origins: Sequence[str] = (),
     origins = [o.strip() for o in allow_origins if o.strip()]
     for origin in origins:
         if "://" in origin or "/" in origin or origin == "*":
-            raise UsageError(f"--allow-origin {origin!r}: give a host or host:port as browsers send it "
-                             "(no scheme, no path, no wildcard), e.g. workbench.example.org")
+            raise UsageError("give a host or host:port as browsers send it "
+                             "(no scheme, no path, no wildcard), e.g. workbench.example.org",
+                             field="allow_origin", value=repr(origin))
     env_token = env.get(TOKEN_ENV) or None
     if address in LOOPBACK:
         loop = [f"{address}:{port}", f"127.0.0.1:{port}", f"localhost:{port}"]
@@ -70,8 +71,10 @@ def exposure(address: str, port: int, allow_origins: Sequence[str] = (),
         token = env_token or secrets.token_urlsafe(18)
         return Exposure(address, tuple(dict.fromkeys([*loop, *origins])), token, env_token is not None)
     if not origins:
-        raise UsageError(f"--address {address} listens beyond this machine: list the origins browsers will use "
-                         "with --allow-origin HOST[:PORT] (behind a reverse proxy: its public host name); "
-                         f"browsers then log in with an access token (${TOKEN_ENV}, or one printed at start)")
+        # the message names no flag: the command line puts the field's flag in front (cli_message)
+        raise UsageError(f"needed: address {address} listens beyond this machine, so list the origins "
+                         "(HOST[:PORT]) browsers will use (behind a reverse proxy: its public host name); "
+                         f"browsers then log in with an access token (${TOKEN_ENV}, or one printed at start)",
+                         field="allow_origin")
     token = env_token or secrets.token_urlsafe(18)
     return Exposure(address, tuple(dict.fromkeys(origins)), token, env_token is not None)
