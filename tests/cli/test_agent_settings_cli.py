@@ -6,14 +6,8 @@ import json
 
 import pytest
 
+from tests.cli.test_replay import RULE
 from workbench.cli import main
-
-RULE = """---
-description: No unwrap
-condition: '\\.unwrap\\('
----
-Do not call .unwrap(); propagate errors with ?.
-"""
 
 
 @pytest.fixture
