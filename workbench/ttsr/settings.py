@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
+from workbench.rules.agent_settings import TTSR_DEFAULTS
 from workbench.rules.model import INTERRUPT_MODES, InterruptMode
 
 __all__ = [
@@ -34,15 +35,9 @@ CONTEXT_MODES: tuple[ContextMode, ...] = ("keep", "discard")
 RepeatMode = Literal["once", "after-gap"]
 REPEAT_MODES: tuple[RepeatMode, ...] = ("once", "after-gap")
 
-DEFAULTS: dict[str, Any] = {
-    "enabled": True,
-    "contextMode": "discard",
-    "interruptMode": "always",
-    "repeatMode": "once",
-    "repeatGap": 10,
-    "builtinRules": True,
-    "disabledRules": [],
-}
+# The manager's own settings: the agent's ttsr group (one table, ``rules/agent_settings.py``) less
+# ``judge``, which decides discovery (whether judged rules are delivered) rather than the manager.
+DEFAULTS: dict[str, Any] = {k: v for k, v in TTSR_DEFAULTS.items() if k != "judge"}
 
 _CAMEL = {
     "enabled": "enabled",
