@@ -18,7 +18,7 @@ from typing import Any
 
 from workbench.errors import Diagnostic
 from workbench.rules.jsstring import js_trim
-from workbench.ttsr.ast import UnsupportedLanguage, ast_match, language_for
+from workbench.ttsr.ast import UnsupportedLanguage, ast_match_each, language_for
 from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition
 from workbench.ttsr.context import InjectionGap, InjectionRecord, MatchContext
 from workbench.ttsr.judged import JudgedRules, SettingsSource, question_of
@@ -257,30 +257,24 @@ class TtsrManager(JudgedRules):
         lang = language_for(ctx.file_paths)
         if lang is None:
             return []
-        candidates = [
-            e
-            for e in self._rules.values()
-            if e.ast_conditions
-            and self._can_trigger(e.name)
-            and e.scope.allows(ctx)
-            and e.passes_globs(ctx)
-        ]
+        # The scope and glob gate is the one the regex path caches per context shape; the repeat gate
+        # is asked afterwards, in registration order as before.
+        candidates = [e for e in self._gated_entries(ctx) if e.ast_conditions and self._can_trigger(e.name)]
         if not candidates:
             return []
         key = self.buffer_key(ctx)
         if self._ast_snapshots.get(key) == snapshot:
             return []
         self._ast_snapshots[key] = snapshot
-        out = []
-        for entry in candidates:
-            try:
-                if ast_match(entry.ast_conditions, snapshot if isinstance(snapshot, str) else "", lang):
-                    out.append(entry.rule)
-            except UnsupportedLanguage as exc:
-                self._warn(
-                    MSG_AST_FAILED, {"patterns": list(entry.ast_conditions), "lang": lang, "error": str(exc)}
-                )
-        return out
+        source = snapshot if isinstance(snapshot, str) else ""
+        try:
+            answers = ast_match_each([e.ast_conditions for e in candidates], source, lang)
+        except UnsupportedLanguage as exc:
+            # The language is the same for every candidate: each one warns, as each would have.
+            for entry in candidates:
+                self._warn(MSG_AST_FAILED, {"patterns": list(entry.ast_conditions), "lang": lang, "error": str(exc)})
+            return []
+        return [entry.rule for entry, hit in zip(candidates, answers) if hit]
 
     # -- simple queries ---------------------------------------------------------------------------
     def has_rules(self) -> bool:
