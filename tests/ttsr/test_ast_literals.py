@@ -7,10 +7,9 @@ are common), and on the manager's answers over growing snapshots.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 from contextlib import contextmanager
-
-import random
 
 import pytest
 
@@ -149,3 +148,20 @@ def test_manager_answers_over_growing_snapshots_agree(seed: int) -> None:
         full = run()
     assert run() == full
     assert any(full)
+
+
+def test_presence_follows_growing_and_replaced_snapshots() -> None:
+    from workbench.ttsr.ast_literals import Presence
+
+    rng = random.Random(7)
+    literals = ["as", "any", "clearTimeout", "(", "{}", "null", "x y"]
+    previous: Presence | None = None
+    text = ""
+    for _ in range(300):
+        if rng.random() < 0.1:
+            text = text[: rng.randint(0, len(text))]  # replaced by a shorter or different text
+        text += rng.choice(["a", "s", "n", "y", " ", "(", "{", "}", "clearTime", "out", "nu", "ll", "x"])
+        presence = Presence(text, previous)
+        for lit in rng.sample(literals, 3):  # each snapshot asks only some literals, as rules do
+            assert presence.has(lit) == (lit in text), (text, lit)
+        previous = presence

@@ -44,7 +44,9 @@ _lock = threading.Lock()
 
 def set_ast_prefilter(enabled: bool) -> bool:
     """Switch the literal prefilter of AST conditions on or off (for benchmarks and the property tests
-    that compare it with a full parse); returns the previous setting."""
+    that compare it with a full parse); off also checks a rule's patterns one at a time instead of in
+    one traversal (``ast.ast_match_each``), the engine as it was before both. Returns the previous
+    setting."""
     global _enabled
     with _lock:
         previous = _enabled
@@ -95,14 +97,53 @@ def pattern_literals(pattern: str, sg_lang: str) -> tuple[str, ...] | None:
     return tuple(sorted(found, key=lambda s: (-len(s), s)))
 
 
-def may_match(pattern: str, sg_lang: str, source: str) -> bool:
+class Presence:
+    """Which literals occur in one source, remembered per stream key: a snapshot that extends the
+    previous one of its key is searched only where a literal the shorter text lacked can now end."""
+
+    __slots__ = ("source", "_seen", "_base", "_base_len")
+
+    def __init__(self, source: str, previous: Presence | None = None) -> None:
+        self.source = source
+        self._seen: dict[str, bool] = {}
+        self._base: dict[str, bool] = {}
+        self._base_len = 0
+        if previous is not None and len(source) >= len(previous.source) and source.startswith(previous.source):
+            self._base = previous._known()
+            self._base_len = len(previous.source)
+
+    def _known(self) -> dict[str, bool]:
+        """Facts that hold for this source: what was searched in it, and what an earlier text it
+        extends already held (an absence there is not known here until searched)."""
+        return {**{lit: True for lit, hit in self._base.items() if hit}, **self._seen}
+
+    def has(self, literal: str) -> bool:
+        hit = self._seen.get(literal)
+        if hit is None:
+            before = self._base.get(literal)
+            if before is True:
+                hit = True
+            elif before is False:
+                # Absent from the shorter text: only an occurrence ending in the new part is possible.
+                hit = self.source.find(literal, max(0, self._base_len - len(literal) + 1)) >= 0
+            else:
+                hit = literal in self.source
+            self._seen[literal] = hit
+        return hit
+
+
+def may_match(pattern: str, sg_lang: str, source: str, presence: Presence | None = None) -> bool:
     """False only when ``pattern`` cannot match ``source``: one of its literals is missing."""
     if not _enabled:
         return True
     literals = pattern_literals(pattern, sg_lang)
-    return literals is None or all(lit in source for lit in literals)
+    if literals is None:
+        return True
+    if presence is not None and presence.source is source:
+        return all(presence.has(lit) for lit in literals)
+    return all(lit in source for lit in literals)
 
 
-def viable(patterns: Sequence[str], sg_lang: str, source: str) -> list[str]:
+def viable(patterns: Sequence[str], sg_lang: str, source: str, presence: Presence | None = None) -> list[str]:
     """The patterns of ``patterns`` that may match ``source``, in order."""
-    return [p for p in patterns if may_match(p, sg_lang, source)]
+    return [p for p in patterns if may_match(p, sg_lang, source, presence)]
