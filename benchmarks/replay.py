@@ -51,8 +51,11 @@ def _run(args: list[str], prefilter: bool = True) -> tuple[bytes, float, float]:
     env = {**os.environ, "PYTHONPATH": str(CODE)}
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
+    # The working folder is the checkout too: `python -c` puts it first on the import path.
     done = subprocess.run([sys.executable, "-c", _LAUNCH, "on" if prefilter else "off", *args],
-                          cwd=ROOT, env=env, capture_output=True, check=True)
+                          cwd=CODE, env=env, capture_output=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"workbench {' '.join(args)} failed:\n{done.stderr.decode(errors='replace')}")
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

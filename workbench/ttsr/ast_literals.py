@@ -1,9 +1,12 @@
 """Literal leaves an AST pattern's every match contains, so a source without them is never parsed.
 
 Under ast-grep's smart strictness every leaf of the pattern tree that is not a metavariable must meet
-a leaf of the source with the same kind and the same text (only unnamed nodes of the *source* may be
-skipped). A leaf's text is a slice of the source, so each such text occurs in any source a pattern
-matches: when one is missing the answer is "no match" without parsing (docs/ast-prefilter.md).
+a source node of the same kind; a *named* leaf (an identifier, ``null``, a number) must also have the
+same text, and a source leaf's text is a slice of the source: when such a text is missing from the
+source, the answer is "no match" without parsing (README, Benchmarks: replay). Unnamed leaves
+(keywords, punctuation) are no literals: on a cut-off snapshot the parser inserts zero-width MISSING
+tokens, and ast-grep lets a pattern's ``}`` meet a missing ``}`` (``if ($C) { ret }`` matches
+``if (a) { ret``).
 
 The leaves are read from the pattern tree ast-grep builds, found by matching the pattern against its
 own text: for the languages in ``PATTERN_EXPANDO`` the text is first given the metavariable
@@ -11,8 +14,9 @@ substitution ast-grep applies to patterns (none where ``$`` is an identifier cha
 elsewhere), so that text parses into exactly the pattern's tree. The node found must span the whole
 text; otherwise, and for every other language, a pattern contributes nothing (it is always parsed).
 Leaves under a node whose text is a metavariable, leaves holding ``$`` or the expando character,
-empty (missing) leaves and comments contribute nothing either: leaving a literal out only weakens
-the filter, never changes an answer.
+empty leaves and comments contribute nothing either: leaving a literal out only weakens the filter,
+never changes an answer. ``tests/ttsr/test_ast_literals.py`` compares the filtered check with a full
+parse on random and cut-off sources; the native-engine table and the differential suites hold too.
 """
 
 from __future__ import annotations
@@ -67,7 +71,8 @@ def _leaves(node: SgNode, expando: str | None, out: set[str]) -> None:
         for child in children:
             _leaves(child, expando, out)
         return
-    if not text or "$" in text or (expando is not None and expando in text) or "comment" in node.kind():
+    if not node.is_named() or not text or "$" in text or (expando is not None and expando in text) \
+            or "comment" in node.kind():
         return
     out.add(text)
 
