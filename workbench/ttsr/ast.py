@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ast_grep_py import SgRoot
+from ast_grep_py import SgNode, SgRoot
 
-from workbench.ttsr import ast_languages
+from workbench.ttsr import ast_languages, ast_literals
 from workbench.ttsr.globs import normalize_path
 
 # The native engine's alias table (its "Supported:" list), mapped to ast-grep-py language names:
@@ -118,18 +118,45 @@ def native_pattern(pattern: str, sg_lang: str) -> str:
 
 def ast_match(patterns: Sequence[str], source: str, lang: str) -> bool:
     """Some pattern matches ``source`` (smart strictness); raises ``UnsupportedLanguage``."""
+    return ast_match_each([patterns], source, lang)[0]
+
+
+def ast_match_each(groups: Sequence[Sequence[str]], source: str, lang: str,
+                   presence: ast_literals.Presence | None = None) -> list[bool]:
+    """``ast_match`` of each group of patterns (one rule's) on the same ``source``, parsed at most
+    once, and not at all when no pattern's literals occur in it (``ast_literals``; ``presence``
+    remembers which occur, for a stream whose snapshots grow); raises ``UnsupportedLanguage``
+    before anything else, as ``ast_match`` does."""
     if lang not in NATIVE_ALIASES:
         raise UnsupportedLanguage(SUPPORTED_TEXT.format(lang=lang))
     sg_lang = NATIVE_ALIASES[lang]
     sg_lang = ast_languages.resolve(sg_lang) if sg_lang is not None else None
     if sg_lang is None:
-        return False
+        return [False] * len(groups)
+    live = [ast_literals.viable(patterns, sg_lang, source, presence) for patterns in groups]
+    if not any(live):
+        return [False] * len(groups)
     try:
         root = SgRoot(source, sg_lang).root()
     except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
         if isinstance(exc, (KeyboardInterrupt, SystemExit)):
             raise
-        return False
+        return [False] * len(groups)
+    return [_any_pattern(root, patterns, sg_lang) for patterns in live]
+
+
+def _any_pattern(root: SgNode, patterns: Sequence[str], sg_lang: str) -> bool:
+    if len(patterns) > 1 and ast_literals.ast_prefilter_enabled():
+        # One traversal for all of a rule's patterns: "some pattern matches" is exactly what an
+        # `any` rule finds. When one of them does not compile the whole rule fails; then each
+        # pattern is tried alone, so that the bad one is skipped as before.
+        try:
+            rule = [{"pattern": {"context": ast_languages.native_pattern(p, sg_lang), "strictness": "smart"}}
+                    for p in patterns]
+            return root.find(any=rule) is not None  # type: ignore[arg-type]
+        except BaseException as exc:  # noqa: BLE001 - ast-grep-py panics are BaseExceptions
+            if isinstance(exc, (KeyboardInterrupt, SystemExit)):
+                raise
     for pattern in patterns:
         try:
             context = ast_languages.native_pattern(pattern, sg_lang)

@@ -166,11 +166,9 @@ def _sigils(run: str, following: str, expando: str) -> str:
     return expando * len(run) if len(run) == 3 or (following.isupper() or following == "_") else run
 
 
-def native_pattern(pattern: str, sg_lang: str) -> str:
-    """``pattern`` as the native engine hands it to the parser (its expando substitution)."""
-    expando = BUILTIN_EXPANDO.get(sg_lang)
-    if expando is None or "$" not in pattern:
-        return pattern
+def expand_sigils(pattern: str, expando: str) -> str:
+    """``pattern`` with its metavariable sigils (``$``) replaced by ``expando`` as the pattern
+    preprocessing does: runs of three always, one or two before an upper-case letter or ``_``."""
     out: list[str] = []
     i = 0
     while i < len(pattern):
@@ -184,6 +182,14 @@ def native_pattern(pattern: str, sg_lang: str) -> str:
         out.append(_sigils(pattern[i:j], pattern[j : j + 1], expando))
         i = j
     return "".join(out)
+
+
+def native_pattern(pattern: str, sg_lang: str) -> str:
+    """``pattern`` as the native engine hands it to the parser (its expando substitution)."""
+    expando = BUILTIN_EXPANDO.get(sg_lang)
+    if expando is None or "$" not in pattern:
+        return pattern
+    return expand_sigils(pattern, expando)
 
 
 def problem() -> str | None:

@@ -18,7 +18,8 @@ from typing import Any
 
 from workbench.errors import Diagnostic
 from workbench.rules.jsstring import js_trim
-from workbench.ttsr.ast import UnsupportedLanguage, ast_match, language_for
+from workbench.ttsr.ast import UnsupportedLanguage, ast_match_each, language_for
+from workbench.ttsr.ast_literals import Presence
 from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition
 from workbench.ttsr.context import InjectionGap, InjectionRecord, MatchContext
 from workbench.ttsr.judged import JudgedRules, SettingsSource, question_of
@@ -100,6 +101,7 @@ class TtsrManager(JudgedRules):
         self._records: dict[str, InjectionRecord] = {}
         self._buffers: dict[str, StreamBuffer] = {}
         self._ast_snapshots: dict[str, str] = {}
+        self._ast_presence: dict[str, Presence] = {}  # which AST literals each key's last snapshot holds
         self._message_count: int | float = 0
         self._can_match_text = False
         self._can_match_thinking = False
@@ -257,30 +259,25 @@ class TtsrManager(JudgedRules):
         lang = language_for(ctx.file_paths)
         if lang is None:
             return []
-        candidates = [
-            e
-            for e in self._rules.values()
-            if e.ast_conditions
-            and self._can_trigger(e.name)
-            and e.scope.allows(ctx)
-            and e.passes_globs(ctx)
-        ]
+        # The scope and glob gate is the one the regex path caches per context shape; the repeat gate
+        # is asked afterwards, in registration order as before.
+        candidates = [e for e in self._gated_entries(ctx) if e.ast_conditions and self._can_trigger(e.name)]
         if not candidates:
             return []
         key = self.buffer_key(ctx)
         if self._ast_snapshots.get(key) == snapshot:
             return []
         self._ast_snapshots[key] = snapshot
-        out = []
-        for entry in candidates:
-            try:
-                if ast_match(entry.ast_conditions, snapshot if isinstance(snapshot, str) else "", lang):
-                    out.append(entry.rule)
-            except UnsupportedLanguage as exc:
-                self._warn(
-                    MSG_AST_FAILED, {"patterns": list(entry.ast_conditions), "lang": lang, "error": str(exc)}
-                )
-        return out
+        source = snapshot if isinstance(snapshot, str) else ""
+        presence = self._ast_presence[key] = Presence(source, self._ast_presence.get(key))
+        try:
+            answers = ast_match_each([e.ast_conditions for e in candidates], source, lang, presence)
+        except UnsupportedLanguage as exc:
+            # The language is the same for every candidate: each one warns, as each would have.
+            for entry in candidates:
+                self._warn(MSG_AST_FAILED, {"patterns": list(entry.ast_conditions), "lang": lang, "error": str(exc)})
+            return []
+        return [entry.rule for entry, hit in zip(candidates, answers) if hit]
 
     # -- simple queries ---------------------------------------------------------------------------
     def has_rules(self) -> bool:
@@ -313,6 +310,7 @@ class TtsrManager(JudgedRules):
         """Clear every stream buffer and the AST throttle (not records, not the counter)."""
         self._buffers.clear()
         self._ast_snapshots.clear()
+        self._ast_presence.clear()
 
     # -- injection records ------------------------------------------------------------------------
     def mark_injected(self, rules: Iterable[Any]) -> None:
@@ -429,6 +427,7 @@ class TtsrManager(JudgedRules):
         other._records = dict(self._records)
         other._buffers = {k: b.copy() for k, b in self._buffers.items()}
         other._ast_snapshots = dict(self._ast_snapshots)
+        other._ast_presence = dict(self._ast_presence)
         other._message_count = self._message_count
         other._can_match_text = self._can_match_text
         other._can_match_thinking = self._can_match_thinking
