@@ -234,13 +234,12 @@ class _Unfit(Exception):
     """The session does not fit the model, or ``derive_stream`` would reject it: play it whole."""
 
 
-_Call = tuple[int, str, str, Any, Any]  # content index, json.dumps, the rest, tool name, arguments
+_Call = tuple[int, Any, Any]  # content index, tool name, arguments
 
 
 def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, str, list[_Call]]:
-    """Text, thinking and, per tool call (content index, its ``json.dumps``, the rest of its
-    haystack, its name and arguments), what one assistant message's derived turn can hold in its
-    buffers (engine units; pieces joined with NUL, which no literal holds)."""
+    """Text and thinking, what one assistant message's derived turn can hold in those buffers, and
+    its tool calls (content index, name, arguments; their haystacks are ``_call_haystack``)."""
     if not timestamp_ok(message.get("timestamp")):
         raise _Unfit
     text: list[str] = []
@@ -267,13 +266,19 @@ def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, st
             args = block.get("arguments")
             if not (type(args) is dict or isinstance(args, Mapping)):
                 args = {}
-            rest: list[str] = []
-            if lits.compact:
-                rest.append(compact_json(args))
-            if lits.strings:
-                _strings(thaw(args), rest)
-            calls.append((index, args_json(args), "\0".join(rest), block.get("name"), args))  # the dumps: the deltas
+            calls.append((index, block.get("name"), args))
     return (text[0] if len(text) == 1 else "".join(text)), (thinking[0] if len(thinking) == 1 else "".join(thinking)), calls
+
+
+def _call_haystack(args: Any, lits: _RuleLiterals) -> tuple[str, str]:
+    """A tool call's ``json.dumps`` (its deltas, joined) and the rest of what its buffers can hold
+    (engine units; pieces joined with NUL, which no literal holds)."""
+    rest: list[str] = []
+    if lits.compact:
+        rest.append(compact_json(args))
+    if lits.strings:
+        _strings(thaw(args), rest)
+    return args_json(args), "\0".join(rest)
 
 
 def _start(index: _Presence, text: str, found: set[Key], reliable: bool = True) -> int | None:
@@ -328,11 +333,12 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
             thinking_at = _start(lits.thinking, units, found[1], len(units) == len(thinking))
         fed: dict[int, int | None] = {}
         if calls and lits.tool is not None:
-            for at, raw, rest, name, args in calls:
+            for at, name, args in calls:
                 admitted = _admitted(lits, name, args, cwd)
                 presence = lits.tool if admitted is None else lits.tool_presence(admitted)
                 if presence is None:
                     continue
+                raw, rest = _call_haystack(args, lits)
                 held: set[Key] = set()
                 units = raw if raw.isascii() else engine_text(raw)
                 # A literal free of what JSON escapes occurs in the raw deltas where it occurs in a
