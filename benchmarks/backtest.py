@@ -1,5 +1,17 @@
-"""Backtest throughput: sessions per second on one process, on all local cores and on a local Dask
-cluster, over a generated corpus of small sessions (not a test; prints figures).
+"""Backtest throughput: MB/s on one process, on all local cores and on a local Dask cluster, as a
+ratio to DuckDB's raw ``read_json_objects`` of the same files (not a test; prints figures).
+
+``--corpus real`` (the default): an archive of ~46 MB made of copies (distinct file names) of the two
+real pi sessions in ``tests/fixtures/real`` and of ``sample_sessions/*.jsonl``, written to
+``benchmarks/_data/backtest-real/`` (git-ignored), with eight realistic project rules discovered the
+way the agent does, so the 27 bundled rules are on as by default; then the same with the bundled rules
+left out (``--no-builtin``).
+
+    .venv/bin/python benchmarks/backtest.py                    # real archive, ~46 MB
+    .venv/bin/python benchmarks/backtest.py --mb 10 --skip-dask
+    .venv/bin/python benchmarks/backtest.py --corpus synthetic # the generated corpus below
+
+``--corpus synthetic``:
 
 The corpus (default 5,000 sessions of 3-6 turns: prose, thinking, edit/write calls to .ts/.rs/.py
 files, a few rule violations sprinkled in) is written once to ``benchmarks/_data/backtest-corpus/``
@@ -136,30 +148,60 @@ def report(label: str, result: BacktestResult, size: int = 0, duck: float = 0.0)
 
 
 def duckdb_rate(sessions: Path, size: int, quiet: bool = False) -> float:
-    """MB/s of DuckDB's raw ``read_json_objects`` over the corpus (best of three, warm cache)."""
+    """MB/s of DuckDB's raw ``read_json_objects`` over the corpus (best of three, warm cache; a broken line,
+    as in sample_sessions/broken-line.jsonl, is skipped as the backtest skips it)."""
     import time
 
     import duckdb
 
     con = duckdb.connect()
-    glob = str(sessions / "*" / "*.jsonl")
+    glob = str(sessions / "*" / "*.jsonl")  # both corpora: one folder level
     best = float("inf")
     for _ in range(3):
         t0 = time.perf_counter()
-        rows = con.execute("SELECT count(*) FROM read_json_objects(?, format='newline_delimited')", [glob]).fetchone()
+        rows = con.execute("SELECT count(*) FROM read_json_objects(?, format='newline_delimited', ignore_errors=true)", [glob]).fetchone()
         best = min(best, time.perf_counter() - t0)
     if not quiet:
         print(f"DuckDB read_json_objects: {rows[0]} objects in {best:.3f} s = {size / 1e6 / best:.1f} MB/s")
     return size / 1e6 / best
 
 
-def timed(label: str, run, sessions: Path, size: int) -> BacktestResult:
+def _cpu() -> float:
+    """CPU seconds of this process and of its children waited for (the time-bound children)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def duckdb_cpu_rate(sessions: Path, size: int) -> float:
+    """MB per CPU second of DuckDB's raw ``read_json_objects`` (all its threads; best of three)."""
+    import duckdb
+
+    con = duckdb.connect()
+    glob = str(sessions / "*" / "*.jsonl")
+    best = float("inf")
+    for _ in range(3):
+        c0 = _cpu()
+        con.execute("SELECT count(*) FROM read_json_objects(?, format='newline_delimited', ignore_errors=true)",
+                    [glob]).fetchone()
+        best = min(best, _cpu() - c0)
+    return size / 1e6 / max(best, 1e-9)
+
+
+def timed(label: str, run, sessions: Path, size: int, cpu: bool = False) -> BacktestResult:
     """``run()`` reported against DuckDB measured just before it: on a shared machine the load
-    changes within a minute, and both sides of the ratio should see the same load."""
+    changes within a minute, and both sides of the ratio should see the same load. ``cpu`` (a run
+    in this process): also MB per CPU second against DuckDB's, which a loaded machine skews less."""
     duck = duckdb_rate(sessions, size, quiet=True)
+    duck_cpu = duckdb_cpu_rate(sessions, size) if cpu else 0.0
+    c0 = _cpu()
     result = run()
+    spent = _cpu() - c0
     report(label, result, size, duck)
     print(f"  (DuckDB just before: {duck:.1f} MB/s; load average {os.getloadavg()[0]:.2f})")
+    if cpu:
+        rate = size / 1e6 / max(spent, 1e-9)
+        print(f"  CPU: {spent:.2f} s = {rate:.1f} MB per CPU second = {rate / duck_cpu:.4f}x DuckDB's "
+              f"{duck_cpu:.1f} MB per CPU second")
     return result
 
 
@@ -177,11 +219,79 @@ def differences(a: BacktestResult, b: BacktestResult) -> str:
     return "; ".join(out)
 
 
+ROOT = Path(__file__).resolve().parents[1]
+REAL_RULES = ("no-unwrap.md", "no-console-log.md", "ts-no-as-any.md", "no-print.md", "os-path.md", "deprecated.md",
+              "secrets.md", "todo-owner.md")  # eight of RULES: prose, tool-scoped, globbed and AST rules
+
+
+def ensure_real_archive(mb: float) -> tuple[Path, Path, int]:
+    """(archive folder, project folder, copies): copies of the real sessions and the samples."""
+    import shutil
+
+    sources = sorted((ROOT / "tests" / "fixtures" / "real").glob("*.jsonl")) + sorted((ROOT / "sample_sessions").glob("*.jsonl"))
+    per_copy = sum(f.stat().st_size for f in sources)
+    copies = max(1, round(mb * 1e6 / per_copy))
+    root = DATA / "backtest-real"
+    archive, project = root / f"archive-{copies}", root / "project"
+    rules = project / ".omp" / "rules"
+    rules.mkdir(parents=True, exist_ok=True)
+    for name in REAL_RULES:
+        (rules / name).write_text(RULES[name], encoding="utf-8")
+    if len(list(archive.glob("*/*.jsonl"))) != copies * len(sources):
+        for k in range(copies):
+            folder = archive / f"{k:03d}"
+            folder.mkdir(parents=True, exist_ok=True)
+            for src in sources:
+                shutil.copyfile(src, folder / f"c{k:03d}-{src.name}")
+    return archive, project, copies
+
+
+def main_real(args: argparse.Namespace) -> int:
+    from workbench.rules import resolve_rules
+
+    archive, project, copies = ensure_real_archive(args.mb)
+    cores = os.cpu_count() or 1
+    size = sum(f.stat().st_size for f in archive.glob("*/*.jsonl"))
+    default = resolve_rules([str(project)])
+    bundled = [r for r in default if r.source is not None and r.source.provider == "builtin-defaults"]
+    no_builtin = [r for r in default if r not in bundled]
+    print(f"archive: {len(list(archive.glob('*/*.jsonl')))} sessions ({copies} copies of tests/fixtures/real and "
+          f"sample_sessions), {size / 1e6:.1f} MB; rules: {len(default)} ({len(bundled)} bundled); {cores} local cores")
+    duckdb_rate(archive, size)
+    runs: dict[str, BacktestResult] = {}
+    for label, rules in (("bundled rules on (default)", default), ("--no-builtin", no_builtin)):
+        print(f"-- {label}: {len(rules)} rules")
+        one = runs[label] = timed("one process", lambda r=rules: run_backtest(r, [archive], workers=1), archive, size,
+                                  cpu=True)
+        if args.skip_parallel:
+            continue
+        every = timed(f"all local cores ({cores} processes)", lambda r=rules: run_backtest(r, [archive], workers=cores),
+                      archive, size)
+        print(f"  identical to one process: {every == one} {differences(one, every)}")
+        if not args.skip_dask:
+            from distributed import LocalCluster
+
+            with LocalCluster(n_workers=cores, threads_per_worker=1, processes=True, host="127.0.0.1",
+                              dashboard_address=None, silence_logs=logging.CRITICAL) as cluster:
+                dask = timed(f"local Dask cluster ({cores} workers)",
+                             lambda r=rules: run_backtest(r, [archive], scheduler=cluster.scheduler_address),
+                             archive, size)
+            print(f"  identical to one process: {dask == one} {differences(one, dask)}; sessions sent as {getattr(dask, 'transport', None)}")
+    fired = {r.rule: (r.sessions, r.turns) for r in runs["bundled rules on (default)"].rules if r.fired}
+    print(f"fired (sessions, turns) with the bundled rules: {fired}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sessions", type=int, default=5000)
+    parser.add_argument("--corpus", choices=("real", "synthetic"), default="real")
+    parser.add_argument("--mb", type=float, default=46.0, help="real: archive size to aim at (default 46)")
+    parser.add_argument("--sessions", type=int, default=5000, help="synthetic: sessions (default 5000)")
     parser.add_argument("--skip-dask", action="store_true")
+    parser.add_argument("--skip-parallel", action="store_true", help="real: one process only")
     args = parser.parse_args()
+    if args.corpus == "real":
+        return main_real(args)
     sessions, rules = ensure_corpus(args.sessions)
     cores = os.cpu_count() or 1
     size = sum(f.stat().st_size for f in sessions.glob("*/*.jsonl"))

@@ -27,6 +27,7 @@ __all__ = [
     "TimeBoundError",
     "UsageError",
     "WorkbenchError",
+    "WorkerFileError",
 ]
 
 
@@ -156,3 +157,16 @@ class JudgePending(WorkbenchError):
         self.request = request
         step = getattr(request, "step", "?")
         super().__init__(f"the judge is waiting for an answer at step {step}")
+
+
+class WorkerFileError(WorkbenchError):
+    """A cluster worker cannot read a session file the client sent it by path."""
+
+    def __init__(self, worker: str, file: str, reason: str) -> None:
+        self.worker, self.file, self.reason = worker, file, reason
+        super().__init__(f"worker {worker} cannot read {file} ({reason}); start the workers where this path "
+                         "is readable, or where none of the session files is (their bytes are sent then)")
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str, str]]:
+        # Raised on a worker and re-raised on the client: pickled with its own arguments.
+        return type(self), (self.worker, self.file, self.reason)

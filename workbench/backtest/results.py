@@ -108,6 +108,8 @@ class BacktestResult:
     elapsed: float = field(default=0.0, compare=False)
     workers: int = field(default=1, compare=False)
     scheduler: str | None = field(default=None, compare=False)
+    # On a cluster, how the sessions reached the workers: "paths" (shared storage) or "bytes".
+    transport: str | None = field(default=None, compare=False)
     judged: JudgedBacktest | None = None  # judged rules: the judge, calls and hits per rule
 
     @property
@@ -141,7 +143,7 @@ class BacktestResult:
     def to_json(self) -> dict[str, Any]:
         return {
             "sessions": len(self.sessions), "turns": self.turns, "elapsed": round(self.elapsed, 3),
-            "workers": self.workers, "scheduler": self.scheduler,
+            "workers": self.workers, "scheduler": self.scheduler, "transport": self.transport,
             "rules": [{**r.to_row(), "first": r.first.to_row() if r.first else None,
                        "samples": [h.to_row() for h in r.samples]} for r in self.rules],
             "neverFired": list(self.never_fired),
@@ -155,7 +157,7 @@ class BacktestResult:
 
 def aggregate(rules: Sequence[Rule], outcomes: Sequence[SessionOutcome], *, samples: int = DEFAULT_SAMPLES,
               elapsed: float = 0.0, workers: int = 1, scheduler: str | None = None,
-              judge: str | None = None) -> BacktestResult:
+              judge: str | None = None, transport: str | None = None) -> BacktestResult:
     """Per-rule summaries from task outcomes, in rule order; hits in session order, then step."""
     hits = tuple(h for o in outcomes for h in sorted(o.hits, key=lambda h: (h.step, h.rule)))
     by_rule: dict[str, list[Hit]] = {r.name: [] for r in rules}
@@ -176,7 +178,7 @@ def aggregate(rules: Sequence[Rule], outcomes: Sequence[SessionOutcome], *, samp
             f"{at[1]} at session {at[0]}" if at else None))
     return BacktestResult(tuple(summaries), hits, tuple(outcomes), not_registered_rules,
                           tuple((name, at, why) for name, (at, why) in slow.items()),
-                          elapsed=elapsed, workers=workers, scheduler=scheduler,
+                          elapsed=elapsed, workers=workers, scheduler=scheduler, transport=transport,
                           judged=summarize(judge, [r.name for r in rules if r.question is not None],
                                            (o.judged for o in outcomes)))
 

@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import tempfile
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from workbench.backtest.results import (
     DEFAULT_SAMPLES,
@@ -46,7 +47,7 @@ from workbench.backtest.results import (
     aggregate,
     write_results,
 )
-from workbench.errors import NotFoundError, UsageError, WorkbenchError
+from workbench.errors import NotFoundError, UsageError, WorkbenchError, WorkerFileError
 from workbench.replay import (
     Bounded,
     ChunkPolicy,
@@ -85,6 +86,7 @@ DEFAULT_TIME_BOUND = 2.0
 
 
 BacktestMode = Literal["probe", "agent"]
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,7 +364,7 @@ def load_rule_set(rules: str | os.PathLike[str] | Sequence[Rule], *, home: str |
     return list(rules)
 
 
-def _batches(paths: list[str], workers: int) -> list[list[str]]:
+def _batches(paths: list[_T], workers: int) -> list[list[_T]]:
     # Large enough that the forked time-bound child of each batch is paid rarely, small enough to
     # spread the work and report progress.
     size = max(1, min(256, len(paths) // max(1, workers * 4)))
@@ -402,17 +404,19 @@ def run_backtest(
     started = time.perf_counter()
     used = workers or os.cpu_count() or 1
 
+    transport: str | None = None
+
     def run(some: list[str], with_rules: list[Rule], report: Progress | None = None) -> list[SessionOutcome]:
-        nonlocal used
+        nonlocal used, transport
         if scheduler is None:
             return _run_local(some, with_rules, opts, used, report)
-        outcomes, used = _run_dask(scheduler, some, with_rules, opts, report)
+        outcomes, used, transport = _run_dask(scheduler, some, with_rules, opts, report)
         return outcomes
 
     outcomes = _without_slow_rules(files, rules, opts, run(files, rules, progress), run)
     elapsed = time.perf_counter() - started
     return aggregate(rules, outcomes, samples=samples, elapsed=elapsed, workers=used, scheduler=scheduler,
-                     judge=opts.judge.label if opts.judge is not None else None)
+                     transport=transport, judge=opts.judge.label if opts.judge is not None else None)
 
 
 def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, workers: int,
@@ -482,7 +486,14 @@ def _worker_batch(paths: list[str]) -> list[SessionOutcome]:
 
 
 def _run_dask(address: str, files: list[str], rules: list[Rule], opts: BacktestOptions,
-              progress: Progress | None) -> tuple[list[SessionOutcome], int]:
+              progress: Progress | None) -> tuple[list[SessionOutcome], int, str]:
+    """The batches on a Dask cluster; also says how the sessions travelled ("paths" or "bytes").
+
+    Paths leave the client absolute (a worker's folder is not the client's) and outcomes come back
+    under the names the client was given, so the result is the local one. Before any work the
+    workers are asked which files they can read: all of them, paths are sent; none of them (no
+    storage shared with the client), the files' bytes are; some but not all, the run fails naming
+    the worker and a file (``WorkerFileError``), as a worker that cannot read a path later does."""
     try:
         # Optional dependency (the `cluster` extra), only needed with a scheduler address.
         from distributed import Client, as_completed
@@ -495,17 +506,92 @@ def _run_dask(address: str, files: list[str], rules: list[Rule], opts: BacktestO
         raise UsageError(f"cannot connect ({exc})", field="scheduler", value=address) from None
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})))
-        batches = _batches(files, workers)
-        futures = client.map(backtest_batch, batches, rules=rules, options=opts, pure=False)
-        index = {f.key: i for i, f in enumerate(futures)}
-        results: list[list[SessionOutcome] | None] = [None] * len(batches)
-        done = 0
-        for future in as_completed(futures):
-            i = index[future.key]
-            results[i] = future.result()
-            done += len(batches[i])
+        results: list[SessionOutcome | None] = [None] * len(files)
+        sources = [os.path.abspath(f) for f in files]
+        remote: list[int] = []
+        for i, source in enumerate(sources):
+            if os.access(source, os.R_OK):
+                remote.append(i)
+            else:  # the client cannot read it either: its error outcome, as a local run gives it
+                results[i] = backtest_session(files[i], rules, opts)
+        readable = [sources[i] for i in remote]
+        transport = _transport(client.run(_unreadable, readable), readable)
+        batches = _batches(remote, workers)
+        done = len(files) - len(remote)
+        pending = deque(range(len(batches)))
+        running: dict[Any, int] = {}
+        queue = as_completed()
+
+        def submit() -> None:
+            # A window of batches in flight: with bytes, the client holds only those in memory.
+            while pending and len(running) < 2 * workers:
+                k = pending.popleft()
+                items = [(files[i], sources[i] if transport == "paths" else Path(sources[i]).read_bytes())
+                         for i in batches[k]]
+                future = client.submit(_dask_batch, items, rules, opts, pure=False)
+                running[future] = k
+                queue.add(future)
+
+        submit()
+        for future in queue:
+            k = running.pop(future)
+            for i, outcome in zip(batches[k], future.result()):
+                results[i] = outcome
+            done += len(batches[k])
             if progress is not None:
-                progress(done, len(files), batches[i][-1])
-        return [o for batch in results for o in (batch or [])], workers
+                progress(done, len(files), files[batches[k][-1]])
+            submit()
+        return [o for o in results if o is not None], workers, transport
     finally:
         client.close()
+
+
+def _unreadable(paths: list[str]) -> list[int]:
+    """On a worker: the positions of the ``paths`` it cannot read."""
+    return [i for i, p in enumerate(paths) if not os.access(p, os.R_OK)]
+
+
+def _transport(unreadable: dict[str, list[int]], names: list[str]) -> str:
+    """"paths" when every worker reads every file, "bytes" when some worker reads none of them."""
+    if not names or all(not missing for missing in unreadable.values()):
+        return "paths"
+    if any(len(missing) == len(names) for missing in unreadable.values()):
+        return "bytes"
+    worker, missing = next((w, m) for w, m in sorted(unreadable.items()) if m)
+    raise WorkerFileError(worker, names[missing[0]], "no such file, or not readable there")
+
+
+def _dask_batch(items: list[tuple[str, str | bytes]], rules: list[Rule], options: BacktestOptions) -> list[SessionOutcome]:
+    """On a worker: ``backtest_batch`` of sessions given as (name, absolute path or the file's bytes),
+    the outcomes under their names."""
+    if not items or isinstance(items[0][1], str):
+        for _name, source in items:
+            if not os.access(source, os.R_OK):
+                raise WorkerFileError(_worker_name(), str(source), "no such file, or not readable there")
+        paths = [str(source) for _, source in items]
+        return [_named(o, p, name) for o, p, (name, _) in zip(backtest_batch(paths, rules, options), paths, items)]
+    with tempfile.TemporaryDirectory(prefix="workbench-backtest-") as folder:
+        paths = []
+        for k, (name, data) in enumerate(items):
+            path = os.path.join(folder, f"{k}-{os.path.basename(name)}")
+            with open(path, "wb") as fh:
+                fh.write(data)  # type: ignore[arg-type]  # bytes: tested above
+            paths.append(path)
+        return [_named(o, p, name) for o, p, (name, _) in zip(backtest_batch(paths, rules, options), paths, items)]
+
+
+def _worker_name() -> str:
+    try:
+        from distributed import get_worker
+
+        return str(get_worker().address)
+    except (ImportError, ValueError):
+        return "a worker"
+
+
+def _named(outcome: SessionOutcome, actual: str, name: str) -> SessionOutcome:
+    """``outcome`` of the file read at ``actual`` as the outcome of ``name``."""
+    if actual == name:
+        return outcome
+    return replace(outcome, session=name, hits=tuple(replace(h, session=name) for h in outcome.hits),
+                   error=None if outcome.error is None else outcome.error.replace(actual, name))

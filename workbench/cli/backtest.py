@@ -118,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
                                   judge_given=args.judge is not None)})
         return 0
     out = sys.stdout
-    where = f"Dask {args.scheduler}" if args.scheduler else f"{result.workers} local process(es)"
+    where = (f"Dask {args.scheduler}, {result.workers} worker(s), sessions sent as {result.transport}"
+             if args.scheduler else f"{result.workers} local process(es)")
     out.write(f"{len(result.sessions)} sessions, {result.turns} turns in {result.elapsed:.1f}s "
               f"({result.sessions_per_second:.1f} sessions/s on {where}); mode {args.mode}\n\n")
     fired = [r for r in result.rules if r.fired]

@@ -83,6 +83,8 @@ __all__ = [
     "render",
     "resolve_templates",
     "rule_sources",
+    "rule_tool_gate",
+    "tool_name_key",
     "tool_surface",
 ]
 
@@ -202,3 +204,18 @@ def rule_sources(rule: Rule) -> tuple[bool, bool, bool]:
     globbed = any(js_trim(g) for g in rule_str_list(rule.globs))
     return (scope.allow_text and not globbed, scope.allow_thinking and not globbed,
             scope.allow_any_tool or bool(scope.tool_scopes))
+
+
+def rule_tool_gate(rule: Rule) -> tuple[tuple[tuple[str | None, str | None], ...] | None, tuple[str, ...]]:
+    """Which tool calls ``rule`` can see, as the manager gates them: its scope's (tool name, path
+    glob) entries (``None``: any tool call; a ``None`` part is unrestricted) and its global globs
+    (empty: no path gate)."""
+    scope = build_scope(None if rule.scope is None else rule_str_list(rule.scope), lambda token: None)
+    globs = tuple(g for g in (js_trim(raw) for raw in rule_str_list(rule.globs)) if g)
+    pairs = None if scope.allow_any_tool else tuple((ts.tool_name, ts.path_glob) for ts in scope.tool_scopes)
+    return pairs, globs
+
+
+def tool_name_key(name: object) -> str:
+    """A tool name as scopes compare it (trimmed, lower case)."""
+    return js_trim(name).lower() if isinstance(name, str) else ""

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -102,7 +102,7 @@ def _strings(value: Any, out: list[str]) -> None:
     elif isinstance(value, (list, tuple)):
         for v in value:
             _strings(v, out)
-    elif isinstance(value, dict):
+    elif isinstance(value, Mapping):
         for k, v in value.items():
             out.append(str(k))
             _strings(v, out)

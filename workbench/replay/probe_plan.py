@@ -14,14 +14,22 @@ literal search).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.replay.derive import FeedPlan, _branch, timestamp_ok
-from workbench.replay.engine import Key, compile_rule_condition, engine_text, literal_index, rule_sources
+from workbench.replay.engine import (
+    Key,
+    compile_rule_condition,
+    engine_text,
+    literal_index,
+    rule_sources,
+    rule_tool_gate,
+    tool_name_key,
+)
 from workbench.replay.memo import LastRuleSet
-from workbench.replay.prefilter import _ast_literal, _patterns, _strings, turn_filter
+from workbench.replay.prefilter import _IDENT, _ast_literal, _patterns, _strings, turn_filter
 from workbench.replay.stream import args_json, compact_json, thaw
 from workbench.rules import Rule
 
@@ -60,6 +68,93 @@ class _Presence:
         return False
 
 
+_GLOB_SPECIAL = frozenset("*?[]{}\\")
+
+
+def _glob_endings(glob: str) -> tuple[str, ...] | None:
+    """Literal endings one of which every path ``glob`` matches ends with (``None``: none known).
+
+    The characters after the glob's last special one end every match (whole path or basename); a
+    final ``{a,b}`` of plain alternatives gives one ending per alternative. A negated glob matches
+    paths of any ending."""
+    if not glob or glob.startswith("!"):
+        return None
+    i = len(glob)
+    while i > 0 and glob[i - 1] not in _GLOB_SPECIAL:
+        i -= 1
+    tail = glob[i:]
+    if i > 0 and glob[i - 1] == "}" and "\\" not in glob:  # (an escape could make a brace literal)
+        opening = glob.rfind("{", 0, i - 1)
+        body = glob[opening + 1:i - 1]
+        if opening >= 0 and not any(c in _GLOB_SPECIAL for c in body):
+            start = opening
+            while start > 0 and glob[start - 1] not in _GLOB_SPECIAL:
+                start -= 1
+            endings = tuple(glob[start:opening] + alt + tail for alt in body.split(","))
+            return endings if all(endings) else None
+    return (tail,) if tail else None
+
+
+@dataclass(frozen=True, slots=True)
+class _ToolGate:
+    """A necessary condition for one rule to match in a tool call, decided before any replay.
+
+    The manager checks a rule in a tool context only when its scope admits the call's tool name and
+    paths and its global globs one of the paths (``RuleScope.allows``, ``passes_globs``). Every path
+    a call is checked with is built from a piece of one of its argument strings (the argument scan,
+    the edit modes' inspections, at any prefix of the streamed arguments) or from the session's cwd
+    (``path_candidates``), backslashes turned into ``/``; so a path a glob matches ends with one of the
+    glob's literal endings, and that ending occurs in the call's strings or in the cwd. ``scopes``:
+    per scope entry, the tool name (``None``: any) and the endings (``None``: any path); ``None``: any
+    call. ``globs``: endings of the global globs, one of which must occur (``None``: no gate).
+    ``words``: for a rule whose only conditions are AST patterns, per pattern the identifiers that
+    are not metavariables; an AST match needs all the words of one pattern in the code, which is
+    made of pieces of the argument strings (``None``: no such gate)."""
+
+    scopes: tuple[tuple[str | None, tuple[str, ...] | None], ...] | None
+    globs: tuple[str, ...] | None
+    words: tuple[tuple[str, ...], ...] | None
+
+    @property
+    def open(self) -> bool:
+        """True when the gate admits every call."""
+        return self.scopes is None and self.globs is None and self.words is None
+
+    def admits(self, name: str, strings: Callable[[], str]) -> bool:
+        """Whether a call to tool ``name`` (``tool_name_key``) whose strings (and cwd), joined with
+        NUL and with ``/`` for ``\\``, are ``strings()`` may be matched by the rule."""
+        if self.scopes is not None:
+            for tool, endings in self.scopes:
+                if tool is not None and tool != name:
+                    continue
+                if endings is None or any(e in strings() for e in endings):
+                    break
+            else:
+                return False
+        if self.globs is not None and not any(e in strings() for e in self.globs):
+            return False
+        if self.words is not None and not any(all(w in strings() for w in ws) for ws in self.words):
+            return False
+        return True
+
+
+def _tool_gate(rule: Rule, regex: bool) -> _ToolGate:
+    pairs, globs = rule_tool_gate(rule)
+    scopes: list[tuple[str | None, tuple[str, ...] | None]] | None = None
+    if pairs is not None:
+        scopes = [(tool, None if glob is None else _glob_endings(glob)) for tool, glob in pairs]
+    glob_endings: list[str] | None = None
+    if globs:
+        found = [_glob_endings(g) for g in globs]
+        glob_endings = None if any(e is None for e in found) else [e for ends in found if ends for e in ends]
+    words = None
+    if not regex:  # with a regex condition the rule may fire without its AST patterns
+        words = tuple(tuple(w for w in _IDENT.findall(p) if not w.startswith("$"))
+                      for p in _patterns(rule.ast_condition) if p.strip()) or None
+    return _ToolGate(None if scopes is None else tuple(scopes),
+                     None if glob_endings is None else tuple(glob_endings), words)
+
+
 @dataclass(frozen=True, slots=True)
 class _RuleLiterals:
     """The literals each part of a turn is searched for: ``text`` / ``thinking``, the regex
@@ -74,11 +169,25 @@ class _RuleLiterals:
     per_rule: tuple[tuple[frozenset[Key], frozenset[Key], frozenset[Key]], ...]
     strings: bool
     compact: bool
+    gates: tuple[_ToolGate, ...] = ()  # per rule that can match in tool calls (``tool_rules``)
+    tool_rules: tuple[int, ...] = ()  # positions of the rules with tool literals
+    open_gates: bool = True  # every gate admits every call: ``tool`` is each call's presence
+    by_rules: dict[frozenset[int], _Presence | None] = field(default_factory=dict, hash=False, compare=False)
+
+    def tool_presence(self, admitted: frozenset[int]) -> _Presence | None:
+        """The presence of the tool literals of the rules at ``admitted`` (cached per set)."""
+        hit = self.by_rules.get(admitted, self)
+        if hit is self:
+            keys = frozenset().union(*(self.per_rule[i][2] for i in admitted))
+            hit = self.by_rules[admitted] = _Presence(keys) if keys else None
+        return hit  # type: ignore[return-value]  # never ``self`` here
 
 
 def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
     per_rule: list[tuple[frozenset[Key], frozenset[Key], frozenset[Key]]] = []
-    for rule in rules:
+    gates: list[_ToolGate] = []
+    tool_rules: list[int] = []
+    for position, rule in enumerate(rules):
         regex: set[Key] = set()
         for pattern in _patterns(rule.condition):
             try:
@@ -91,6 +200,9 @@ def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
         none: frozenset[Key] = frozenset()
         per_rule.append((frozenset(regex) if in_text else none, frozenset(regex) if in_thinking else none,
                          frozenset(regex | ast) if in_tool else none))
+        if in_tool and (regex or ast):
+            tool_rules.append(position)
+            gates.append(_tool_gate(rule, bool(regex)))
     parts = [frozenset().union(*(r[i] for r in per_rule)) for i in range(3)]
     texts = [k[0] for part in parts for k in part]
     # ``json.dumps`` (``ensure_ascii=False``) writes a string's characters as they are except ``"``,
@@ -101,7 +213,8 @@ def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
     strings = any(c in '"\\' or c < " " for t in texts for c in t)
     compact = any("," in t or ":" in t for t in texts)
     text_in, thinking_in, tool_in = (_Presence(p) if p else None for p in parts)
-    return _RuleLiterals(text_in, thinking_in, tool_in, tuple(per_rule), strings, compact)
+    return _RuleLiterals(text_in, thinking_in, tool_in, tuple(per_rule), strings, compact, tuple(gates),
+                         tuple(tool_rules), all(g.open for g in gates))
 
 
 # --- turns of a session ---------------------------------------------------------------------------
@@ -121,15 +234,17 @@ class _Unfit(Exception):
     """The session does not fit the model, or ``derive_stream`` would reject it: play it whole."""
 
 
-def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, str, list[tuple[int, str, str]]]:
-    """Text, thinking and, per tool call (content index, its ``json.dumps``, the rest of its
-    haystack), what one assistant message's derived turn can hold in its buffers (engine units;
-    pieces joined with NUL, which no literal holds)."""
+_Call = tuple[int, Any, Any]  # content index, tool name, arguments
+
+
+def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, str, list[_Call]]:
+    """Text and thinking, what one assistant message's derived turn can hold in those buffers, and
+    its tool calls (content index, name, arguments; their haystacks are ``_call_haystack``)."""
     if not timestamp_ok(message.get("timestamp")):
         raise _Unfit
     text: list[str] = []
     thinking: list[str] = []
-    calls: list[tuple[int, str, str]] = []
+    calls: list[_Call] = []
     ids: set[str] = set()
     for index, block in enumerate(message.get("content") or ()):
         if not (type(block) is dict or isinstance(block, Mapping)):  # (a dict is the usual case: no ABC check)
@@ -151,13 +266,19 @@ def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, st
             args = block.get("arguments")
             if not (type(args) is dict or isinstance(args, Mapping)):
                 args = {}
-            rest: list[str] = []
-            if lits.compact:
-                rest.append(compact_json(args))
-            if lits.strings:
-                _strings(thaw(args), rest)
-            calls.append((index, args_json(args), "\0".join(rest)))  # the dumps: the deltas, joined
+            calls.append((index, block.get("name"), args))
     return (text[0] if len(text) == 1 else "".join(text)), (thinking[0] if len(thinking) == 1 else "".join(thinking)), calls
+
+
+def _call_haystack(args: Any, lits: _RuleLiterals) -> tuple[str, str]:
+    """A tool call's ``json.dumps`` (its deltas, joined) and the rest of what its buffers can hold
+    (engine units; pieces joined with NUL, which no literal holds)."""
+    rest: list[str] = []
+    if lits.compact:
+        rest.append(compact_json(args))
+    if lits.strings:
+        _strings(thaw(args), rest)
+    return args_json(args), "\0".join(rest)
 
 
 def _start(index: _Presence, text: str, found: set[Key], reliable: bool = True) -> int | None:
@@ -184,8 +305,11 @@ class _Turns:
 def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
     """Mirrors ``derive_stream`` (each assistant message is a turn); raises ``_Unfit``."""
     plans: list[FeedPlan | None] = []
-    found: tuple[set[Key], set[Key], set[Key]] = (set(), set(), set())  # literals held, per part
+    found: tuple[set[Key], set[Key]] = (set(), set())  # literals held in text, thinking
+    in_tools: set[int] = set()  # rules one of whose literals a call they may see holds
     branch = tuple(_branch(session, None))
+    cwd = session.cwd if isinstance(getattr(session, "cwd", None), str) else ""
+    cwd = cwd.replace("\\", "/")
     for entry in branch:
         if entry.type != "message":  # (so never an injection, which is a custom message)
             continue
@@ -209,20 +333,45 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
             thinking_at = _start(lits.thinking, units, found[1], len(units) == len(thinking))
         fed: dict[int, int | None] = {}
         if calls and lits.tool is not None:
-            for at, raw, rest in calls:
+            for at, name, args in calls:
+                admitted = _admitted(lits, name, args, cwd)
+                presence = lits.tool if admitted is None else lits.tool_presence(admitted)
+                if presence is None:
+                    continue
+                raw, rest = _call_haystack(args, lits)
+                held: set[Key] = set()
                 units = raw if raw.isascii() else engine_text(raw)
                 # A literal free of what JSON escapes occurs in the raw deltas where it occurs in a
                 # value; one found only in the rest (escaped, or the compact JSON) is fed from the start.
-                start = _start(lits.tool, units, found[2], len(units) == len(raw) and not lits.strings)
-                if rest and _start(lits.tool, engine_text(rest), found[2]) is not None:
+                start = _start(presence, units, held, len(units) == len(raw) and not lits.strings)
+                if rest and _start(presence, engine_text(rest), held) is not None:
                     start = 0
                 if start is not None:
                     fed[at] = start
+                    in_tools.update(i for i in (lits.tool_rules if admitted is None else admitted)
+                                    if not held.isdisjoint(lits.per_rule[i][2]))
         plans.append(FeedPlan(text_at, thinking_at, fed) if fed or text_at is not None or thinking_at is not None
                      else None)
-    rules = frozenset(i for i, keys in enumerate(lits.per_rule) if any(not f.isdisjoint(k) for f, k in zip(found, keys))
-                      ) if any(found) else frozenset()
-    return _Turns(tuple(plans), rules, branch)
+    rules = frozenset(i for i, keys in enumerate(lits.per_rule) if any(not f.isdisjoint(k) for f, k in zip(found, keys)))
+    return _Turns(tuple(plans), rules | in_tools, branch)
+
+
+def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[int] | None:
+    """The rules (positions) whose ``_ToolGate`` admits a call; ``None`` when every gate is open."""
+    if lits.open_gates:
+        return None
+    key = tool_name_key(name)
+    joined: list[str] = []
+
+    def strings() -> str:
+        if not joined:
+            pieces: list[str] = []
+            _strings(args, pieces)
+            pieces.append(cwd)
+            joined.append("\0".join(pieces).replace("\\", "/"))
+        return joined[0]
+
+    return frozenset(i for i, gate in zip(lits.tool_rules, lits.gates) if gate.admits(key, strings))
 
 
 def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[FeedPlan | None, ...], tuple[Rule, ...], tuple[Any, ...]] | None:
