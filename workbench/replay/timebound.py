@@ -44,6 +44,7 @@ from workbench.replay.stream import Stream
 from workbench.rules import Rule
 
 _POLL = 0.01
+_BACKGROUND_NICE = 10  # a ``PreCheck``'s priority (Linux: per thread; its children inherit it)
 _MAX_PARALLEL = 8
 _RETRIES = 2  # hangs that do not reproduce (a loaded machine) before giving up
 _COUNT = struct.Struct("q")
@@ -408,6 +409,12 @@ class PreCheck:
         return self._thread is not None
 
     def _run(self, stream: Stream, rules: list[Rule], config: ReplayConfig, explain: bool) -> None:
+        # A background check must not slow the server's other users: this thread (and so the child
+        # processes it forks, which inherit its nice value) yields the CPU to them.
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), _BACKGROUND_NICE)
+        except (OSError, AttributeError):  # not Linux, or not allowed: run at the usual priority
+            pass
         try:
             disabled, events = guard(stream, rules, config, explain=explain, progress=self._on_progress,
                                      tick=self._tick, on_disable=self._on_disable)

@@ -82,6 +82,11 @@ class SessionDoc:
         self._active: tuple[Any, set[str]] | None = None
         self.refresh(progress)
 
+    @property
+    def stamp(self) -> tuple[int, int] | None:
+        """(size, mtime in ns) of the file when it was last read."""
+        return self._stamp
+
     # -- loading -----------------------------------------------------------------------------------
     def refresh(self, progress: Callable[[int, int, str], None] | None = None) -> bool:
         """Re-read the file if it changed on disk; True when the entries changed."""

@@ -213,6 +213,7 @@ class TreeView(Viewer):
             return
         self._end_progress()
         self.doc, self.tl = doc, tl
+        self.state.remember_session(doc.path, doc.stamp, doc.session)
         self.state.flavour_read = doc.flavour_note
         if self.search.value_input != self.state.q:
             self.search.value = self.state.q
