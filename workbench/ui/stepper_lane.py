@@ -240,6 +240,7 @@ class StepperLane:
             config = ReplayConfig(self.state.settings(), cwd=cwd, home=str(ruleset.home), judge=self.judge.make_judge())
             stepper = Stepper(ReplaySource(stream, label=label), rules, config, progress=checked, background=True)
             goal = min(max(target, 0), max(len(stepper) - 1, 0))
+            finished[0] = True  # the check goes on in the background; from here on the replay reports
             chunk = 250
             for i in range(0, goal + 1 if n else 0, chunk):  # an empty stream has no step to go to
                 report(60 + 40 * i / max(goal, 1), f"Replaying events up to step {goal:,}: {i:,} done")

@@ -58,6 +58,7 @@ class TreeView(Viewer):
         self._generation = 0  # bumped by every (re)load: results of an older load are dropped
         self._load_task: Task | None = None
         self._filter_task: Task | None = None
+        self._index_watch: tuple[Any, Task] | None = None  # (the doc, the task waiting for its search index)
         self._graph: graph_mod.GraphWindow | None = None
         self.rows = TreeRows(min_height=300)
         self.rows.on_message(self._on_message)
@@ -300,9 +301,26 @@ class TreeView(Viewer):
         self.rows.param.update(rows=[row_view(r).as_list() for r in rows], offset=self._offset, total=total,
                                selected=tl.selected_id or "", selected_index=-1 if sel is None else sel,
                                empty_text=empty)
-        self.count.object = f'<span class="wb-kv"><b>{total:,}</b>/{tl.total:,} shown</span>'
+        self._render_count()
         if self.filter.value != tl.filter_mode:
             self.filter.value = tl.filter_mode
+
+    def _render_count(self) -> None:
+        """"N/M shown", and "indexing…" while the search's word index is still being built (a search
+        typed meanwhile waits for it): the count is redrawn when the build ends."""
+        tl = self.tl
+        if tl is None:
+            self.count.object = ""
+            return
+        text = f"<b>{tl.visible_count:,}</b>/{tl.total:,} shown"
+        if tl.indexing:
+            text += ' <span class="wb-indexing">· indexing…</span>'
+            watch = self._index_watch
+            if watch is None or watch[0] is not self.doc or watch[1].finished:
+                # one waiter per open file, on its own lane: the tree's lane stays free for the search
+                self._index_watch = (self.doc, self.bg.submit(lambda task: tl.wait_index(), what="Search index",
+                                                              lane="tree-index", done=lambda _ready: self._render_count()))
+        self.count.object = f'<span class="wb-kv">{text}</span>'
 
     def _apply(self, tl: Any) -> None:
         """Show a list state computed on the lane (a filter, a search, a key)."""
