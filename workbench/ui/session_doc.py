@@ -111,7 +111,7 @@ class SessionDoc:
             return False
         self._consumed = cut
         report(10, 100, f"Parsing {len(usable) / 1e6:.1f} MB")
-        session = parse_session_bytes(usable, path=str(self.path))
+        session = parse_session_bytes(usable, path=str(self.path), stamp=stamp)
         report(50, 100, f"Building the tree of {len(session.entries):,} entries")
         choice = choose_flavor(self.flavour, session)  # `auto` reads the file: the CLI's decision
         self.resolved = choice.flavor
