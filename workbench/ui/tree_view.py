@@ -32,6 +32,7 @@ _FILTER_LABELS = {"default": "default", "no-tools": "no-tools", "user-only": "us
 WINDOW = 120  # rows sent to the browser at a time (about three screens of the list)
 INLINE_BYTES = 1_000_000  # a session file up to this size is loaded while the page is built (see _open_inline)
 _LANE = "tree"  # loading, filtering and key presses of one tree run in order, off the event loop
+_GRAPH_LANE = "tree-graph"  # the branch graph: seconds on a large session, beside the list's lane
 _KEY_HELP = ("Keys (click the list first): ↑/↓ move · ←/→ page · Alt+D/T/U/L/A filter · Ctrl+O cycle · "
              "Shift+L label · type to search · Esc clears")
 
@@ -58,7 +59,8 @@ class TreeView(Viewer):
         self._generation = 0  # bumped by every (re)load: results of an older load are dropped
         self._load_task: Task | None = None
         self._filter_task: Task | None = None
-        self._index_watch: tuple[Any, Task] | None = None  # (the doc, the task waiting for its search index)
+        self._count_indexing = False  # the count says "indexing…"
+        self._graph_wanted: tuple[str | None] | None = None  # a graph to draw once the search index is built
         self._graph: graph_mod.GraphWindow | None = None
         self.rows = TreeRows(min_height=300)
         self.rows.on_message(self._on_message)
@@ -232,6 +234,7 @@ class TreeView(Viewer):
         if not keep_doc:
             self.doc = self.tl = self._latest = None
             self._graph = None
+            self._graph_wanted = None
             self.graph.object = None
             self.detail.show_problems(None)
         self.rows.param.update(rows=[], total=0, offset=0, selected="", selected_index=-1, empty_text=message)
@@ -268,7 +271,13 @@ class TreeView(Viewer):
         self.status.object = '<div class="wb-kv">' + " ".join(bits) + "</div>"
 
     def poll(self) -> None:
-        """Live follow: re-read the file if an agent appended to it (called every ~0.5 s when served)."""
+        """Live follow: re-read the file if an agent appended to it (called every ~0.5 s when served);
+        and the count's "indexing…" cleared once the search index is built."""
+        if self.tl is not None and not self.tl.indexing:
+            if self._count_indexing:
+                self._render_count()
+            if self._graph_wanted is not None:
+                self._regraph(self._graph_wanted[0])
         if self.doc is None or not self.state.follow or self.bg.busy(_LANE):
             return
         partial = self.doc.partial_tail
@@ -313,13 +322,9 @@ class TreeView(Viewer):
             self.count.object = ""
             return
         text = f"<b>{tl.visible_count:,}</b>/{tl.total:,} shown"
-        if tl.indexing:
+        self._count_indexing = tl.indexing  # the twice-a-second poll redraws the count once the build ends
+        if self._count_indexing:
             text += ' <span class="wb-indexing">· indexing…</span>'
-            watch = self._index_watch
-            if watch is None or watch[0] is not self.doc or watch[1].finished:
-                # one waiter per open file, on its own lane: the tree's lane stays free for the search
-                self._index_watch = (self.doc, self.bg.submit(lambda task: tl.wait_index(), what="Search index",
-                                                              lane="tree-index", done=lambda _ready: self._render_count()))
         self.count.object = f'<span class="wb-kv">{text}</span>'
 
     def _apply(self, tl: Any) -> None:
@@ -472,8 +477,15 @@ class TreeView(Viewer):
             if graph is not None and self.state.leaf and graph.covers(self.state.leaf):
                 graph_mod.in_document(graph.figure, lambda: graph.mark(self.state.leaf))
 
+        # Its own lane, and only once the search index is built (the poll starts it then): laying out a
+        # 100k-entry graph takes seconds, and a search typed meanwhile must neither queue behind it nor
+        # share the CPU with it while the index that search waits for is still being built.
+        if self.bg.served and self.tl is not None and self.tl.indexing:
+            self._graph_wanted = (centre,)
+            return
+        self._graph_wanted = None
         self.bg.submit(lambda task: doc.graph_window(centre, on_select=self._on_graph_tap), what="Branch graph",
-                       lane=_LANE, done=done)
+                       lane=_GRAPH_LANE, done=done)
 
     def _on_graph_tap(self, entry_id: str) -> None:
         if entry_id != self.state.leaf:
