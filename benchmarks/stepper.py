@@ -5,7 +5,11 @@ held by all snapshots (tracemalloc), to check that shared structure keeps a long
 Then the first step on the 15k-event sample session (``sample_sessions/big-refactor.jsonl`` with the
 rules of ``sample_sessions/project``): with the time-bound pre-check run before the first step (the
 synchronous ``Stepper``) and in the background (``background=True``), and the ratio of the two.
-Run: ``.venv/bin/python benchmarks/stepper.py [EVENTS]``.
+Then the first step on a generated 100,000-entry session (issue 25), as the Stepper tab makes it
+from the tree's loaded session: the stream derived whole and the time-bound pre-check run over all
+of it before the first step (as before), against the stream derived turn by turn (``lazy=True``)
+with the pre-check in the background; the ratio of the two, and how many messages were built.
+Run: ``.venv/bin/python benchmarks/stepper.py [EVENTS] [--entries 100000] [--no-full]``.
 """
 
 from __future__ import annotations
@@ -96,9 +100,62 @@ def first_step_on_sample() -> None:
           f"({st.precheck.state}, {len(st.disabled)} rules disabled)")
 
 
+def first_step_on_big_session(entries: int, full: bool) -> None:
+    import tempfile
+    from pathlib import Path
+
+    from workbench.replay import ReplaySource, derive_stream
+    from workbench.rules.discovery import load_rules
+    from workbench.sessions import load_session
+    from workbench.sessions.synthetic import generate_session_text
+
+    root = Path(__file__).resolve().parents[1] / "sample_sessions"
+    home = tempfile.mkdtemp(prefix="bench-home-")
+    cwd = str(root / "project")
+    rules = load_rules(cwd=cwd, home=home, repo_root=cwd, env={}, boundary=cwd).rules
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "big.jsonl"
+        path.write_text(generate_session_text(entries), encoding="utf-8")
+        t0 = time.perf_counter()
+        session = load_session(path)
+        loaded = time.perf_counter() - t0
+    config = ReplayConfig(cwd="/proj", home=home)
+    t0 = time.perf_counter()
+    stream = derive_stream(session, lazy=True)
+    counted = time.perf_counter() - t0
+    st = Stepper(ReplaySource(stream, label="lazy"), rules, config, background=True)
+    st.seek(0)
+    lazy = time.perf_counter() - t0
+    st.seek(min(2000, len(st) - 1))
+    near = time.perf_counter() - t0
+    built = stream.events.builds  # type: ignore[attr-defined]
+    if st.precheck is not None:
+        st.precheck.cancel()
+    print(f"{entries:,}-entry session: {len(stream.events):,} events; loading it {loaded:.2f} s (done once by the "
+          f"Tree tab, whose session the Stepper reuses)")
+    print(f"  turn by turn, pre-check in the background: first step {lazy:.2f} s (counting the events {counted:.2f} s; "
+          f"goal <= 5 s), step 2,000 {near:.2f} s; {built:,} messages built")
+    if not full:
+        return
+    t0 = time.perf_counter()
+    whole = derive_stream(session)
+    derived = time.perf_counter() - t0
+    st = Stepper(ReplaySource(whole, label="full"), rules, config)
+    st.seek(0)
+    before = time.perf_counter() - t0
+    print(f"  whole stream, pre-check first (before): first step {before:.2f} s (deriving {derived:.2f} s); "
+          f"turn by turn takes {lazy / before:.3f}x that")
+
+
 def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    entries = 100_000
+    if "--entries" in sys.argv:
+        entries = int(sys.argv[sys.argv.index("--entries") + 1])
+        args.remove(str(entries))
+    first_step_on_big_session(entries, "--no-full" not in sys.argv)
     first_step_on_sample()
-    n = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
+    n = int(args[0]) if args else 10_000
     stream = build_stream(n)
     settings = {"repeatMode": "after-gap", "repeatGap": 3}
     per_k = n / 1000

@@ -21,6 +21,18 @@ entries, default 1,000) and a large one (``--large``, default 100,000):
   is open in a browser.
 
     .venv/bin/python benchmarks/ui_browser.py [--small 1000] [--large 100000] [--runs 5]
+
+``--big`` measures big sessions instead (issue 25), against ``workbench serve`` in a process of its
+own, whose memory is read from ``/proc/PID/status`` (VmRSS; VmHWM for the peak): a session with
+large tool results (``--big-mb``, default 240 MB, about 24,000 entries; ``--big-mb 1000`` for 1 GB)
+and a 100,000-entry one, generated once into ``--cache`` (default ``~/.cache/ttsr-workbench/bench``,
+outside git). Printed: the server's memory before any session is open, with the big one open in the
+Tree tab and then in the Stepper tab (ratios to the file's size); the first row of the big session
+against a 1,000-entry one; the Stepper's first step on the 100k session; a second user's page
+load while the first one's Stepper prepares the 100k session, against idle; and a search typed right
+after the 100k session opens, with the "indexing…" the count shows meanwhile.
+
+    .venv/bin/python benchmarks/ui_browser.py --big [--big-mb 240] [--cache DIR]
 """
 
 from __future__ import annotations
@@ -28,6 +40,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import re
 import socket
 import statistics
 import subprocess
@@ -216,13 +229,153 @@ def keystroke(page) -> float:
     return time.perf_counter() - t0
 
 
+def server_memory_mb(pid: int) -> tuple[float, float]:
+    """(VmRSS, VmHWM) of process ``pid`` in MB: its resident memory now, and the most it has held."""
+    got = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        key, _, value = line.partition(":")
+        if key in ("VmRSS", "VmHWM"):
+            got[key] = int(value.split()[0]) / 1024
+    return got.get("VmRSS", float("nan")), got.get("VmHWM", float("nan"))
+
+
+def big_folder(cache: Path, big_mb: int) -> tuple[Path, str]:
+    """The served folder under ``cache``: the big session (made once), a 100k one, small ones, the rules."""
+    import shutil
+
+    from workbench.sessions.synthetic import generate_session_text
+
+    folder = cache / "served"
+    folder.mkdir(parents=True, exist_ok=True)
+    # 24,000 entries at 240 MB: about 35 kB per tool result (2 of 7 entries are tool results)
+    entries = 24_000 * max(1, big_mb // 240)
+    name = f"big-{big_mb}mb.jsonl"
+    made = {name: (entries, 35_000), "s100k.jsonl": (100_000, 0), "small.jsonl": (1_000, 0), "other.jsonl": (200, 0)}
+    for file, (n, size) in made.items():
+        target = folder / file
+        if not target.exists():
+            print(f"  generating {file} …", file=sys.stderr, flush=True)
+            tmp = target.with_suffix(".part")
+            with tmp.open("w", encoding="utf-8") as fh:
+                fh.write(generate_session_text(n, tool_result_bytes=size))
+            tmp.rename(target)
+    if not (folder / "project").exists():
+        shutil.copytree(SAMPLES / "project", folder / "project")
+    return folder, name
+
+
+def _until_text(locator, text: str, limit: float = 600) -> float:
+    t0 = time.perf_counter()
+    locator.filter(has_text=text).first.wait_for(timeout=limit * 1000)
+    return time.perf_counter() - t0
+
+
+def big_sessions(args) -> int:
+    from playwright.sync_api import sync_playwright
+
+    folder, big = big_folder(Path(args.cache).expanduser(), args.big_mb)
+    size_mb = (folder / big).stat().st_size / 1e6
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}/"
+    proc = subprocess.Popen([sys.executable, "-m", "workbench", "serve", str(folder), "--port", str(port), "--no-show"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    out: dict[str, float] = {}
+    try:
+        _wait_until_up(base)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=FLAGS, headless=True)
+            ctx = browser.new_context(viewport={"width": 1400, "height": 900})
+            first_row(ctx, base, "other.jsonl")[1].close()  # warm-up: bundles cached
+            time.sleep(2)
+            out["rss_before"], _ = server_memory_mb(proc.pid)
+            small, page = first_row(ctx, base, "small.jsonl")
+            page.close()
+            out["small_row"] = small
+            big_row, page = first_row(ctx, base, big)
+            out["big_row"] = big_row
+            time.sleep(3)  # the graph and the conversation follow the list
+            out["rss_tree"], _ = server_memory_mb(proc.pid)
+            print("  big session: Stepper tab …", file=sys.stderr, flush=True)
+            page.locator(".bk-tab", has_text="Stepper").first.click()
+            out["big_step"] = _until_text(page.locator(".wb-step-position"), "step 0 /")
+            time.sleep(2)
+            out["rss_stepper"], out["rss_peak"] = server_memory_mb(proc.pid)
+            page.close()
+
+            # search right after the 100k session opens: the count says "indexing…" until the index is built
+            page = ctx.new_page()
+            page.set_default_timeout(600_000)
+            page.goto(f"{base}?session=s100k.jsonl&tab=tree")
+            page.locator(ROW).first.wait_for()
+            opened = time.perf_counter()
+            count = page.locator(".wb-count")
+            out["indexing_seen"] = float("indexing" in (count.text_content() or ""))
+            box = page.get_by_placeholder("Search", exact=True)
+            box.click()
+            t0 = time.perf_counter()
+            box.press_sequentially("module42")
+            typed = time.perf_counter()
+            count.filter(has_text=re.compile(r"^\s*[\d,]+/100,000 shown\s*$")).first.wait_for()  # answered, no "indexing…"
+            out["search_after_open"] = time.perf_counter() - typed
+            out["search_from_open"] = time.perf_counter() - opened
+            out["typing"] = typed - t0
+            page.close()
+
+            # the Stepper on the 100k session, a second user meanwhile
+            idle_ctx = browser.new_context()
+            idle, page = first_row(idle_ctx, base, "other.jsonl")
+            page.close()
+            first = browser.new_context(viewport={"width": 1400, "height": 900})
+            page = first.new_page()
+            page.set_default_timeout(600_000)
+            t0 = time.perf_counter()
+            page.goto(f"{base}?session=s100k.jsonl&tab=stepper&rules=project")
+            page.locator(".wb-step-position").first.wait_for(state="attached")
+            second, other = first_row(idle_ctx, base, "other.jsonl")  # while the first user's Stepper prepares
+            other.close()
+            page.locator(".wb-step-position").filter(has_text="step 0 /").first.wait_for()
+            out["step_100k"] = time.perf_counter() - t0
+            second_after, other = first_row(idle_ctx, base, "other.jsonl")  # while the pre-check runs on
+            other.close()
+            out["idle_load"], out["second_load"], out["second_after"] = idle, second, second_after
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    print(f"big session {big}: {size_mb:.0f} MB on disk; served by `workbench serve` (pid {proc.pid}); "
+          f"load average {os.getloadavg()[0]:.1f}")
+    print(f"server memory (VmRSS) before any session is open: {out['rss_before']:.0f} MB")
+    for key, label in (("rss_tree", "with the big session open in the Tree tab"), ("rss_stepper", "and in the Stepper tab"),
+                       ("rss_peak", "the most it held (VmHWM)")):
+        grown = out[key] - out["rss_before"]
+        print(f"  {label:<44}{out[key]:>7.0f} MB  (+{grown:.0f} MB = {grown / size_mb:.2f}x the file; "
+              f"total {out[key] / size_mb:.2f}x the file; goal <= 3x)")
+    print(f"first tree row: 1,000 entries {out['small_row']:.2f}s, {big} {out['big_row']:.2f}s "
+          f"({out['big_row'] / out['small_row']:.2f}x; goal <= 2x)")
+    print(f"Stepper's first step on {big}: {out['big_step']:.2f}s after the tab was clicked")
+    print(f"Stepper's first step on 100,000 entries: {out['step_100k']:.2f}s from navigation (goal <= 5 s)")
+    print(f"second user's page load: idle {out['idle_load']:.2f}s; while the first user's Stepper prepares "
+          f"{out['second_load']:.2f}s ({out['second_load'] / out['idle_load']:.2f}x); while its pre-check runs on "
+          f"{out['second_after']:.2f}s ({out['second_after'] / out['idle_load']:.2f}x; goal <= 2x)")
+    print(f"search typed right after the 100k session opened: 'indexing…' shown at the first row: "
+          f"{'yes' if out['indexing_seen'] else 'no (already built)'}; answered {out['search_after_open']:.2f}s after the "
+          f"last key ({out['search_from_open']:.2f}s after the first row; goal <= 1 s, or 'indexing…' ending within 2 s)")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--small", type=int, default=1_000)
     ap.add_argument("--large", type=int, default=100_000)
     ap.add_argument("--runs", type=int, default=5, help="warm loads per bundled-sample page")
     ap.add_argument("--floor-server", type=int, metavar="PORT", help=argparse.SUPPRESS)  # see served_floor
+    ap.add_argument("--big", action="store_true", help="big sessions: memory, first row, first step, second user")
+    ap.add_argument("--big-mb", type=int, default=240, help="size of the big session in MB (with --big)")
+    ap.add_argument("--cache", default="~/.cache/ttsr-workbench/bench", help="where --big's sessions are generated")
     args = ap.parse_args(argv)
+    if args.big:
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+        return big_sessions(args)
     if args.floor_server:
         sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
         serve_floor(args.floor_server)

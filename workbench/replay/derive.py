@@ -12,6 +12,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import threading
+from bisect import bisect_right
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,6 +197,7 @@ def derive_stream(
     size: int | None = None,
     leaf: str | None = None,
     all_branches: bool = False,
+    lazy: bool = False,
 ) -> Stream:
     """A stream from a session (a loaded ``Session`` or a path): the active branch (or the branch
     ending at ``leaf``), or every message of the file in file order when ``all_branches``.
@@ -201,12 +205,165 @@ def derive_stream(
     Each assistant message opens a turn, closed after the tool results that follow it; user
     messages become ``user_message`` events. Earlier TTSR injections are left out: the replay
     produces its own.
+
+    ``lazy``: the events are built turn by turn when asked for (``LazyEvents``): the same events
+    at the same indices, but a 100,000-entry session is ready in the time it takes to count its
+    events, and only the turns looked at are held in memory (docs/large-sessions.md).
     """
     if isinstance(session, (str, os.PathLike)):
         session = load_session(session)
     chunk_text("", policy, size)  # validate policy and size up front
     entries: Sequence[Any] = list(session.entries) if all_branches else _branch(session, leaf)
+    if lazy:
+        return Stream(_header(session, policy, size, all_branches), LazyEvents(entries, policy, size))
     return _derive(session, entries, policy, size, all_branches, None)
+
+
+def _header(session: Any, policy: str, size: int | None, all_branches: bool) -> StreamHeader:
+    return StreamHeader(cwd=session.cwd, session=str(session.path),
+                        note=f"derived: policy={policy} size={size or DEFAULT_SIZE[policy]}"
+                        + (" all branches" if all_branches else ""))
+
+
+def _tool_result_event(message: Mapping[str, Any]) -> StreamEvent:
+    content = message.get("content")
+    return _ev("tool_result", toolCallId=str(message.get("toolCallId") or ""),
+               toolName=message.get("toolName") if isinstance(message.get("toolName"), str) else None,
+               content=content if isinstance(content, (list, str)) else [],
+               isError=message.get("isError") if isinstance(message.get("isError"), bool) else None)
+
+
+def _user_event(message: Mapping[str, Any]) -> StreamEvent:
+    content = message["content"]
+    return _ev("user_message", content=content if isinstance(content, (list, str)) else str(content))
+
+
+def _blocks_ok(content: Any) -> bool:
+    """Whether ``parse_event`` accepts ``content``'s blocks (else building the event names the bad one)."""
+    return not isinstance(content, list) or all(isinstance(b, dict) and isinstance(b.get("type"), str) for b in content)
+
+
+_ASSISTANT, _RESULT, _USER = 0, 1, 2
+_BUILD = {_RESULT: _tool_result_event, _USER: _user_event}
+
+
+class LazyEvents(Sequence[StreamEvent]):
+    """The events ``derive_stream`` gives for ``entries``, built one message at a time when asked for.
+
+    Made in one pass that only counts: each message's events are built (chunked, frozen) on first
+    access, and the last ``keep`` built messages are kept, so seeking around a step costs nothing
+    and memory stays bounded whatever the session's size. Everything that could make the full
+    derivation raise (a bad timestamp, a bad content block) is checked in the counting pass, which
+    then builds that message at once and raises the same error. Thread-safe: the stepper's lane and
+    a timeline may read the same stream.
+    """
+
+    def __init__(self, entries: Sequence[Any], policy: str, size: int | None, *, keep: int = 256) -> None:
+        self.policy, self.size, self.keep = policy, size, keep
+        starts: list[int] = []
+        items: list[Any] = []  # a StreamEvent (turn_start / turn_end), or (kind, message) to build
+        turn_starts: list[int] = []
+        n = 0
+
+        def add(item: Any, count: int = 1) -> None:
+            nonlocal n
+            starts.append(n)
+            items.append(item)
+            n += count
+
+        in_turn = False
+        for entry in entries:
+            message = entry.message if entry.type == "message" else None
+            if message is None or _is_injection(entry):
+                continue
+            role = message.get("role")
+            if role == "assistant":
+                if in_turn:
+                    add(_TURN_END)
+                turn_starts.append(n)
+                add(_TURN_START)
+                in_turn = True
+                if not timestamp_ok(message.get("timestamp")):
+                    list(_assistant_events(message, policy, size))  # raises, naming the field, as derive_stream does
+                add((_ASSISTANT, message), _assistant_event_count(message, policy, size))
+            elif role == "toolResult":
+                if not _blocks_ok(message.get("content")):
+                    _tool_result_event(message)  # raises
+                add((_RESULT, message))
+            elif role in ("user", "developer") and message.get("content") is not None:
+                if in_turn:
+                    add(_TURN_END)
+                    in_turn = False
+                if not _blocks_ok(message["content"]):
+                    _user_event(message)  # raises
+                add((_USER, message))
+        if in_turn:
+            add(_TURN_END)
+        self._starts, self._items, self._total, self._turn_starts = starts, items, n, turn_starts
+        self._built: OrderedDict[int, tuple[StreamEvent, ...]] = OrderedDict()
+        self._lock = threading.Lock()
+        self.builds = 0  # messages built so far (a benchmark and the tests read it)
+
+    def __len__(self) -> int:
+        return self._total
+
+    def turn_starts(self) -> list[int]:
+        """The index of every ``turn_start`` event, without building any turn."""
+        return list(self._turn_starts)
+
+    def _segment(self, k: int) -> tuple[StreamEvent, ...]:
+        item = self._items[k]
+        if isinstance(item, StreamEvent):
+            return (item,)
+        with self._lock:
+            got = self._built.get(k)
+            if got is not None:
+                self._built.move_to_end(k)
+                return got
+        kind, message = item
+        if kind == _ASSISTANT:
+            events = tuple(_assistant_events(message, self.policy, self.size))
+        else:
+            events = (_BUILD[kind](message),)
+        with self._lock:
+            self.builds += 1
+            self._built[k] = events
+            while len(self._built) > self.keep:
+                self._built.popitem(last=False)
+        return events
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return _Window(self, range(self._total)[index])
+        if index < 0:
+            index += self._total
+        if not 0 <= index < self._total:
+            raise IndexError(f"event {index} out of range (the stream has {self._total} events)")
+        k = bisect_right(self._starts, index) - 1
+        return self._segment(k)[index - self._starts[k]]
+
+    def __iter__(self) -> Iterator[StreamEvent]:
+        for k in range(len(self._items)):
+            yield from self._segment(k)
+
+
+class _Window(Sequence[StreamEvent]):
+    """A slice of ``LazyEvents``, itself lazy (a bounded replay reads ``events[:until]``)."""
+
+    def __init__(self, base: LazyEvents, indices: range) -> None:
+        self._base, self._indices = base, indices
+
+    def __len__(self) -> int:
+        return len(self._indices)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return _Window(self._base, self._indices[index])
+        return self._base[self._indices[index]]
+
+    def __iter__(self) -> Iterator[StreamEvent]:
+        base = self._base
+        return (base[i] for i in self._indices)
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,13 +461,7 @@ def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None,
         elif role == "toolResult" and plans is not None:
             events.append(PLACEHOLDER)
         elif role == "toolResult":
-            content = message.get("content")
-            events.append(
-                _ev("tool_result", toolCallId=str(message.get("toolCallId") or ""),
-                    toolName=message.get("toolName") if isinstance(message.get("toolName"), str) else None,
-                    content=content if isinstance(content, (list, str)) else [],
-                    isError=message.get("isError") if isinstance(message.get("isError"), bool) else None)
-            )
+            events.append(_tool_result_event(message))
         elif role in ("user", "developer") and message.get("content") is not None:
             if in_turn:
                 events.append(_TURN_END)
@@ -318,14 +469,10 @@ def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None,
             if plans is not None:
                 events.append(PLACEHOLDER)
                 continue
-            content = message["content"]
-            events.append(_ev("user_message", content=content if isinstance(content, (list, str)) else str(content)))
+            events.append(_user_event(message))
     if in_turn:
         events.append(_TURN_END)
-    header = StreamHeader(cwd=session.cwd, session=str(session.path),
-                          note=f"derived: policy={policy} size={size or DEFAULT_SIZE[policy]}"
-                          + (" all branches" if all_branches else ""))
-    return Stream(header, tuple(events))
+    return Stream(_header(session, policy, size, all_branches), tuple(events))
 
 
 def open_stream(path: str | os.PathLike[str], *, policy: str = "words", size: int | None = None,

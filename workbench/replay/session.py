@@ -93,7 +93,10 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
 
     def expect(self, stream: Stream) -> None:
         """Tell the session where the recorded turns start, so a retry knows if one is left."""
-        self._remaining_turns = [i for i, e in enumerate(stream.events) if e.type == "turn_start"]
+        # a lazily derived stream knows where its turns start without building them
+        known = getattr(stream.events, "turn_starts", None)
+        self._remaining_turns = known() if known is not None else [
+            i for i, e in enumerate(stream.events) if e.type == "turn_start"]
 
     def feed(self, index: int, ev: StreamEvent) -> StepStatus:
         """Play one event; returns whether it was live, skipped (rest of an aborted turn) or ended."""

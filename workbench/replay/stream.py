@@ -118,7 +118,7 @@ class Stream:
     """A header and its events; ``path`` is where it was read from (``None`` when built in memory)."""
 
     header: StreamHeader
-    events: tuple[StreamEvent, ...]
+    events: Sequence[StreamEvent]  # a tuple, or a derived session's ``LazyEvents`` (built turn by turn)
     path: str | None = None
 
     @property

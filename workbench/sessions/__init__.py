@@ -65,6 +65,7 @@ from workbench.sessions.loader import (
     load_session,
     parse_session_bytes,
     parse_session_text,
+    read_record,
     session_info,
 )
 from workbench.sessions.structure import CURRENT_VERSION, KNOWN_ENTRY_TYPES
@@ -144,6 +145,7 @@ __all__ = [
     "normalized_text",
     "parse_session_bytes",
     "parse_session_text",
+    "read_record",
     "parse_timestamp_ms",
     "paused_gc",
     "query_matcher",

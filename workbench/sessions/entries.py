@@ -153,6 +153,11 @@ class Session:
     original_version: int = 3
     by_id: Mapping[str, Entry] = field(default_factory=dict, compare=False, repr=False)
     links: EntryLinks | None = field(default=None, compare=False, repr=False)  # from the loader: see EntryLinks
+    # Where each physical line starts in the file (``line_offsets[n - 1]`` for line ``n``, one more
+    # entry past the end) and the file's (size, mtime in ns) when it was read: ``read_record`` reads an
+    # entry's record back by them. None for a session parsed from text.
+    line_offsets: Sequence[int] | None = field(default=None, compare=False, repr=False)
+    file_stamp: tuple[int, int] | None = field(default=None, compare=False, repr=False)
 
     @property
     def id(self) -> str:

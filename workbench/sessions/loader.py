@@ -13,11 +13,14 @@ diagnostics saying why.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
 import os
-from collections.abc import Iterable, Iterator
+import re
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
 from typing import Any
@@ -81,7 +84,12 @@ def _line_loader(whole: str | bytes) -> Any:
     One C-speed search over the whole file decides (a digit run never spans a line break).
     """
     data = whole if isinstance(whole, bytes) else whole.encode("utf-8", "surrogatepass")
-    return _loads_line if _LONG_RUN in data.translate(_DIGIT_MAP) else _loads_fast
+    # in pieces that overlap by a run's length: no copy of a large file as a whole
+    piece, overlap = 8 << 20, len(_LONG_RUN) - 1
+    for at in range(0, max(len(data), 1), piece):
+        if _LONG_RUN in data[max(at - overlap, 0):at + piece].translate(_DIGIT_MAP):
+            return _loads_line
+    return _loads_fast
 
 
 def _loads_line(text: str) -> Any:
@@ -154,15 +162,109 @@ def _decode_lines(data: bytes, path: str, diags: list[Diagnostic]) -> list[str]:
     return lines
 
 
-def parse_session_bytes(data: bytes, *, path: str = "<memory>", strict: bool = True) -> Session:
-    """Parse the bytes of a session file; see ``load_session`` for ``strict``."""
+# From this size on, a file's lines are decoded one at a time (``ByteLines``) instead of all at once:
+# the whole decoded text and its split lines are two more copies of the file in memory while it is
+# parsed (a 240 MB session peaked at 3.2x its size). Below it, the one C-speed decode is faster.
+LINE_BY_LINE_BYTES = 32 << 20
+
+
+class ByteLines(Sequence[str]):
+    """The physical lines of a file's bytes (line ``n`` at ``n - 1``), each decoded when read.
+
+    ``offsets[n - 1]`` is the byte offset of line ``n`` in the file (after a BOM), and
+    ``offsets[n] - 1`` where it ends: what ``read_record`` reads an entry back by. A line that is
+    not UTF-8 is decoded with U+FFFD, as Node decodes it, and reported once.
+    """
+
+    def __init__(self, data: bytes | memoryview, path: str, diags: list[Diagnostic], start: int = 0) -> None:
+        self._data = memoryview(data)
+        self._path, self._diags = path, diags
+        self._reported: set[int] = set()
+        self.offsets = _line_offsets(self._data, start)
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self))[index]]
+        n = len(self)
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError(index)
+        raw = self._data[self.offsets[index]:self.offsets[index + 1] - 1]
+        try:
+            return str(raw, "utf-8")
+        except UnicodeDecodeError as exc:
+            if index not in self._reported:
+                self._reported.add(index)
+                self._diags.append(Diagnostic(path=self._path, line=index + 1, kind="invalid-utf8",
+                                              message=f"invalid UTF-8 at byte {exc.start} of the line"))
+            return str(raw, "utf-8", errors="replace")
+
+    def __iter__(self) -> Iterator[str]:
+        return (self[i] for i in range(len(self)))
+
+
+_NEWLINE_BYTES = re.compile(b"\n")
+
+
+def parse_session_bytes(data: bytes, *, path: str = "<memory>", strict: bool = True,
+                        stamp: tuple[int, int] | None = None) -> Session:
+    """Parse the bytes of a session file; see ``load_session`` for ``strict``. ``stamp``: the file's
+    (size, mtime in ns) when ``data`` was read from it, which ``read_record`` checks."""
     diags: list[Diagnostic] = []
-    if data.startswith(b"\xef\xbb\xbf"):
-        data = data[3:]
+    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     with paused_gc():
-        lines = _decode_lines(data, path, diags)
-        return _parse_lines(lines, path=path, diags=diags, ends_with_newline=data.endswith(b"\n"), strict=strict,
-                            loads_line=_line_loader(data))
+        lines: Sequence[str]
+        if len(data) >= LINE_BY_LINE_BYTES:
+            lines = ByteLines(data, path, diags, start)
+            offsets = lines.offsets
+        else:
+            lines = _decode_lines(data[start:] if start else data, path, diags)
+            offsets = _line_offsets(data, start)
+        session = _parse_lines(lines, path=path, diags=diags, ends_with_newline=data.endswith(b"\n"), strict=strict,
+                               loads_line=_line_loader(data))
+    return dataclasses.replace(session, line_offsets=offsets, file_stamp=stamp)
+
+
+def _line_offsets(data: bytes | memoryview, start: int) -> array[int]:
+    offsets = array("q", [start])
+    offsets.extend(m.end() for m in _NEWLINE_BYTES.finditer(data, start))
+    offsets.append(len(data) + 1)  # where a line after the last newline would start
+    return offsets
+
+
+def read_record(session: Session, entry: Entry) -> dict[str, Any]:
+    """``entry``'s record as its line in the file holds it, read by the line's byte offset (the
+    record as written: a v1/v2 file's in-memory migrations are not applied).
+
+    The file is opened read-only. A file that changed on disk since the session was read (another
+    size or modification time, or the line no longer holds this entry's record) raises
+    ``SessionFileError`` saying to reopen it: the offsets would point into other records.
+    """
+    offsets, where = session.line_offsets, session.path
+    if offsets is None or session.file_stamp is None or not 0 < entry.line < len(offsets):
+        raise SessionFileError("the session was not read from a file: no record to read back", path=where)
+    try:
+        with open(where, "rb") as fh:
+            st = os.fstat(fh.fileno())
+            if (st.st_size, st.st_mtime_ns) != session.file_stamp:
+                raise SessionFileError("the file changed on disk since it was opened: open it again to see it as it is now",
+                                       path=where, line=entry.line)
+            fh.seek(offsets[entry.line - 1])
+            raw = fh.read(offsets[entry.line] - 1 - offsets[entry.line - 1])
+    except OSError as exc:
+        raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=where, line=entry.line) from None
+    try:
+        value = _loads_line(raw.decode("utf-8", errors="replace"))
+    except ValueError:
+        value = None
+    if not isinstance(value, dict) or (value.get("id") != entry.raw.get("id")):
+        raise SessionFileError("the file changed on disk since it was opened (the line no longer holds this entry): "
+                               "open it again", path=where, line=entry.line)
+    return value
 
 
 def parse_session_text(text: str, *, path: str = "<memory>", strict: bool = True) -> Session:
@@ -188,6 +290,7 @@ def load_session(path: str | os.PathLike[str], *, strict: bool = True) -> Sessio
     name = os.fspath(path)
     try:
         with open(name, "rb") as fh:
+            st = os.fstat(fh.fileno())
             data = fh.read()
     except IsADirectoryError:
         raise SessionFileError("is a directory, not a session file", path=name) from None
@@ -197,7 +300,7 @@ def load_session(path: str | os.PathLike[str], *, strict: bool = True) -> Sessio
         raise SessionFileError("file not found", path=name) from None
     except OSError as exc:
         raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=name) from None
-    return parse_session_bytes(data, path=name, strict=strict)
+    return parse_session_bytes(data, path=name, strict=strict, stamp=(st.st_size, st.st_mtime_ns))
 
 
 def _is_blank(text: str) -> bool:
@@ -206,7 +309,7 @@ def _is_blank(text: str) -> bool:
 
 
 def _parse_lines(
-    lines: list[str], *, path: str, diags: list[Diagnostic], ends_with_newline: bool, strict: bool = True,
+    lines: Sequence[str], *, path: str, diags: list[Diagnostic], ends_with_newline: bool, strict: bool = True,
     loads_line: Any = _loads_line,
 ) -> Session:
     """``lines[n - 1]`` is physical line ``n``; blank lines are skipped, as the agent skips them.
@@ -266,7 +369,7 @@ def _title_slot(text: str, path: str, diags: list[Diagnostic]) -> tuple[dict[str
     return None, False
 
 
-def _values(lines: list[str], start: int, *, path: str, diags: list[Diagnostic], not_loaded: list[NotLoaded],
+def _values(lines: Sequence[str], start: int, *, path: str, diags: list[Diagnostic], not_loaded: list[NotLoaded],
             truncated_at: int, loads_line: Any, last_line: int = 0) -> Iterator[tuple[int, Any]]:
     """(line number, value) of each line from ``lines[start]`` on that is one JSON value, as it is
     parsed; blank lines are skipped and the others reported (``truncated_at``: the last line, when

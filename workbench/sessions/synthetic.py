@@ -17,8 +17,11 @@ from workbench.sessions.tree import SessionTree
 from workbench.sessions.treelist import TreeList
 
 
-def generate_session_records(n: int, *, branch_every: int = 2000) -> list[dict[str, Any]]:
-    """``n`` entries after a header: a main chain with short side branches and some labels."""
+def generate_session_records(n: int, *, branch_every: int = 2000, tool_result_bytes: int = 0) -> list[dict[str, Any]]:
+    """``n`` entries after a header: a main chain with short side branches and some labels.
+
+    ``tool_result_bytes``: each tool result's text is about that long (a file body of numbered lines),
+    as in sessions whose agent read large files: 24,000 entries of 10 kB make a 240 MB file."""
     start = datetime(2026, 1, 1, tzinfo=timezone.utc)
     records: list[dict[str, Any]] = [
         {"type": "session", "version": 3, "id": "synthetic", "timestamp": start.isoformat().replace("+00:00", "Z"),
@@ -42,8 +45,9 @@ def generate_session_records(n: int, *, branch_every: int = 2000) -> list[dict[s
                 {"type": "toolCall", "id": f"t{i}", "name": "read", "arguments": {"path": f"/proj/src/f{i % 13}.ts"}},
             ], "provider": "anthropic", "model": "m", "stopReason": "toolUse", "timestamp": i}
         elif kind in (2, 6):
+            body = _file_body(i, tool_result_bytes) if tool_result_bytes else "file body"
             rec["message"] = {"role": "toolResult", "toolCallId": f"t{i - 1}", "toolName": "read",
-                              "content": [{"type": "text", "text": "file body"}], "isError": False, "timestamp": i}
+                              "content": [{"type": "text", "text": body}], "isError": False, "timestamp": i}
         else:
             rec = {"type": "label", "id": eid, "parentId": parent, "timestamp": ts,
                    "targetId": f"e{max(0, i - 3):07x}", "label": f"mark {i}"}
@@ -55,8 +59,14 @@ def generate_session_records(n: int, *, branch_every: int = 2000) -> list[dict[s
     return records
 
 
-def generate_session_text(n: int, *, branch_every: int = 2000) -> str:
-    return "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in generate_session_records(n, branch_every=branch_every))
+def _file_body(i: int, size: int) -> str:
+    line = f"    const value{i % 89} = compute(input, {i});  // line of module{i % 97}\n"
+    return (line * (size // len(line) + 1))[:size]
+
+
+def generate_session_text(n: int, *, branch_every: int = 2000, tool_result_bytes: int = 0) -> str:
+    return "".join(json.dumps(r, separators=(",", ":")) + "\n"
+                   for r in generate_session_records(n, branch_every=branch_every, tool_result_bytes=tool_result_bytes))
 
 
 def time_tree(n: int = 100_000, *, flavor: str = "omp") -> dict[str, float]:

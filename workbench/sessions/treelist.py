@@ -125,6 +125,15 @@ class TreeList:
         return len(self._b.order)
 
     @property
+    def indexing(self) -> bool:
+        """The search's word index is still being built in the background (a search waits for it)."""
+        return self._b.index_building
+
+    def wait_index(self, timeout: float | None = None) -> bool:
+        """Wait for the background index build; True once no build is running."""
+        return self._b.wait_index(timeout)
+
+    @property
     def flat_ids(self) -> list[str]:
         return [self._b.ids[n] for n in self._b.order]
 

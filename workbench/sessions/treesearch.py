@@ -74,6 +74,19 @@ class SearchIndexed:
                                                   daemon=True)
             self._index_thread.start()
 
+    @property
+    def index_building(self) -> bool:
+        """A background build has started and the index is not there yet."""
+        thread = self._index_thread
+        return self._index is None and thread is not None and thread.is_alive()
+
+    def wait_index(self, timeout: float | None = None) -> bool:
+        """Wait (at most ``timeout`` seconds) until the index is built; True once no build is running."""
+        thread = self._index_thread
+        if self._index is None and thread is not None and thread is not threading.current_thread():
+            thread.join(timeout)
+        return not self.index_building
+
     def _build_in_background(self) -> None:
         with paused_gc():  # ~1M new objects: no collector passes while they are made
             self.build_search_index()

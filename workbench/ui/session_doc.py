@@ -82,6 +82,11 @@ class SessionDoc:
         self._active: tuple[Any, set[str]] | None = None
         self.refresh(progress)
 
+    @property
+    def stamp(self) -> tuple[int, int] | None:
+        """(size, mtime in ns) of the file when it was last read."""
+        return self._stamp
+
     # -- loading -----------------------------------------------------------------------------------
     def refresh(self, progress: Callable[[int, int, str], None] | None = None) -> bool:
         """Re-read the file if it changed on disk; True when the entries changed."""
@@ -106,7 +111,7 @@ class SessionDoc:
             return False
         self._consumed = cut
         report(10, 100, f"Parsing {len(usable) / 1e6:.1f} MB")
-        session = parse_session_bytes(usable, path=str(self.path))
+        session = parse_session_bytes(usable, path=str(self.path), stamp=stamp)
         report(50, 100, f"Building the tree of {len(session.entries):,} entries")
         choice = choose_flavor(self.flavour, session)  # `auto` reads the file: the CLI's decision
         self.resolved = choice.flavor

@@ -80,6 +80,25 @@ class AppState(param.Parameterized):
         self._ruleset: Any = None
         self._listings: dict[str, list[Path]] = {}  # walking a large archive is not free: once per change
         self.param.watch(lambda e: self._listings.clear(), "catalog_revision")
+        self._loaded: tuple[Path, tuple[int, int], Any] | None = None
+
+    # -- the open session, loaded once -------------------------------------------------------------
+    def remember_session(self, path: Path, stamp: tuple[int, int] | None, session: Any) -> None:
+        """The tree's loaded ``Session`` of ``path`` as it was at ``stamp`` (size, mtime): the stepper
+        and the timeline derive from it instead of parsing the file a second time (on a 240 MB file,
+        a second copy of every record and seconds of parsing)."""
+        self._loaded = (path, stamp, session) if stamp is not None else None
+
+    def loaded_session(self, path: Path) -> Any:
+        """The remembered session of ``path`` if the file is unchanged since it was read, else None."""
+        held = self._loaded
+        if held is None or held[0] != path:
+            return None
+        try:
+            st = os.stat(path)
+        except OSError:
+            return None
+        return held[2] if (st.st_size, st.st_mtime_ns) == held[1] else None
 
     # -- paths -------------------------------------------------------------------------------------
     def session_path(self) -> Path | None:

@@ -32,6 +32,7 @@ _FILTER_LABELS = {"default": "default", "no-tools": "no-tools", "user-only": "us
 WINDOW = 120  # rows sent to the browser at a time (about three screens of the list)
 INLINE_BYTES = 1_000_000  # a session file up to this size is loaded while the page is built (see _open_inline)
 _LANE = "tree"  # loading, filtering and key presses of one tree run in order, off the event loop
+_GRAPH_LANE = "tree-graph"  # the branch graph: seconds on a large session, beside the list's lane
 _KEY_HELP = ("Keys (click the list first): ↑/↓ move · ←/→ page · Alt+D/T/U/L/A filter · Ctrl+O cycle · "
              "Shift+L label · type to search · Esc clears")
 
@@ -58,6 +59,8 @@ class TreeView(Viewer):
         self._generation = 0  # bumped by every (re)load: results of an older load are dropped
         self._load_task: Task | None = None
         self._filter_task: Task | None = None
+        self._count_indexing = False  # the count says "indexing…"
+        self._graph_wanted: tuple[str | None] | None = None  # a graph to draw once the search index is built
         self._graph: graph_mod.GraphWindow | None = None
         self.rows = TreeRows(min_height=300)
         self.rows.on_message(self._on_message)
@@ -213,6 +216,7 @@ class TreeView(Viewer):
             return
         self._end_progress()
         self.doc, self.tl = doc, tl
+        self.state.remember_session(doc.path, doc.stamp, doc.session)
         self.state.flavour_read = doc.flavour_note
         if self.search.value_input != self.state.q:
             self.search.value = self.state.q
@@ -230,6 +234,7 @@ class TreeView(Viewer):
         if not keep_doc:
             self.doc = self.tl = self._latest = None
             self._graph = None
+            self._graph_wanted = None
             self.graph.object = None
             self.detail.show_problems(None)
         self.rows.param.update(rows=[], total=0, offset=0, selected="", selected_index=-1, empty_text=message)
@@ -266,7 +271,13 @@ class TreeView(Viewer):
         self.status.object = '<div class="wb-kv">' + " ".join(bits) + "</div>"
 
     def poll(self) -> None:
-        """Live follow: re-read the file if an agent appended to it (called every ~0.5 s when served)."""
+        """Live follow: re-read the file if an agent appended to it (called every ~0.5 s when served);
+        and the count's "indexing…" cleared once the search index is built."""
+        if self.tl is not None and not self.tl.indexing:
+            if self._count_indexing:
+                self._render_count()
+            if self._graph_wanted is not None:
+                self._regraph(self._graph_wanted[0])
         if self.doc is None or not self.state.follow or self.bg.busy(_LANE):
             return
         partial = self.doc.partial_tail
@@ -299,9 +310,22 @@ class TreeView(Viewer):
         self.rows.param.update(rows=[row_view(r).as_list() for r in rows], offset=self._offset, total=total,
                                selected=tl.selected_id or "", selected_index=-1 if sel is None else sel,
                                empty_text=empty)
-        self.count.object = f'<span class="wb-kv"><b>{total:,}</b>/{tl.total:,} shown</span>'
+        self._render_count()
         if self.filter.value != tl.filter_mode:
             self.filter.value = tl.filter_mode
+
+    def _render_count(self) -> None:
+        """"N/M shown", and "indexing…" while the search's word index is still being built (a search
+        typed meanwhile waits for it): the count is redrawn when the build ends."""
+        tl = self.tl
+        if tl is None:
+            self.count.object = ""
+            return
+        text = f"<b>{tl.visible_count:,}</b>/{tl.total:,} shown"
+        self._count_indexing = tl.indexing  # the twice-a-second poll redraws the count once the build ends
+        if self._count_indexing:
+            text += ' <span class="wb-indexing">· indexing…</span>'
+        self.count.object = f'<span class="wb-kv">{text}</span>'
 
     def _apply(self, tl: Any) -> None:
         """Show a list state computed on the lane (a filter, a search, a key)."""
@@ -453,8 +477,15 @@ class TreeView(Viewer):
             if graph is not None and self.state.leaf and graph.covers(self.state.leaf):
                 graph_mod.in_document(graph.figure, lambda: graph.mark(self.state.leaf))
 
+        # Its own lane, and only once the search index is built (the poll starts it then): laying out a
+        # 100k-entry graph takes seconds, and a search typed meanwhile must neither queue behind it nor
+        # share the CPU with it while the index that search waits for is still being built.
+        if self.bg.served and self.tl is not None and self.tl.indexing:
+            self._graph_wanted = (centre,)
+            return
+        self._graph_wanted = None
         self.bg.submit(lambda task: doc.graph_window(centre, on_select=self._on_graph_tap), what="Branch graph",
-                       lane=_LANE, done=done)
+                       lane=_GRAPH_LANE, done=done)
 
     def _on_graph_tap(self, entry_id: str) -> None:
         if entry_id != self.state.leaf:

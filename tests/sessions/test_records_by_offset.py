@@ -1,0 +1,110 @@
+"""Large files: lines decoded one at a time (``ByteLines``), records read back by their byte offset.
+
+The line-by-line road (taken from ``LINE_BY_LINE_BYTES`` on) must give the very session the whole-file
+decode gives, bad lines and their diagnostics included; ``read_record`` gives each entry's record as
+its line holds it, and refuses a file that changed on disk since it was read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import workbench.sessions.loader as loader
+from workbench.errors import SessionFileError
+from workbench.sessions import load_session, parse_session_bytes, parse_session_text, read_record
+from workbench.sessions.synthetic import generate_session_text
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
+
+ODD = (
+    "\ufeff" + json.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-01T00:00:00Z"}) + "\n"
+    "\n"
+    '{"type":"message","id":"a","parentId":null,"message":{"role":"user","content":"h\u00e9"}}\n'
+    "not json\n"
+    '{"type":"label","id":"b","parentId":"a","targetId":"a","label":"x"}{"type":"label","id":"c"}\n'
+    '   \n'
+    '{"type":"message","id":"d","parentId":"a","message":{"role":"user","content":"caf\u00e9 \u2028 z"}}\n'
+    '{"type":"message","id":"e","parentId":"d","message":{"role":"user","content":"cut'
+)
+
+
+def _same(a, b) -> None:
+    assert a == b  # header, entries (raw records, lines, indices), diagnostics, not-loaded objects
+    assert [e.raw for e in a.entries] == [e.raw for e in b.entries]
+    assert a.diagnostics == b.diagnostics
+
+
+def _both(data: bytes, monkeypatch, path: str = "<memory>"):
+    whole = parse_session_bytes(data, path=path, strict=False)
+    monkeypatch.setattr(loader, "LINE_BY_LINE_BYTES", 0)
+    by_line = parse_session_bytes(data, path=path, strict=False)
+    monkeypatch.undo()
+    return whole, by_line
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in SAMPLES.glob("*.jsonl")))
+def test_line_by_line_parse_equals_the_whole_file_decode_on_the_samples(name, monkeypatch):
+    _same(*_both((SAMPLES / name).read_bytes(), monkeypatch, name))
+
+
+@pytest.mark.parametrize("data", [
+    ODD.encode("utf-8"),
+    ODD.encode("utf-8").replace("h\u00e9".encode(), b"h\xff\xfe"),  # a line that is not UTF-8
+    ODD.encode("utf-8") + b"\n",
+    b"",
+    b"\n\n",
+    generate_session_text(300).encode(),
+])
+def test_line_by_line_parse_equals_the_whole_file_decode_on_odd_files(data, monkeypatch):
+    _same(*_both(data, monkeypatch))
+
+
+def test_an_invalid_line_is_reported_once(monkeypatch):
+    data = ODD.encode("utf-8").replace("h\u00e9".encode(), b"h\xff\xfe")
+    _, by_line = _both(data, monkeypatch)
+    assert [d.kind for d in by_line.diagnostics].count("invalid-utf8") == 1
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+@pytest.mark.parametrize("line_by_line", [False, True])
+def test_read_record_gives_each_entry_its_line(tmp_path, monkeypatch, line_by_line):
+    if line_by_line:
+        monkeypatch.setattr(loader, "LINE_BY_LINE_BYTES", 0)
+    path = _write(tmp_path, ODD + "\n" + generate_session_text(50).split("\n", 1)[1])
+    session = load_session(path, strict=False)
+    assert len(session.entries) > 40
+    for entry in session.entries:
+        assert read_record(session, entry) == entry.raw
+    with pytest.raises(SessionFileError):  # a session parsed from text has no file to read from
+        read_record(parse_session_text(ODD), parse_session_text(ODD).entries[0])
+
+
+def test_read_record_refuses_a_file_changed_since_it_was_read(tmp_path):
+    path = _write(tmp_path, generate_session_text(20))
+    before = path.read_bytes()
+    session = load_session(path)
+    entry = session.entries[5]
+    assert read_record(session, entry)["id"] == entry.id
+    with path.open("ab") as fh:  # an agent appends: other size
+        fh.write(b'{"type":"label","id":"zz","parentId":null,"targetId":"x","label":"y"}\n')
+    with pytest.raises(SessionFileError, match="changed on disk") as err:
+        read_record(session, entry)
+    assert str(path) in str(err.value)
+    # same size, other bytes, the old modification time put back: the line no longer holds the entry
+    path.write_bytes(before.replace(entry.id.encode(), b"x" * len(entry.id)))
+    st = os.stat(path)
+    os.utime(path, ns=(st.st_atime_ns, session.file_stamp[1]))
+    with pytest.raises(SessionFileError, match="open it again"):
+        read_record(session, entry)
+    # the file is never written by any of this
+    reopened = load_session(path)
+    assert read_record(reopened, reopened.entries[5])["id"] == "x" * len(entry.id)
