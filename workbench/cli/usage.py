@@ -103,7 +103,7 @@ def _print_branch(usage: BranchUsage) -> None:
 
 def _grouped(args: argparse.Namespace) -> int:
     # DuckDB loads only for this form: one session's usage needs no store
-    from workbench.store import Store, judge_by_rule, usage_by
+    from workbench.store import Store, judge_by_rule, usage_by, usage_totals
 
     by = args.by or "model"
     since, until = _day(args.since, "--since"), _day(args.until, "--until")
@@ -122,8 +122,7 @@ def _grouped(args: argparse.Namespace) -> int:
             writer.writeheader()
             writer.writerows(rows)
         return 0
-    totals = {key: sum(r[key] for r in rows) for key in
-              ("messages", *TOKEN_FIELDS, "cost", "judgeCalls", "judgeTokens", "judgeCost", "otherCalls", "otherCost")}
+    totals = usage_totals(rows)
     if args.json:
         print_json({"by": by, "since": args.since, "until": args.until, "files": len(files), "rows": rows,
                     "totals": totals, "judgeByRule": judged})

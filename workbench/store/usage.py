@@ -172,3 +172,22 @@ def session_usage(store: Store) -> dict[str, dict[str, Any]]:
     messages' cost and total tokens (every branch, as ``usage_by`` counts them)."""
     rows = store._dicts(_PER_SESSION.format(cost=_num("$.cost.total"), total=_num("$.totalTokens")))
     return {str(r["path"]): r for r in _clean_numbers(rows, ("totalTokens",), ("cost",))}
+
+
+# -- totals over the grouped rows ----------------------------------------------------------------------
+TOTAL_COLUMNS = ("messages", *TOKEN_COLUMNS, "cost", "judgeCalls", "judgeTokens", "judgeCost", "otherCalls", "otherCost")
+
+
+def usage_totals(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The sums of ``usage_by``'s rows (any grouping gives the same): ``workbench usage --json``'s
+    ``totals`` and the Usage view's line above its chart."""
+    return {key: sum(r[key] for r in rows) for key in TOTAL_COLUMNS}
+
+
+def usage_sessions(store: Store, *, paths: Sequence[str] | None = None, since: date | None = None,
+                   until: date | None = None) -> int:
+    """How many files have an assistant message or a ``model_usage`` entry in the range."""
+    where, params = _filters(paths, since, until)
+    rows = store._dicts("SELECT count(DISTINCT e.path) AS n FROM entries e WHERE ((e.type = 'message' AND "
+                        f"e.role = 'assistant') OR e.type = 'model_usage') {where}", params)
+    return int(rows[0]["n"]) if rows else 0
