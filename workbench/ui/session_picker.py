@@ -21,7 +21,16 @@ from workbench.ui.entry_html import esc
 from workbench.ui.notify import notify, reporting
 from workbench.ui.state import AppState
 
-MENU_LINES = 20  # lines the menu shows at most (typing more narrows them)
+MENU_LINES = 12  # lines the menu shows at most (typing more narrows them)
+# a white box on the dark header bar; the menu wider than the box, above the tabs, one line per
+# session (a long one ends in an ellipsis)
+_MENU_CSS = """
+input.bk-input { color: #24292f; background: #fff; }
+.bk-menu { background: #fff; color: #24292f; width: 560px; max-height: 70vh; overflow-y: auto; z-index: 1000;
+           border: 1px solid #d0d7de; box-shadow: 0 6px 16px rgba(0, 0, 0, 0.25); font-size: 13px; }
+.bk-menu > div { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; padding: 5px 10px; }
+.bk-menu > div.bk-active, .bk-menu > div:hover { background: #ddf4ff; }
+"""
 _SEP = " · "
 
 
@@ -50,8 +59,9 @@ class SessionPicker(Viewer):
         self._paths: dict[str, str] = {}  # menu line -> session path as shown
         self.input = _Autocomplete(
             options=self._lines(), value=self.state.session or "", restrict=False, case_sensitive=False,
-            search_strategy="includes", min_characters=1, width=300, css_classes=["wb-session-picker"],
+            search_strategy="includes", min_characters=1, width=240, css_classes=["wb-session-picker"],
             placeholder="type a file, title or project…",
+            stylesheets=[_MENU_CSS],
             description="Find a session by its file name, title or project (cwd); pick a line to open it.")
         self.input.param.watch(self._on_pick, "value")
         self.state.param.watch(self._on_session, "session")

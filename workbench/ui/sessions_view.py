@@ -66,7 +66,7 @@ class SessionsView(Viewer):
             hidden_columns=[], header_align="left", css_classes=["wb-sessions-table"],
             widths=dict(_WRAPPED), frozen_columns=["path"],
             formatters={**{c: {"type": "textarea"} for c in _WRAPPED},
-                        "cost": {"type": "money", "formatterParams": {"symbol": "$", "precision": 4}}},
+                        "cost": {"type": "money", "symbol": "$", "precision": 4, "thousand": ","}},
         )
         self._total = pn.pane.HTML(totals_html(self.catalog.totals()), stylesheets=theme_sheets(), margin=(0, 10))
         self._table.on_click(self._on_row_click)

@@ -38,8 +38,7 @@ _ROW_TITLES = {"group": "Group", "sessions": "Sessions", "messages": "Messages",
                "otherCalls": "Other calls", "otherCost": "Other cost"}
 _JUDGE_TITLES = {"rule": "Rule", "sessions": "Sessions", "calls": "Judge calls", "input": "Input", "output": "Output",
                  "cacheRead": "Cache read", "cacheWrite": "Cache write", "totalTokens": "Total tokens", "cost": "Cost"}
-_MONEY = {"type": "money", "formatterParams": {"symbol": "$", "precision": 4}}
-_COUNT = {"type": "money", "formatterParams": {"precision": 0, "thousand": ","}}
+_MONEY = {"type": "money", "symbol": "$", "precision": 4, "thousand": ","}
 
 
 class UsageView(Viewer):
