@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 from workbench.sessions.loader import parse_session_text
