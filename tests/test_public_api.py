@@ -93,7 +93,8 @@ PUBLIC = {
         "snippet", "summarize", "tally_session", "text_of", "thaw", "wait_all", "write_stream"
     },
     "workbench.store": {
-        "GROUPINGS", "IngestError", "IngestSummary", "Store", "usage_by"
+        "GROUPINGS", "IngestError", "IngestSummary", "Store", "judge_by_rule", "session_usage", "usage_by",
+        "usage_sessions", "usage_totals",
     },
     "workbench.backtest": {
         "BacktestOptions", "BacktestResult", "Hit", "RuleSummary", "SessionOutcome", "aggregate",

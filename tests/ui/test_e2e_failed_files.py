@@ -62,6 +62,6 @@ def test_empty_headerless_and_binary_files_are_listed_with_their_reasons(page, u
     expect(page.locator(".notyf__toast", has_text="unknown-type").first).to_contain_text("<script>window.__pwned=2</script>")
     # (the URL leaves out the default session: the newest one, which odd.jsonl is here)
     expect(page).to_have_url(re.compile(r"tab=tree"))
-    expect(page.get_by_role("combobox").first).to_have_value("odd.jsonl")
+    expect(page.locator(".wb-session-picker input")).to_have_value("odd.jsonl")
     expect(page.locator(".wb-tree-row").first).to_be_visible()
     assert page.evaluate("window.__pwned") is None

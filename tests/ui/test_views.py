@@ -144,7 +144,7 @@ def test_app_views_share_one_state_and_refuse_outside_paths(served, tmp_path):
     server = Server([served], uploads=False)
     state = server.new_state()
     views = build_views(server, state)
-    assert set(views) == {"sessions", "tree", "stepper", "rules", "backtest", "playground", "drafts", "timeline"}
+    assert set(views) == {"sessions", "tree", "stepper", "rules", "backtest", "playground", "drafts", "timeline", "usage"}
     assert not any(type(v).__name__ == "Alert" for v in views.values())
     assert {s.path for s in server.catalog.summaries()} == {"branched.jsonl", "script_content.jsonl"}
     (tmp_path / "outside.jsonl").write_text("{}\n")

@@ -103,7 +103,7 @@ def _print_branch(usage: BranchUsage) -> None:
 
 def _grouped(args: argparse.Namespace) -> int:
     # DuckDB loads only for this form: one session's usage needs no store
-    from workbench.store import Store, usage_by
+    from workbench.store import Store, judge_by_rule, usage_by, usage_totals
 
     by = args.by or "model"
     since, until = _day(args.since, "--since"), _day(args.until, "--until")
@@ -115,17 +115,17 @@ def _grouped(args: argparse.Namespace) -> int:
     with Store(args.db) as store:
         store.ingest(files)
         rows = usage_by(store, by, paths=files, since=since, until=until)
+        judged = judge_by_rule(store, paths=files, since=since, until=until)
     if args.csv:
         if rows:
             writer = csv.DictWriter(sys.stdout, fieldnames=list(rows[0]), lineterminator="\n")
             writer.writeheader()
             writer.writerows(rows)
         return 0
-    totals = {key: sum(r[key] for r in rows) for key in
-              ("messages", *TOKEN_FIELDS, "cost", "judgeCalls", "judgeTokens", "judgeCost", "otherCalls", "otherCost")}
+    totals = usage_totals(rows)
     if args.json:
         print_json({"by": by, "since": args.since, "until": args.until, "files": len(files), "rows": rows,
-                    "totals": totals})
+                    "totals": totals, "judgeByRule": judged})
         return 0
     print(f"usage of {len(files)} session file(s) by {by}" + (f" since {since}" if since else "")
           + (f" until {until}" if until else ""))
@@ -134,4 +134,8 @@ def _grouped(args: argparse.Namespace) -> int:
         print(f"  {r['group']}: {r['sessions']} session(s) {r['messages']} message(s)  "
               f"{_tokens_line(r, r['cost'])}{judge}")
     print(f"  total: {totals['messages']} message(s)  {_tokens_line(totals, totals['cost'])}")
+    if judged:
+        print("TTSR judge calls by rule (counted apart, not in the totals above):")
+        for j in judged:
+            print(f"  {j['rule']}: {j['calls']} call(s) in {j['sessions']} session(s)  {_tokens_line(j, j['cost'])}")
     return 0

@@ -2,7 +2,9 @@
 
 ``generate_session_text(n)`` writes a v3 session with a long main chain and a side branch every
 ``branch_every`` entries (labels, tool calls, model changes mixed in), so tree building, flattening
-and filtering see realistic shapes. ``time_tree(n)`` times each stage once.
+and filtering see realistic shapes. ``time_tree(n)`` times each stage once. ``write_corpus(folder, n)``
+writes ``n`` small sessions that differ where an archive's sessions differ (project, day, model, cost,
+title), many with the same title, for the views of many sessions.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 import time
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 from workbench.sessions.loader import parse_session_text
@@ -88,3 +91,59 @@ def time_tree(n: int = 100_000, *, flavor: str = "omp") -> dict[str, float]:
     out.update(parse_s=t1 - t0, tree_s=t2 - t1, flatten_s=t3 - t2, search_s=t4 - t3, render_s=t5 - t4,
                visible=float(len(rows)), matches=float(len(searched.visible_ids)))
     return out
+
+
+CORPUS_PROJECTS = ("/home/dev/billing", "/home/dev/web-app", "/home/dev/infra", "/home/dev/cli-tools", "/srv/agent-lab")
+CORPUS_MODELS = ("claude-sonnet-4-5", "claude-haiku-4-5", "gpt-5")
+CORPUS_TITLES = ("Fix the failing build", "Review the pull request", "Add tests for the parser", "Update dependencies")
+
+
+def corpus_records(i: int, *, replies: int = 3) -> list[dict[str, Any]]:
+    """Session number ``i`` of a corpus: a header (project, day, every 4th a title), then ``replies``
+    user/assistant turns, each reply with a usage block whose cost follows from ``i``; every 3rd
+    session has a TTSR judge call after its first reply, every 6th one whose rule was injected."""
+    start = datetime(2026, 10, 1, 9, tzinfo=timezone.utc) + timedelta(days=i % 45, minutes=i)
+    stamp = start.isoformat().replace("+00:00", "Z")
+    header: dict[str, Any] = {"type": "session", "version": 3, "id": f"corpus-{i:05d}", "timestamp": stamp,
+                              "cwd": CORPUS_PROJECTS[i % len(CORPUS_PROJECTS)]}
+    if i % 4 == 0:
+        header["title"] = CORPUS_TITLES[(i // 4) % len(CORPUS_TITLES)]
+    records: list[dict[str, Any]] = [header]
+    model = CORPUS_MODELS[i % len(CORPUS_MODELS)]
+    parent: str | None = None
+    for turn in range(replies):
+        ts = (start + timedelta(seconds=10 * turn)).isoformat().replace("+00:00", "Z")
+        uid, aid = f"u{i:05d}{turn}", f"a{i:05d}{turn}"
+        records.append({"type": "message", "id": uid, "parentId": parent, "timestamp": ts,
+                        "message": {"role": "user", "content": f"task {i} step {turn}: look at module{i % 37}"}})
+        tokens_in, tokens_out = 1000 + 10 * i, 100 + turn
+        records.append({"type": "message", "id": aid, "parentId": uid, "timestamp": ts, "message": {
+            "role": "assistant", "model": model, "provider": "anthropic", "stopReason": "stop",
+            "content": [{"type": "text", "text": f"done with step {turn} of task {i}"}],
+            "usage": {"input": tokens_in, "output": tokens_out, "cacheRead": 0, "cacheWrite": 0,
+                      "totalTokens": tokens_in + tokens_out, "cost": {"total": round(0.001 * (i % 50 + 1), 6)}}}})
+        parent = aid
+        if turn == 0 and i % 3 == 1:
+            jid = f"j{i:05d}"
+            records.append({"type": "model_usage", "id": jid, "parentId": parent, "timestamp": ts, "purpose": "ttsr",
+                            "role": "tiny", "provider": "anthropic", "model": "claude-haiku-4-5",
+                            "usage": {"input": 300, "output": 2, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 302,
+                                      "cost": {"total": 0.0003}}})
+            parent = jid
+            if i % 6 == 1:
+                records.append({"type": "ttsr_injection", "id": f"t{i:05d}", "parentId": parent, "timestamp": ts,
+                                "injectedRules": [("no-unwrap", "no-any")[i % 12 == 1]]})
+                parent = f"t{i:05d}"
+    return records
+
+
+def write_corpus(folder: str | Path, count: int, *, replies: int = 3) -> list[Path]:
+    """``count`` corpus sessions (``corpus_records``) as ``folder/<project>/session-NNNNN.jsonl``."""
+    written: list[Path] = []
+    for i in range(count):
+        records = corpus_records(i, replies=replies)
+        target = Path(folder) / Path(str(records[0]["cwd"])).name / f"session-{i:05d}.jsonl"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records), encoding="utf-8")
+        written.append(target)
+    return written

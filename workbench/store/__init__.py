@@ -7,10 +7,11 @@ column, which the SQL of the fast road reproduces.
 Public API:
 
 - ``Store(db=":memory:", *, read_only=False)`` — ``ingest(paths, ...) -> IngestSummary``, ``sessions()``,
-  ``session(id_or_path)``, ``entries(session)``, ``search(query)``, ``injections()``, ``labels()``,
+  ``session(id_or_path)``, ``entries(session)``, ``search(query)``, ``search_count(query)``, ``injections()``, ``labels()``,
   ``ingest_errors()``, ``failed_files()``, ``notices()``, ``stats()``, ``write_rows`` / ``read_table`` / ``tables``, Parquet export.
 - ``usage_by(store, by, *, paths, since, until)`` / ``GROUPINGS``: usage across sessions by model, day,
-  ISO week or cwd (``usage``).
+  ISO week or cwd; ``judge_by_rule(store, ...)``: the TTSR judge calls per rule; ``session_usage(store)``:
+  each file's main model, cost and tokens; ``usage_totals(rows)``, ``usage_sessions(store, ...)`` (``usage``).
 - ``IngestSummary`` / ``IngestError`` — what an ingest reports (progress: ``workbench.sessions.Progress``).
 """
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 
 from workbench.store.db import Store
 from workbench.store.rows import IngestError, IngestSummary
-from workbench.store.usage import GROUPINGS, usage_by
+from workbench.store.usage import GROUPINGS, judge_by_rule, session_usage, usage_by, usage_sessions, usage_totals
 
-__all__ = ["GROUPINGS", "IngestError", "IngestSummary", "Store", "usage_by"]
+__all__ = ["GROUPINGS", "IngestError", "IngestSummary", "Store", "judge_by_rule", "session_usage", "usage_by",
+           "usage_sessions", "usage_totals"]

@@ -495,6 +495,16 @@ class Store:
             [query, query, int(limit)],
         )
 
+    @_locked
+    def search_count(self, query: str, *, deep: bool = False) -> tuple[int, int]:
+        """How many entries ``search`` would find without its limit, and in how many files."""
+        if not query.strip():
+            return 0, 0
+        column = "raw" if deep else "text"
+        row = self._con.execute(f"SELECT count(*), count(DISTINCT path) FROM entries "
+                                f"WHERE instr(lower({column}), lower(?)) > 0", [query]).fetchone()
+        return (int(row[0]), int(row[1])) if row else (0, 0)
+
     def injections(self) -> list[dict[str, Any]]:
         """Every TTSR injection: ``ttsr_injection`` entries and ``ttsr-injection`` custom messages."""
         rows = self._dicts(

@@ -25,13 +25,14 @@ from workbench.ui.keys import KeyCatcher
 from workbench.ui.notify import reporting
 from workbench.ui.page_frame import PageFrame, header_label
 from workbench.ui.roots import ServedRoots
+from workbench.ui.session_picker import SessionPicker
 from workbench.ui.share_view import ShareBar
 from workbench.ui.state import TABS, AppState
 from workbench.ui.theme import theme_sheets, theme_url
 
 TITLE = "TTSR Workbench"
 _TAB_TITLES = {"sessions": "Sessions", "tree": "Tree", "stepper": "Stepper", "rules": "Rules", "backtest": "Backtest",
-               "playground": "Playground", "drafts": "Drafts", "timeline": "Timeline"}
+               "playground": "Playground", "drafts": "Drafts", "timeline": "Timeline", "usage": "Usage"}
 def default_paths() -> list[Path]:
     """``sample_sessions/`` of the current directory if present, else the one shipped beside the package."""
     here = Path.cwd() / "sample_sessions"
@@ -146,9 +147,15 @@ def _timeline(state: AppState, server: Server, views: dict[str, Any]) -> Any:
     return TimelineView(state=state)
 
 
+def _usage(state: AppState, server: Server, views: dict[str, Any]) -> Any:
+    from workbench.ui.usage_view import UsageView  # lazy tab (see above)
+
+    return UsageView(state=state, catalog=server.catalog)
+
+
 _LOADERS: dict[str, Callable[[AppState, Server, dict[str, Any]], Any]] = {
     "sessions": _sessions, "tree": _tree, "stepper": _stepper, "rules": _rules, "backtest": _backtest,
-    "playground": _playground, "drafts": _drafts, "timeline": _timeline,
+    "playground": _playground, "drafts": _drafts, "timeline": _timeline, "usage": _usage,
 }
 
 
@@ -184,23 +191,7 @@ def build_page(server: Server) -> PageFrame:
     state.param.watch(_tab_from_state, "tab")
     tabs.param.watch(_state_from_tab, "active")
 
-    session_select = pn.widgets.Select(options=_session_options(server, state), value=state.session or None,
-                                       width=230, css_classes=["wb-session-select"],
-                                       stylesheets=["select.bk-input { color: #24292f; background: #fff; }"])
-
-    def _pick(event: Any) -> None:
-        if event.new and event.new != state.session:
-            with reporting("Open session"):
-                state.open_session(event.new)
-
-    session_select.param.watch(_pick, "value")
-
-    def _refresh_options(*_: Any) -> None:
-        session_select.options = _session_options(server, state)
-        if state.session in session_select.options:
-            session_select.value = state.session
-
-    state.param.watch(_refresh_options, ["session", "catalog_revision"])
+    session_select = SessionPicker(state=state, catalog=server.catalog)  # searchable: archives hold thousands
     flavour = pn.widgets.RadioButtonGroup.from_param(state.param.flavour, color="light", width=200)
     # what `auto` chose for the open file (and why, in the tooltip-sized text beside the buttons)
     flavour_read = pn.pane.Str(state.param.flavour_read, css_classes=["wb-flavour-read"], margin=(0, 4),
@@ -245,16 +236,6 @@ def _follow(state: AppState, views: dict[str, Any]) -> None:
     # log=False the server does not log each run. Session-scoped, it ends with the browser session.
     cb = PeriodicCallback(callback=poll, period=500, background=True, log=False)
     cb.start()
-
-
-def _session_options(server: Server, state: AppState) -> list[str]:
-    """The catalog's sessions, plus the open one when the catalog lacks it (a file that failed to
-    load): a select without the current value would switch to its first option, i.e. open another
-    session in place of the one the link asked for."""
-    options = [s.path for s in server.catalog.summaries()]
-    if state.session and state.session not in options:
-        options.insert(0, state.session)
-    return options
 
 
 def create_app(paths: Iterable[str | os.PathLike[str]] = (), db: str | None = None) -> Callable[[], Any]:

@@ -19,11 +19,15 @@ from typing import Any
 import pandas as pd
 
 from workbench.sessions import Progress
-from workbench.store import Store
+from workbench.store import Store, session_usage
 from workbench.ui.roots import ServedRoots
 
-COLUMNS = ("name", "date", "entries", "branches", "labels", "injections", "errors", "status", "notices", "path")
+# the file first: with thousands of sessions, titles repeat ("Fix the failing build") and only the
+# file, the project, the day and the model tell rows apart
+COLUMNS = ("path", "name", "project", "date", "model", "cost", "entries", "branches", "labels", "injections",
+           "errors", "status", "notices")
 LOADED = "loaded"
+_TITLE_CUT = 200  # the table wraps a long title; past this it is not a title any more
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +42,9 @@ class SessionSummary:
     injections: int
     errors: int
     path: str  # as displayed / used in URLs (relative to its served root)
+    project: str = ""  # the header's cwd
+    model: str = ""  # the model of most assistant messages
+    cost: float = 0.0  # the assistant messages' cost, every branch (as ``workbench usage --by`` counts)
     status: str = LOADED  # or "not loaded: [line <n>: ]<reason>"
     notices: str = ""  # the file's notices in one line ("" when none)
 
@@ -111,7 +118,8 @@ class Catalog:
         if revision != self.store.revision:
             revision = self.store.revision  # read first: an ingest that starts meanwhile bumps it again
             notices = self.notices()
-            rows = [self._from_store(r, notices) for r in self.store.sessions()]
+            usage = session_usage(self.store)
+            rows = [self._from_store(r, notices, usage.get(str(r.get("path")), {})) for r in self.store.sessions()]
             cached = tuple(sorted(rows, key=lambda s: (s.date, s.path), reverse=True))
             self._summaries = (revision, cached)
         return list(cached)
@@ -139,12 +147,13 @@ class Catalog:
         """Why the file shown as ``path`` did not load (``file[:line]: message``), or None when it loaded."""
         return next((f.reason for f in self.failed() if f.path == path), None)
 
-    def _from_store(self, row: Mapping[str, Any], notices: Mapping[str, list[Notice]]) -> SessionSummary:
+    def _from_store(self, row: Mapping[str, Any], notices: Mapping[str, list[Notice]],
+                    usage: Mapping[str, Any]) -> SessionSummary:
         path = Path(str(row.get("path", "")))
         shown = self.roots.display(path)
         found = notices.get(shown, [])
         return SessionSummary(
-            name=str(row.get("title") or path.name.removesuffix(".jsonl"))[:80],
+            name=str(row.get("title") or path.name.removesuffix(".jsonl"))[:_TITLE_CUT],
             date=str(row.get("created") or "")[:19].replace("T", " "),
             entries=int(row.get("entry_count") or 0),
             branches=int(row.get("branch_count") or 0),
@@ -152,11 +161,27 @@ class Catalog:
             injections=int(row.get("injection_count") or 0),
             errors=int(row.get("error_count") or 0),
             path=shown,
+            project=str(row.get("cwd") or ""),
+            model=str(usage.get("model") or ""),
+            cost=float(usage.get("cost") or 0.0),
             notices=_notice_line(found),
         )
 
     def frame(self):
         return pd.DataFrame([asdict(s) for s in self.rows()], columns=list(COLUMNS))
+
+    def totals(self) -> dict[str, Any]:
+        """What the table's footer says: sessions loaded, files that did not load, the sessions' cost."""
+        loaded = self.summaries()
+        return {"sessions": len(loaded), "failed": len(self.failed()), "cost": sum(s.cost for s in loaded)}
+
+    def search_count(self, query: str) -> tuple[int, int]:
+        """How many entries match ``query`` across all sessions, and in how many files."""
+        return self.store.search_count(query.strip()) if query.strip() else (0, 0)
+
+    def title_of(self, shown: str) -> str:
+        """The title the table shows for a session (``""`` for a file that is not in it)."""
+        return next((s.name for s in self.summaries() if s.path == shown), "")
 
     def search(self, query: str, limit: int = 200) -> list[dict[str, Any]]:
         """Entries matching ``query`` across all sessions: dicts with session, id, type, text."""

@@ -37,8 +37,12 @@ class PageFrame(Viewer):
         controls = pn.Row(*header, align="center", margin=0)
         self.header = pn.Row(title_pane, controls, height=_HEADER_HEIGHT, sizing_mode="stretch_width",
                              margin=0, css_classes=["wb-header"],
-                             styles={"background": HEADER_BACKGROUND, "padding": "0 8px", "overflow": "hidden",
-                                     "box-shadow": "0 2px 4px rgba(0, 0, 0, 0.25)", "z-index": "1"})
+                             styles={"background": HEADER_BACKGROUND, "padding": "0 8px",
+                                     # cut what is too wide, never the session picker's menu below the bar
+                                     "overflow-x": "clip", "overflow-y": "visible",
+                                     "box-shadow": "0 2px 4px rgba(0, 0, 0, 0.25)",
+                                     # above the tabs (a positioned stacking context): the menu overlays them
+                                     "position": "relative", "z-index": "10"})
         self.dialog = pn.layout.Modal(*dialog, css_classes=["wb-dialog"])
         self.main = pn.Column(*main, sizing_mode="stretch_both", margin=(8, 15, 0, 15), css_classes=["wb-main"])
         self._layout = pn.Column(self.header, self.main, self.dialog, sizing_mode="stretch_both", margin=0)

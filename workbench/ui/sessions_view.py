@@ -1,8 +1,15 @@
-"""Sessions tab: the ingested sessions, adding files or folders, and a search across all of them."""
+"""Sessions tab: the ingested sessions, adding files or folders, and a search across all of them.
+
+Made for archives of thousands of files: the table leads with the file, its project, day, model and
+cost (titles repeat across sessions), says how many sessions it holds and what they cost, and sorts
+and pages on the server. The search runs as the user types (debounced, on the view's background
+runner), says how many entries in how many files match, and a hit opens its session at that entry.
+"""
 
 from __future__ import annotations
 
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +19,7 @@ import param
 from panel.viewable import Viewer
 
 from workbench.errors import AccessError, UsageError
+from workbench.ui.background import Background, Task
 from workbench.ui.catalog import LOADED, Catalog
 from workbench.ui.entry_html import esc
 from workbench.ui.help_panel import PURPOSE, first_step
@@ -20,8 +28,26 @@ from workbench.ui.snippets import snippet_html
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
 
-_TABLE_TITLES = {"name": "Session", "date": "Date", "entries": "Entries", "branches": "Branches",
-                 "labels": "Labels", "injections": "TTSR inj.", "errors": "Errors", "status": "Status", "notices": "Notices", "path": "File"}
+_TABLE_TITLES = {"path": "File", "name": "Title", "project": "Project (cwd)", "date": "Date", "model": "Model",
+                 "cost": "Cost", "entries": "Entries", "branches": "Branches", "labels": "Labels",
+                 "injections": "TTSR inj.", "errors": "Errors", "status": "Status", "notices": "Notices"}
+# text columns wrap in a bounded width (Tabulator's textarea formatter escapes like plaintext)
+_WRAPPED = {"path": 220, "name": 240, "project": 180, "status": 260, "notices": 260}
+_HIT_TITLES = {"session": "File", "title": "Title", "id": "Entry", "type": "Type", "text": "Text"}
+_HIT_COLUMNS = list(_HIT_TITLES)
+SEARCH_LIMIT = 200  # hits listed; the count above them is the full one
+DEBOUNCE = 0.3  # seconds of quiet typing before a search runs (each key press restarts the wait)
+
+
+def money(value: float) -> str:
+    """A cost as the Sessions and Usage views write it."""
+    return f"${value:,.4f}" if value < 100 else f"${value:,.2f}"
+
+
+def totals_html(totals: dict[str, Any]) -> str:
+    failed = f" · <b>{totals['failed']:,}</b> not loaded" if totals.get("failed") else ""
+    return (f'<div class="wb-kv wb-sessions-total"><b>{totals["sessions"]:,}</b> session(s){failed} · '
+            f'total cost <b>{money(totals["cost"])}</b> (assistant messages, every branch)</div>')
 
 
 class SessionsView(Viewer):
@@ -38,10 +64,11 @@ class SessionsView(Viewer):
             self.catalog.frame(), pagination="remote", page_size=15, show_index=False, disabled=True,
             selectable=False, sizing_mode="stretch_width", titles=_TABLE_TITLES, layout="fit_data_stretch",
             hidden_columns=[], header_align="left", css_classes=["wb-sessions-table"],
-            # long reasons wrap in a bounded column (Tabulator's textarea formatter escapes like plaintext)
-            widths={"status": 320, "notices": 320},
-            formatters={"status": {"type": "textarea"}, "notices": {"type": "textarea"}},
+            widths=dict(_WRAPPED), frozen_columns=["path"],
+            formatters={**{c: {"type": "textarea"} for c in _WRAPPED},
+                        "cost": {"type": "money", "symbol": "$", "precision": 4, "thousand": ","}},
         )
+        self._total = pn.pane.HTML(totals_html(self.catalog.totals()), stylesheets=theme_sheets(), margin=(0, 10))
         self._table.on_click(self._on_row_click)
         self._path = pn.widgets.TextInput(placeholder="Add a file or folder under the served roots", width=420)
         self._add = pn.widgets.Button(label="Add", color="primary", width=80)
@@ -51,14 +78,19 @@ class SessionsView(Viewer):
                                             visible=self.uploads is not None)
         self._upload.param.watch(self._on_upload, "value")
         self._progress = pn.indicators.Progress(active=False, value=0, max=100, width=300, visible=False)
-        self._search = pn.widgets.TextInput(placeholder="Search all sessions", width=420)
-        self._search.param.watch(self._on_search, "value")
+        self._search = pn.widgets.TextInput(placeholder="Search all sessions (as you type)", width=420,
+                                            css_classes=["wb-global-search"])
+        self._search.param.watch(self._on_search, "value_input")
+        self._search.param.watch(self._on_search, "value")  # Enter, or a value set from code
+        self._searched: str | None = None  # the query whose hits are shown
+        self._hit_count = pn.pane.HTML("", stylesheets=theme_sheets(), margin=(0, 10), css_classes=["wb-hit-count"])
         self._hits = pn.widgets.Tabulator(
             None, pagination="remote", page_size=10, show_index=False, disabled=True, selectable=False,
-            sizing_mode="stretch_width", visible=False, layout="fit_data_stretch",
-            titles={"session": "Session", "id": "Entry", "type": "Type", "text": "Text"},
-            formatters={"text": {"type": "html"}},
+            sizing_mode="stretch_width", visible=False, layout="fit_data_stretch", css_classes=["wb-search-hits"],
+            titles=_HIT_TITLES, widths={"session": 220, "title": 200}, header_align="left",
+            formatters={"text": {"type": "html"}, "session": {"type": "textarea"}, "title": {"type": "textarea"}},
         )
+        self.bg = Background()
         self._hits.on_click(self._on_hit_click)
         roots = ", ".join(str(r) for r in self.catalog.roots.roots if r != self.uploads)
         note = f"Serving: {roots}"
@@ -79,6 +111,7 @@ class SessionsView(Viewer):
 
     def reload(self) -> None:
         self._table.value = self.catalog.frame()
+        self._total.object = totals_html(self.catalog.totals())
 
     @guarded("Open session")
     def _on_row_click(self, event: Any) -> None:
@@ -165,12 +198,45 @@ class SessionsView(Viewer):
                 self.add_paths(saved)
 
     def _on_search(self, event: Any) -> None:
-        with reporting("Search"):
-            hits = self.catalog.search(event.new)
-            # escaped here, then shown as HTML: the words around the match, the match marked
-            shown = [{**h, "text": snippet_html(str(h.get("text", "")), event.new)} for h in hits]
-            self._hits.value = pd.DataFrame(shown, columns=["session", "id", "type", "text"])
-            self._hits.visible = bool(event.new.strip())
+        """Each key press restarts the wait; the search runs once typing pauses (or at once on Enter)."""
+        query = str(event.new or "")
+        if query.strip() == (self._searched or "").strip() and event.name == "value":
+            return  # Enter on the query already shown
+        self.bg.cancel("search")
+        if not query.strip():
+            self._show_hits("", [], (0, 0))
+            return
+        wait = DEBOUNCE if event.name == "value_input" and self.bg.served else 0.0
+        catalog = self.catalog
+
+        def work(task: Task) -> tuple[str, list[dict[str, Any]], tuple[int, int]]:
+            until = time.monotonic() + wait
+            while time.monotonic() < until:  # a newer key press cancels this task during the wait
+                time.sleep(0.05)
+                task.check()
+            hits = catalog.search(query, limit=SEARCH_LIMIT)
+            task.check()
+            return query, hits, catalog.search_count(query)
+
+        self.bg.submit(work, what="Search", lane="search", done=lambda found: self._show_hits(*found))
+
+    def _show_hits(self, query: str, hits: list[dict[str, Any]], count: tuple[int, int]) -> None:
+        self._searched = query
+        titles = {s.path: s.name for s in self.catalog.summaries()}
+        # escaped here, then shown as HTML: the words around the match, the match marked
+        shown = [{**h, "title": titles.get(str(h["session"]), ""), "text": snippet_html(str(h.get("text", "")), query)}
+                 for h in hits]
+        self._hits.value = pd.DataFrame(shown, columns=_HIT_COLUMNS)
+        self._hits.visible = bool(query.strip())
+        entries, files = count
+        if not query.strip():
+            self._hit_count.object = ""
+        elif not entries:
+            self._hit_count.object = f'<div class="wb-kv">No entry matches <b>{esc(query)}</b></div>'
+        else:
+            more = f" (the first {len(hits):,} listed)" if entries > len(hits) else ""
+            self._hit_count.object = (f'<div class="wb-kv"><b>{entries:,}</b> hit(s) in <b>{files:,}</b> session(s) for '
+                                      f'<b>{esc(query)}</b>{more} · click a hit to open it at its entry</div>')
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(
@@ -179,9 +245,11 @@ class SessionsView(Viewer):
             pn.pane.Markdown("#### Sessions · click a row to open it in the Tree tab (files that did not load say why)", margin=(0, 5)),
             pn.Row(self._path, self._add, self._upload, self._progress),
             self._note,
+            self._total,
             self._table,
             pn.pane.Markdown("#### Search every session", margin=(10, 5, 0, 5)),
             self._search,
+            self._hit_count,
             self._hits,
             sizing_mode="stretch_width",
         )

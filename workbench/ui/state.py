@@ -23,7 +23,7 @@ from workbench.ui.ruleset import RuleSet
 # omp = oh-my-pi 17 (the public cases), omp18 = 18.3, pi; auto picks one from the file (the registry's buttons)
 FLAVOURS = FLAVOR_BUTTONS
 FLAVOUR_ALIASES = flavour_aliases()  # names a link may carry for a button's flavour (omp17 → omp)
-TABS = ("sessions", "tree", "stepper", "rules", "backtest", "playground", "drafts", "timeline")
+TABS = ("sessions", "tree", "stepper", "rules", "backtest", "playground", "drafts", "timeline", "usage")
 
 # URL query key -> parameter name (UI.md: ?session=…&leaf=…&filter=…&q=…&stream=…&step=…)
 URL_KEYS = {
