@@ -27,6 +27,9 @@ Public API (other packages code against these names):
 * ``usage_totals(entries) -> UsageTotals``: tokens and cost by model, tool calls by tool, errors.
 * ``branch_usage(session, leaf=None) -> BranchUsage``: the usage at a leaf, TTSR judge calls apart per rule
   (``JudgeUsage``), subagents' files (``subagent_files``) rolled up (``ChildUsage``).
+* ``child_links(session) -> tuple[SubagentLink, ...]`` / ``parent_file(session)``: the subagents a session
+  started (named by its task results, found in its artifacts folder) and the way back to the parent.
+* ``image_part(block) -> ShownImage`` (``MAX_IMAGE_BYTES``): whether and how an image part is drawn.
 * ``append_label(path, target_id, label)``: append a label entry to a session file (locked, append-only).
 * ``generate_session_text(n)`` / ``time_tree(n)``: the tree-speed figure for ``benchmarks/``.
 """
@@ -59,6 +62,7 @@ from workbench.sessions.flavors import (
 )
 from workbench.sessions.fuzzy import FuzzyMatch, classic_match, fuzzy_filter, word_match
 from workbench.sessions.fuzzy18 import word_match18
+from workbench.sessions.images import MAX_IMAGE_BYTES, ShownImage, image_part
 from workbench.sessions.labels import append_label
 from workbench.sessions.loader import (
     SessionInfo,
@@ -73,6 +77,7 @@ from workbench.sessions.synthetic import (
     generate_session_text,
     time_tree,
 )
+from workbench.sessions.subagents import SubagentLink, child_links, parent_file, subagent_files
 from workbench.sessions.tree import (
     NavigationResult,
     SessionTree,
@@ -89,7 +94,6 @@ from workbench.sessions.usage import (
     ModelUsage,
     UsageTotals,
     branch_usage,
-    subagent_files,
     usage_totals,
 )
 from workbench.sessions.wordfilter import (
@@ -102,6 +106,7 @@ from workbench.sessions.wordfilter import (
 __all__ = [
     "CURRENT_VERSION",
     "KNOWN_ENTRY_TYPES",
+    "MAX_IMAGE_BYTES",
     "FILTER_MODES",
     "FILTER_TAGS",
     "FLAVOR_BUTTONS",
@@ -123,6 +128,8 @@ __all__ = [
     "SessionContext",
     "SessionInfo",
     "SessionTree",
+    "ShownImage",
+    "SubagentLink",
     "TreeList",
     "TreeNode",
     "TreeRow",
@@ -131,6 +138,7 @@ __all__ = [
     "branch_path",
     "branch_usage",
     "build_session_context",
+    "child_links",
     "choose_flavor",
     "classic_match",
     "detect_flavor",
@@ -138,11 +146,13 @@ __all__ = [
     "fuzzy_filter",
     "generate_session_records",
     "generate_session_text",
+    "image_part",
     "is_session_name",
     "load_session",
     "normalize_many",
     "normalized_text",
     "parse_session_bytes",
+    "parent_file",
     "parse_session_text",
     "parse_timestamp_ms",
     "paused_gc",
