@@ -32,6 +32,8 @@ from workbench.rules import js_trim
 
 __all__ = ["DiffLine", "EditDiff", "FileDiff", "WRITE_TOOL", "edit_diff", "line_diff"]
 
+_SIGNS = {"context": " ", "removed": "-", "added": "+"}
+
 LineKind = Literal["context", "removed", "added", "hunk"]
 FileChange = Literal["edit", "add", "delete", "move", "write"]
 WRITE_TOOL = "write"
@@ -71,6 +73,12 @@ class FileDiff:
     @property
     def removed(self) -> int:
         return sum(1 for line in self.lines if line.kind == "removed")
+
+    def text(self) -> str:
+        """The rows as unified-diff text (``-``/``+``/`` `` signs; a hunk row starts ``@@``), for Markdown."""
+        return "\n".join(line.text if line.kind == "hunk" and line.text.startswith("@@") else
+                         f"@@ {line.text}" if line.kind == "hunk" else _SIGNS[line.kind] + line.text
+                         for line in self.lines)
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "change": self.change, "to": self.to, "oldKnown": self.old_known,

@@ -77,7 +77,7 @@ from workbench.sessions.synthetic import (
     generate_session_text,
     time_tree,
 )
-from workbench.sessions.subagents import SubagentLink, child_links, parent_file, subagent_files
+from workbench.sessions.subagents import SubagentLink, child_links, entry_links, parent_file, subagent_files
 from workbench.sessions.tree import (
     NavigationResult,
     SessionTree,
@@ -142,6 +142,7 @@ __all__ = [
     "choose_flavor",
     "classic_match",
     "detect_flavor",
+    "entry_links",
     "flavour_aliases",
     "fuzzy_filter",
     "generate_session_records",

@@ -25,7 +25,7 @@ from workbench.sessions.entries import Session
 from workbench.sessions.files import STREAM_SUFFIX
 from workbench.sessions.loader import session_info
 
-__all__ = ["SubagentLink", "artifacts_folder", "child_links", "parent_file", "points_back", "subagent_files"]
+__all__ = ["SubagentLink", "artifacts_folder", "child_links", "entry_links", "parent_file", "points_back", "subagent_files"]
 
 SESSION_SUFFIX = ".jsonl"
 
@@ -90,6 +90,33 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+def entry_links(session: Session, entry: Any, *, taken: set[Path] | None = None) -> tuple[SubagentLink, ...]:
+    """The subagents one entry of ``session`` names (a task tool's result), found on disk or not; reads
+    only this entry and the named files' headers (the Entry view asks per selection)."""
+    parent = Path(session.path)
+    folder = artifacts_folder(parent)
+    taken = taken if taken is not None else {parent.resolve()}
+    links: list[SubagentLink] = []
+    named: set[str] = set()
+    for result in _results(entry):
+        agent_id = _text(result.get("id"))
+        given = _text(result.get("sessionFile"))
+        if agent_id is None and given is None:
+            continue
+        candidates = [Path(given) if Path(given).is_absolute() else parent.parent / given] if given else []
+        if agent_id is not None:
+            candidates.append(folder / f"{agent_id}{SESSION_SUFFIX}")
+        path = next((c for c in candidates if c.is_file() and c.resolve() not in taken and points_back(c, session)), None)
+        if path is not None:
+            taken.add(path.resolve())
+        key = agent_id or Path(str(given)).stem
+        if key in named:
+            continue  # the same agent listed twice in one result: one link
+        named.add(key)
+        links.append(SubagentLink(key, path, _text(result.get("agent")), entry.id, _text(result.get("description"))))
+    return tuple(links)
+
+
 def child_links(session: Session) -> tuple[SubagentLink, ...]:
     """Every subagent of ``session``: those its task results name (in entry order, found on disk or not),
     then the files in its artifacts folder that point back to it and no result names."""
@@ -97,24 +124,15 @@ def child_links(session: Session) -> tuple[SubagentLink, ...]:
     folder = artifacts_folder(parent)
     links: list[SubagentLink] = []
     taken: set[Path] = {parent.resolve()}
-    named: set[str] = set()
+    seen: set[str] = set()
     for entry in session.entries:
-        for result in _results(entry):
-            agent_id = _text(result.get("id"))
-            given = _text(result.get("sessionFile"))
-            if agent_id is None and given is None:
-                continue
-            candidates = [Path(given) if Path(given).is_absolute() else parent.parent / given] if given else []
-            if agent_id is not None:
-                candidates.append(folder / f"{agent_id}{SESSION_SUFFIX}")
-            path = next((c for c in candidates if c.is_file() and c.resolve() not in taken and points_back(c, session)), None)
-            if path is not None:
-                taken.add(path.resolve())
-            key = agent_id or Path(str(given)).stem
-            if key in named and path is None:
-                continue  # the same agent named again (a retry's result): one link
-            named.add(key)
-            links.append(SubagentLink(key, path, _text(result.get("agent")), entry.id, _text(result.get("description"))))
+        if entry.type != "message":
+            continue
+        for link in entry_links(session, entry, taken=taken):
+            if link.path is None and link.agent_id in seen:
+                continue  # named again by a later result (a resumed agent): one link
+            seen.add(link.agent_id)
+            links.append(link)
     if folder.is_dir():
         for file in sorted(folder.glob(f"*{SESSION_SUFFIX}")):
             if file.name.endswith(STREAM_SUFFIX) or file.resolve() in taken or not points_back(file, session):

@@ -126,6 +126,7 @@ class BranchUsage:
     own: UsageTotals
     judge: tuple[JudgeUsage, ...] = ()
     children: tuple[ChildUsage, ...] = ()
+    missing: tuple[SubagentLink, ...] = ()  # subagents a task result names whose files are not on disk
 
     @property
     def tokens(self) -> dict[str, float]:
@@ -162,6 +163,8 @@ class BranchUsage:
             out["judge"] = [j.to_json() for j in self.judge]
         if self.children:
             out["children"] = [c.to_json() for c in self.children]
+        if self.missing:
+            out["childrenNotFound"] = [link.to_json() for link in self.missing]
         return out
 
 
@@ -238,12 +241,15 @@ def branch_usage(session: Session, leaf: str | None = None, *, children: bool = 
     sessions found for it rolled up (``children=False``: this file alone)."""
     path = branch_entries(session, leaf)
     kids: list[ChildUsage] = []
+    missing: list[SubagentLink] = []
     if children and _depth < _MAX_DEPTH:
         for link in child_links(session):
             kid = _child_usage(link, _depth)
             if kid is not None:
                 kids.append(kid)
-    return BranchUsage(path[-1].id if path else None, usage_totals(path), judge_usage(path), tuple(kids))
+            elif link.path is None:
+                missing.append(link)
+    return BranchUsage(path[-1].id if path else None, usage_totals(path), judge_usage(path), tuple(kids), tuple(missing))
 
 
 def _child_usage(link: SubagentLink, depth: int) -> ChildUsage | None:

@@ -6,6 +6,11 @@ escaped, no request allowed by its CSP); it is built when the button is clicked,
 stream, rules and settings, so the page opens where the Stepper stands. The link is the page URL for
 the state's shareable parameters (``state.URL_KEYS``), shown as text and copied by a small browser
 callback (the Clipboard API, falling back to selecting the text for ``execCommand("copy")``).
+
+"Redact…" opens a dialog: the same patterns as ``workbench export --redact`` (API keys and tokens, e-mail
+addresses, home-folder paths) and any regular expressions the user adds, a preview of every value that
+will be replaced with a count per kind, and a download of the redacted page. Only the export's copy
+changes; the session file is read, never written.
 """
 
 from __future__ import annotations
@@ -21,11 +26,13 @@ import param
 from panel.viewable import Viewer
 
 from workbench.errors import UsageError
-from workbench.export import export_html
+from workbench.export import Redaction, Redactor, export_html
 from workbench.replay import ReplayConfig, Stepper, derive_stream, read_stream
 from workbench.sessions import load_session
+from workbench.ui.entry_html import esc, table_html
 from workbench.ui.notify import notify, reporting
 from workbench.ui.state import URL_KEYS, AppState
+from workbench.ui.theme import theme_sheets
 
 _COPY_JS = """
 const text = link.value;
@@ -52,8 +59,12 @@ def link_query(state: AppState) -> str:
     return urlencode(values)
 
 
-def export_bytes(state: AppState, *, with_stepper: bool = True) -> tuple[bytes, str]:
-    """(HTML, file name): the open session and, if a stream is at hand, the stepper run at ``state.step``."""
+def export_bytes(state: AppState, *, with_stepper: bool = True, redactor: Redactor | None = None,
+                 report: list[Redaction] | None = None, dry_run: bool = False) -> tuple[bytes, str]:
+    """(HTML, file name): the open session and, if a stream is at hand, the stepper run at ``state.step``.
+
+    ``redactor``: the page is a redacted copy (what was found is appended to ``report``); ``dry_run``:
+    nothing is built into a page (the preview), the bytes are empty."""
 
     session_path = state.session_path()
     session = load_session(session_path) if session_path is not None else None
@@ -71,10 +82,32 @@ def export_bytes(state: AppState, *, with_stepper: bool = True) -> tuple[bytes, 
     source = session_path or stream_path
     stem = Path(source).name.split(".")[0] if source else "export"
     name = f"{stem}-step{step}.html" if stepper is not None else f"{stem}.html"
+    if redactor is not None:
+        name = name.replace(".html", "-redacted.html")
     with tempfile.TemporaryDirectory(prefix="workbench-export-") as tmp:
         out = export_html(Path(tmp) / name, session=session, stepper=stepper, step=step, leaf=state.leaf or None,
-                          flavor=state.flavour)
-        return out.read_bytes(), name
+                          flavor=state.flavour, redactor=redactor, report=report, dry_run=dry_run)
+        return (b"" if dry_run else out.read_bytes()), name
+
+
+def extra_patterns(text: str) -> tuple[str, ...]:
+    """The user's patterns: one regular expression a line, blank lines left out."""
+    return tuple(line.strip() for line in text.splitlines() if line.strip())
+
+
+def preview_html(found: Redaction, limit: int = 200) -> str:
+    """The count per kind and every distinct value that will be replaced (escaped: they are the session's)."""
+    if not found.total:
+        return '<div class="wb-kv wb-redact-count">Nothing to redact: no value matches the patterns.</div>'
+    kinds = " · ".join(f"{esc(kind)} <b>{n}</b>" for kind, n in found.counts.items())
+    seen: dict[tuple[str, str], int] = {}
+    for item in found.found:
+        seen[item] = seen.get(item, 0) + 1
+    rows = [(kind, text if len(text) <= 120 else text[:117] + "…", n) for (kind, text), n in list(seen.items())[:limit]]
+    more = (f'<div class="wb-muted">… {len(seen) - limit:,} more value(s)</div>' if len(seen) > limit else "")
+    return (f'<div class="wb-kv wb-redact-count">{found.total} value(s) will be redacted '
+            f"({found.occurrences} replacement(s)): {kinds}</div>"
+            + table_html(["kind", "value (replaced by [redacted:kind])", "times"], rows) + more)
 
 
 class ShareBar(Viewer):
@@ -97,6 +130,30 @@ class ShareBar(Viewer):
         self.copy = pn.widgets.Button(label="Copy link", width=95, css_classes=["wb-copy-link"], color="light",
                                       align="center")
         self.copy.js_on_click(args={"link": self.link, "button": self.copy}, code=_COPY_JS)
+        self.redact_button = pn.widgets.Button(label="Redact…", width=80, color="light", align="center",
+                                               css_classes=["wb-redact-open"])
+        self.patterns = pn.widgets.TextAreaInput(
+            placeholder="more patterns to redact, one regular expression a line (e.g. ACME-\\d+)",
+            height=70, sizing_mode="stretch_width", css_classes=["wb-redact-patterns"])
+        self.preview_button = pn.widgets.Button(label="Preview redaction", color="primary", width=150,
+                                                css_classes=["wb-redact-preview-button"])
+        self.preview = pn.pane.HTML('<div class="wb-muted">Preview to see what will be redacted.</div>',
+                                    stylesheets=theme_sheets(), sizing_mode="stretch_width", max_height=380,
+                                    styles={"overflow": "auto"}, css_classes=["wb-redact-preview"])
+        self.redacted_download = pn.widgets.FileDownload(
+            callback=self._export_redacted, filename="export-redacted.html", label="Download redacted HTML",
+            width=200, css_classes=["wb-redact-download"], color="success", disabled=True)
+        intro = pn.pane.HTML(
+            "<h3>Redact before sharing</h3><div class='wb-kv'>The export replaces API keys and tokens (sk-…, "
+            "ghp_…, AKIA…, xox…, AIza…, JWTs, Bearer headers), e-mail addresses and home-folder paths — the "
+            "patterns of <code>workbench export --redact</code> — and what your patterns match, by "
+            "<code>[redacted:kind]</code>. The session file is never changed.</div>",
+            stylesheets=theme_sheets(), sizing_mode="stretch_width")
+        self.dialog = pn.layout.Modal(intro, self.patterns, pn.Row(self.preview_button, self.redacted_download),
+                                      self.preview, css_classes=["wb-redact-dialog"], width=760)
+        self.redact_button.on_click(lambda *_: self._open_redact())
+        self.preview_button.on_click(lambda *_: self.run_preview())
+        self.patterns.param.watch(lambda *_: setattr(self.redacted_download, "disabled", True), "value")
         self.state.param.watch(lambda *e: self.update_link(), list(URL_KEYS.values()))
         self.update_link()
 
@@ -126,5 +183,36 @@ class ShareBar(Viewer):
             return io.BytesIO(data)
         return None
 
+    def _redactor(self) -> Redactor:
+        return Redactor(extra_patterns(self.patterns.value or ""))
+
+    def _open_redact(self) -> None:
+        self.redacted_download.disabled = True
+        self.dialog.show()
+        self.run_preview()
+
+    def run_preview(self) -> Redaction | None:
+        """Build the export's redacted copy without writing it and show what it replaces (the count first)."""
+        with reporting("Redaction preview"):
+            report: list[Redaction] = []
+            export_bytes(self.state, with_stepper=self.with_stepper.value, redactor=self._redactor(), report=report,
+                         dry_run=True)
+            found = report[0]
+            self.preview.object = preview_html(found)
+            self.redacted_download.disabled = False
+            return found
+        self.preview.object = '<div class="wb-muted">No preview: see the message.</div>'
+        return None
+
+    def _export_redacted(self) -> io.BytesIO | None:
+        with reporting("Export"):
+            report: list[Redaction] = []
+            data, name = export_bytes(self.state, with_stepper=self.with_stepper.value, redactor=self._redactor(),
+                                      report=report)
+            self.redacted_download.filename = name
+            notify(f"Exported {name} ({len(data):,} bytes, {report[0].total} value(s) redacted)", "success")
+            return io.BytesIO(data)
+        return None
+
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Row(self.download, self.with_stepper, self.copy, self.link, margin=0)
+        return pn.Row(self.download, self.with_stepper, self.redact_button, self.copy, self.link, self.dialog, margin=0)
