@@ -129,7 +129,8 @@
   var SIGNS = { added: "+", removed: "-", context: " ", hunk: "" };
   var CHANGES = { edit: "edited", add: "new file", "delete": "deleted", move: "moved", write: "written whole" };
   function diffNode(d) {
-    var box = el("div", { cls: "diff" }, [el("div", { cls: "muted", text: "what the call does to the files" + (d.mode ? " · read as " + d.mode : "") })]);
+    var said = d.callEntry ? "what the call this result answers (entry " + d.callEntry + ") does to the files" : "what the call does to the files";
+    var box = el("div", { cls: "diff" }, [el("div", { cls: "muted", text: said + (d.mode ? " · read as " + d.mode : "") })]);
     d.files.forEach(function (f) {
       var head = el("div", { cls: "diff-head" }, [
         el("b", { cls: "diff-path", text: f.path + (f.to ? " → " + f.to : "") }),

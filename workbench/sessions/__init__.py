@@ -29,6 +29,7 @@ Public API (other packages code against these names):
   (``JudgeUsage``), subagents' files (``subagent_files``) rolled up (``ChildUsage``).
 * ``child_links(session) -> tuple[SubagentLink, ...]`` / ``parent_file(session)``: the subagents a session
   started (named by its task results, found in its artifacts folder) and the way back to the parent.
+* ``answered_call(by_id, entry)``: the tool call a tool result answers (omp 18 shows both as one row).
 * ``image_part(block) -> ShownImage`` (``MAX_IMAGE_BYTES``): whether and how an image part is drawn.
 * ``append_label(path, target_id, label)``: append a label entry to a session file (locked, append-only).
 * ``generate_session_text(n)`` / ``time_tree(n)``: the tree-speed figure for ``benchmarks/``.
@@ -36,6 +37,7 @@ Public API (other packages code against these names):
 
 from __future__ import annotations
 
+from workbench.sessions.calls import answered_call
 from workbench.sessions.context import SessionContext, build_session_context
 from workbench.sessions.entries import (
     Diagnostic,
@@ -134,6 +136,7 @@ __all__ = [
     "TreeNode",
     "TreeRow",
     "UsageTotals",
+    "answered_call",
     "append_label",
     "branch_path",
     "branch_usage",

@@ -14,9 +14,9 @@ from typing import Any
 import panel as pn
 from panel.viewable import Viewer
 
-from workbench.sessions import SubagentLink, branch_usage, entry_links, parent_file
+from workbench.sessions import SubagentLink, answered_call, branch_usage, entry_links, parent_file
 from workbench.ui.background import Background
-from workbench.ui.entry_html import conversation_html, entry_html, esc, raw_json_html
+from workbench.ui.entry_html import conversation_html, entry_html, esc, raw_json_html, tool_call_html
 from workbench.ui.notify import reporting
 from workbench.ui.session_doc import SessionDoc
 from workbench.ui.theme import theme_sheets
@@ -44,6 +44,16 @@ def nan_note(doc: SessionDoc, entry: Any) -> str:
         return ""
     return ('<div class="wb-muted wb-nan-note">The row reads "NaNk tokens" as the agent shows it: this '
             "compaction has no number in <code>tokensBefore</code>, so its size is not known.</div>")
+
+
+def answered_call_html(doc: SessionDoc, entry: Any) -> str:
+    """For a tool result: the call it answers (omp 18 shows the two as one row), with an edit's diff."""
+    found = answered_call(doc.session.by_id, entry)
+    if found is None:
+        return ""
+    call_entry, block = found
+    return (f'<div class="wb-card wb-answered-call"><div class="wb-kv">the call this result answers (entry '
+            f"<b>{esc(call_entry.id)}</b>, line <b>{call_entry.line}</b>)</div>{tool_call_html(block)}</div>")
 
 
 def branch_usage_html(doc: SessionDoc, leaf: str) -> str:
@@ -117,7 +127,7 @@ class TreeDetail(Viewer):
         self.show_links(doc, entry)
         self.entry.object = (entry_html(entry.obj, label=doc.label(entry.id), line=entry.line,
                                         on_active_path=entry.id in doc.active_ids())
-                             + nan_note(doc, entry) + branch_usage_html(doc, entry.id))
+                             + answered_call_html(doc, entry) + nan_note(doc, entry) + branch_usage_html(doc, entry.id))
         self.raw.object = raw_json_html(entry.raw)
         # the context of a leaf deep in a long session is tens of thousands of messages: built on its
         # own lane (not delaying the list's keys), the newest selection wins, only the tail is drawn
@@ -135,8 +145,8 @@ class TreeDetail(Viewer):
         return parent
 
     def _open_button(self, label: str, path: Path, css: str) -> pn.widgets.Button:
-        button = pn.widgets.Button(label=label, color="light", css_classes=[css], margin=(2, 6, 2, 0),
-                                   sizing_mode="fixed", width=min(60 + 7 * len(label), 520))
+        button = pn.widgets.Button(label=label, color="primary", css_classes=[css], margin=(2, 6, 4, 0),
+                                   width=min(40 + 8 * len(label), 520))
 
         def click(*_: Any) -> None:
             with reporting("Open session"):
