@@ -16,12 +16,15 @@ MAIL = "dana.support@example.com"
 HOME = "/home/dana/projects/app"
 
 
-def png(width: int = 48, height: int = 24, rgb: tuple[int, int, int] = (31, 111, 235)) -> bytes:
-    """A valid PNG of one colour (built here: no image library needed)."""
+PNG_WIDTH, PNG_HEIGHT = 240, 90
+
+
+def png(width: int = PNG_WIDTH, height: int = PNG_HEIGHT) -> bytes:
+    """A valid PNG of blue and white bands (built here: no image library needed)."""
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-    row = b"\x00" + bytes(rgb) * width
-    raw = zlib.compress(row * height)
+    rows = [b"\x00" + bytes((31, 111, 235) if (y // 15) % 2 == 0 else (255, 255, 255)) * width for y in range(height)]
+    raw = zlib.compress(b"".join(rows))
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", raw) + chunk(b"IEND", b"")
 

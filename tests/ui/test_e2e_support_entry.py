@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 import pytest
 from playwright.sync_api import expect
 
-from tests.sessions.subagent_family import MAIL, SECRET, write_family
+from tests.sessions.subagent_family import MAIL, PNG_WIDTH, SECRET, write_family
 from tests.ui.conftest import serving
 
 pytestmark = pytest.mark.e2e
@@ -73,7 +73,7 @@ def test_an_image_of_a_tool_result_is_shown_from_its_own_data(page, family, shot
     image = page.locator(".wb-entry img.wb-image")
     expect(image).to_have_count(1)
     assert image.get_attribute("src").startswith("data:image/png;base64,iVBORw0KGgo")
-    assert page.evaluate("(img) => img.complete && img.naturalWidth", image.element_handle()) == 48
+    assert page.evaluate("(img) => img.complete && img.naturalWidth", image.element_handle()) == PNG_WIDTH
     notes = page.locator(".wb-entry-pane .wb-image-note")
     expect(notes.filter(has_text="image/svg+xml")).to_have_count(1)  # not an allowed type
     expect(notes.filter(has_text="image not shown: 3.0 MB")).to_have_count(1)  # above the cap

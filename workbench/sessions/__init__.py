@@ -74,12 +74,12 @@ from workbench.sessions.loader import (
     session_info,
 )
 from workbench.sessions.structure import CURRENT_VERSION, KNOWN_ENTRY_TYPES
+from workbench.sessions.subagents import SubagentLink, child_links, entry_links, parent_file, subagent_files
 from workbench.sessions.synthetic import (
     generate_session_records,
     generate_session_text,
     time_tree,
 )
-from workbench.sessions.subagents import SubagentLink, child_links, entry_links, parent_file, subagent_files
 from workbench.sessions.tree import (
     NavigationResult,
     SessionTree,

@@ -57,12 +57,13 @@ def image_part(block: Mapping[str, Any], *, max_bytes: int = MAX_IMAGE_BYTES) ->
         return ShownImage(mime, None, 0, f"image not shown: type {mime or '(none)'} is not one of png, jpeg, gif, webp")
     if not isinstance(data, str) or not data:
         return ShownImage(mime, None, 0, "image not shown: no image data in the entry (a link is never fetched)")
-    # the decoded size from the text's length, before decoding anything large
-    approx = len(data) * 3 // 4
-    if approx > max_bytes + 3:
-        return ShownImage(mime, None, approx, f"image not shown: {_megabytes(approx)} (limit {_megabytes(max_bytes)})")
+    clean = "".join(data.split())
+    # the decoded size from the text's length (less its padding), before decoding anything large
+    size = len(clean) * 3 // 4 - clean[-2:].count("=")
+    if size > max_bytes:
+        return ShownImage(mime, None, size, f"image not shown: {_megabytes(size)} (limit {_megabytes(max_bytes)})")
     try:
-        raw = base64.b64decode("".join(data.split()), validate=True)
+        raw = base64.b64decode(clean, validate=True)
     except (binascii.Error, ValueError):
         return ShownImage(mime, None, 0, "image not shown: the data is not valid base64")
     if len(raw) > max_bytes:

@@ -85,7 +85,7 @@ class TreeDetail(Viewer):
         self.bg = bg
         self.on_open = on_open  # opens a session file in the app (a subagent's, or its parent's)
         self._parent_of: tuple[Any, Path | None] = (None, None)  # (session, its parent's file)
-        self.links = pn.Column(sizing_mode="stretch_width", margin=0, css_classes=["wb-subagent-links"])
+        self.links = pn.Column(sizing_mode="stretch_width", margin=(0, 10), css_classes=["wb-subagent-links"])
         self.deferred = False  # the conversation waits for the page's first render (an inline load)
         self._context_for = ""
         self.entry = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width", css_classes=["wb-entry-pane"])
@@ -146,7 +146,7 @@ class TreeDetail(Viewer):
 
     def _open_button(self, label: str, path: Path, css: str) -> pn.widgets.Button:
         button = pn.widgets.Button(label=label, color="primary", css_classes=[css], margin=(2, 6, 4, 0),
-                                   width=min(40 + 8 * len(label), 520))
+                                   width=min(40 + 7 * len(label), 480))
 
         def click(*_: Any) -> None:
             with reporting("Open session"):
@@ -170,8 +170,9 @@ class TreeDetail(Viewer):
         if links:
             found = [link for link in links if link.path is not None]
             missing = [link for link in links if link.path is None]
-            text = f"{len(links)} subagent(s) ran in this task" + (f"; {len(missing)} file(s) not found: "
-                                                                    + ", ".join(esc(_who(m)) for m in missing) if missing else "")
+            said = "; ".join(esc(f"{_who(link)}: {link.description}") for link in links if link.description)
+            text = (f"{len(links)} subagent(s) ran in this task" + (f" ({said})" if said else "")
+                    + (f"; {len(missing)} file(s) not found: " + ", ".join(esc(_who(m)) for m in missing) if missing else ""))
             rows.append(pn.pane.HTML(f'<div class="wb-subagents wb-child-note">{text}</div>', stylesheets=theme_sheets(),
                                      sizing_mode="stretch_width", margin=0))
             rows.append(pn.FlexBox(*[self._open_button(f"↓ Open subagent {_who(link)}", link.path, "wb-open-child")
