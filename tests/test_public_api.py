@@ -31,7 +31,7 @@ PUBLIC = {
         "AUTO", "EDIT_MODES", "EDIT_TOOLS", "INSPECTORS", "FileEntry", "FileOp", "FileOutput", "Inspection",
         "ModeChoice", "ToolView", "check_edit_mode", "choose_mode", "file_stream_key", "inspect",
         "inspect_apply_patch", "inspect_hashline", "inspect_patch", "inspect_replace", "inspect_sloppy",
-        "stream_key", "tool_view"
+        "stream_key", "tool_view", "DiffLine", "EditDiff", "FileDiff", "edit_diff", "line_diff"
     },
     "workbench.errors": {
         "AccessError", "Diagnostic", "FieldError", "InputError", "JudgeError", "JudgeFileError", "JudgePending",
@@ -78,7 +78,8 @@ PUBLIC = {
         "normalize_many", "normalized_text", "parse_session_bytes", "parse_session_text", "parse_timestamp_ms", "paused_gc",
         "query_matcher", "resolve_flavor", "resolve_labels", "session_files", "session_info", "time_tree",
         "usage_totals", "word_match", "word_match18", "word_matches",
-        "TOKEN_FIELDS", "BranchUsage", "ChildUsage", "JudgeUsage", "branch_usage", "subagent_files"
+        "TOKEN_FIELDS", "BranchUsage", "ChildUsage", "JudgeUsage", "branch_usage", "subagent_files",
+        "SubagentLink", "child_links", "entry_links", "parent_file", "MAX_IMAGE_BYTES", "ShownImage", "image_part", "answered_call"
     },
     "workbench.replay": {
         "API_KEY_ENV", "AskJudge", "Bounded", "BufferView", "CHUNK_POLICIES", "ChunkPolicy", "Conversation",

@@ -83,8 +83,9 @@ def main() -> None:
             page.goto(f"{base}?tab=stepper&session=fix-auth.jsonl&stream=streams/prose-unwrap.stream.jsonl&rules=project")
             page.get_by_role("button", name="Next trigger ▶|").click()
             expect(page.locator(".wb-step-position")).to_contain_text("TRIGGER")
+            page.get_by_role("button", name="Export…").click()
             with page.expect_download() as info:
-                page.locator(".wb-export").get_by_text("Export HTML").click()
+                page.locator(".wb-export").get_by_text("Export HTML").click()  # in the Export… dialog
             out = Path(tempfile.mkdtemp()) / info.value.suggested_filename
             info.value.save_as(out)
             offline = browser.new_context(offline=True, viewport={"width": 1400, "height": 900}).new_page()

@@ -15,6 +15,7 @@ pytestmark = pytest.mark.e2e
 def test_export_downloads_a_page_that_works_offline_at_the_step(page, app_url, tmp_path, browser):
     page.goto(f"{app_url}?tab=stepper&session=branched.jsonl&stream=project/unwrap.stream.jsonl&rules=project&step=4")
     expect(page.locator(".wb-step-position")).to_contain_text("4", timeout=60_000)
+    page.get_by_role("button", name="Export…").click()
     with page.expect_download(timeout=60_000) as info:
         page.locator(".wb-export").get_by_text("Export HTML").click()
     download = info.value

@@ -55,3 +55,28 @@ def test_highlight_spans_escapes_inside_and_outside_marks():
     out = highlight_spans("a<b>.unwrap(c", [(4, 12, "wb-match")])
     assert out == 'a&lt;b&gt;<mark class="wb-match">.unwrap(</mark>c'
     assert highlight_spans("abc", [(1, 2), (0, 3)]) == '<mark class="wb-match">abc</mark>'
+
+
+def test_an_edit_call_shows_its_diff_escaped_with_the_arguments_folded():
+    from workbench.ui.entry_html import content_blocks_html
+
+    html = content_blocks_html([{"type": "toolCall", "id": "c1", "name": "edit", "arguments": {
+        "path": "<b>x</b>.py", "old_string": "a = '<i>'\n", "new_string": "a = '<script>'\n"}}])
+    assert '<div class="wb-diff-row wb-diff-removed"><span class="wb-diff-sign">-</span>a = &#x27;&lt;i&gt;&#x27;</div>' in html
+    assert "&lt;script&gt;" in html and "<script>" not in html and "&lt;b&gt;x&lt;/b&gt;.py" in html
+    assert '<details class="wb-args">' in html
+    plain = content_blocks_html([{"type": "toolCall", "id": "c2", "name": "read", "arguments": {"path": "a"}}])
+    assert "wb-diff" not in plain and "<details" not in plain
+
+
+def test_images_follow_the_rule_and_never_take_a_url():
+    import base64
+
+    from workbench.ui.entry_html import image_html
+
+    ok = image_html({"type": "image", "mimeType": "image/gif", "data": base64.b64encode(b"GIF89a").decode()})
+    assert 'src="data:image/gif;base64,R0lGODlh"' in ok
+    svg = image_html({"type": "image", "mimeType": "image/svg+xml", "data": "PHN2Zz4="})
+    assert "<img" not in svg and "image/svg+xml is not one of" in svg
+    remote = image_html({"type": "image", "mimeType": "image/png", "url": "http://example.com/a.png"})
+    assert "<img" not in remote and "http" not in remote

@@ -76,3 +76,42 @@ def test_the_download_is_disabled_while_nothing_is_open(tmp_path):
     (tmp_path / "s.jsonl").write_text('{"type": "session", "version": 3, "id": "s", "cwd": "/"}\n', encoding="utf-8")
     state.session = "s.jsonl"
     assert not bar.download.disabled
+
+
+def test_the_redacted_export_and_its_preview(tmp_path):
+    from tests.sessions.subagent_family import MAIL, SECRET, write_family
+    from workbench.export import Redactor
+    from workbench.ui.share_view import preview_html
+
+    paths = write_family(tmp_path)
+    before = paths["parent"].read_bytes()
+    state = AppState(ServedRoots.of([tmp_path]), session="support-parent.jsonl")
+    report: list = []
+    data, name = export_bytes(state, with_stepper=False, redactor=Redactor(("src/app",)), report=report)
+    text = data.decode("utf-8")
+    assert name == "support-parent-redacted.html"
+    assert SECRET not in text and MAIL not in text and "src/app" not in text and "[redacted:email]" in text
+    found = report[0]
+    assert found.counts["api-key"] == 1 and found.counts["email"] == 1 and found.counts["pattern"] == 1
+    html = preview_html(found)
+    assert "wb-redact-count" in html and SECRET in html and "&lt;" not in html.split("<table")[0]
+    assert paths["parent"].read_bytes() == before  # the session file is never changed
+    dry: list = []
+    assert export_bytes(state, with_stepper=False, redactor=Redactor(), report=dry, dry_run=True)[0] == b""
+    assert dry[0].total == found.total - 1
+
+
+def test_the_dialog_turns_redaction_on_and_shows_the_preview(tmp_path):
+    from tests.sessions.subagent_family import SECRET, write_family
+
+    write_family(tmp_path)
+    bar = ShareBar(state=AppState(ServedRoots.of([tmp_path]), session="support-parent.jsonl"))
+    bar.with_stepper.value = False
+    assert bar.patterns.disabled and bar.download.label == "Export HTML"
+    bar.redact.value = True
+    assert not bar.patterns.disabled and bar.download.label == "Export redacted HTML"
+    assert SECRET in bar.preview.object and "value(s) will be redacted" in bar.preview.object
+    out = bar._export().read().decode("utf-8")
+    assert SECRET not in out and bar.download.filename.endswith("-redacted.html")
+    bar.patterns.value = "(unclosed"
+    assert "No preview" in bar.preview.object  # a bad pattern is reported, not a traceback

@@ -99,6 +99,10 @@ def _print_branch(usage: BranchUsage) -> None:
         for c in usage.children:
             who = f" ({c.agent})" if c.agent else ""
             print(f"  {c.path}{who}: {c.usage.messages} message(s)  {_tokens_line(c.usage.tokens, c.usage.cost)}")
+    if usage.missing:
+        print("subagents named by a task result whose files are not on disk (not counted):")
+        for link in usage.missing:
+            print(f"  {link.agent_id}" + (f" ({link.agent})" if link.agent else "") + f", entry {link.entry_id}")
 
 
 def _grouped(args: argparse.Namespace) -> int:

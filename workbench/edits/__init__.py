@@ -6,10 +6,11 @@ from the tool: the paths the call touches, one output per file with its stream k
 buffer. Grammars: ``hashline`` (the agent's default), ``apply_patch``, ``patch``, ``replace`` and
 ``sloppy``; the mode is read from each call's arguments (``auto``) or set. Pure: no I/O, never raises on
 odd arguments. The agent's own parser is native and unpublished; docs/edit-modes.md says what each
-reader follows.
+reader follows. ``edit_diff(tool, args)`` gives what a call did to each file as removed/added lines.
 """
 
 from workbench.edits.choose import EDIT_TOOLS, ModeChoice, check_edit_mode, choose_mode
+from workbench.edits.diff import DiffLine, EditDiff, FileDiff, edit_diff, line_diff
 from workbench.edits.envelope import inspect_apply_patch
 from workbench.edits.hashline import inspect_hashline
 from workbench.edits.model import AUTO, EDIT_MODES, FileEntry, FileOp, Inspection
@@ -19,6 +20,9 @@ from workbench.edits.view import INSPECTORS, FileOutput, ToolView, file_stream_k
 
 __all__ = [
     "AUTO",
+    "DiffLine",
+    "EditDiff",
+    "FileDiff",
     "EDIT_MODES",
     "EDIT_TOOLS",
     "INSPECTORS",
@@ -30,6 +34,7 @@ __all__ = [
     "ToolView",
     "check_edit_mode",
     "choose_mode",
+    "edit_diff",
     "file_stream_key",
     "inspect",
     "inspect_apply_patch",
@@ -37,6 +42,7 @@ __all__ = [
     "inspect_patch",
     "inspect_replace",
     "inspect_sloppy",
+    "line_diff",
     "stream_key",
     "tool_view",
 ]

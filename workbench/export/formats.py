@@ -9,8 +9,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from workbench.edits import FileDiff, edit_diff
 from workbench.replay.stream import thaw
-from workbench.sessions import Session, branch_path, build_session_context
+from workbench.sessions import Session, branch_path, build_session_context, image_part
 
 FORMATS = ("html", "md", "json")
 
@@ -43,11 +44,28 @@ def _folded(summary: str, body: str) -> str:
     return f"<details><summary>{html.escape(summary)}</summary>\n\n{body}\n\n</details>"
 
 
+def _diff_md(f: FileDiff) -> str:
+    """One file of an edit as a ``diff`` fence under its path (the note when the old lines are not known)."""
+    where = f"`{f.path}`" + (f" → `{f.to}`" if f.to else "")
+    head = f"**{html.escape(where)}** ({f.change}, +{f.added} −{f.removed})"
+    note = f"\n\n*{html.escape(f.note)}*" if f.note else ""
+    return f"{head}{note}\n\n{_fence(f.text(), 'diff')}" if f.lines else f"{head}{note}"
+
+
+def _image_md(block: Mapping[str, Any]) -> str:
+    shown = image_part(block)
+    what = f"{shown.mime}, {shown.size:,} bytes" if shown.shown else str(shown.note)
+    return f"*(image not included in Markdown: {html.escape(what)})*"
+
+
 def _message_md(msg: Mapping[str, Any]) -> str:
     role = str(msg.get("role", "?"))
     if role == "toolResult":
         title = f"result of {msg.get('toolName', 'tool')}" + (" (error)" if msg.get("isError") else "")
-        return _folded(title, _fence(_text(msg.get("content"))))
+        content = msg.get("content")
+        images = [_image_md(b) for b in content if isinstance(b, Mapping) and b.get("type") == "image"] \
+            if isinstance(content, list) else []
+        return _folded(title, "\n\n".join([_fence(_text(content)), *images]))
     if role == "bashExecution":
         return _folded(f"bash: {msg.get('command', '')}", _fence(str(msg.get("output", ""))))
     head = f"### {role}" + (f" ({html.escape(str(msg['model']))})" if role == "assistant" and msg.get("model") else "")
@@ -63,8 +81,12 @@ def _message_md(msg: Mapping[str, Any]) -> str:
         elif isinstance(block, Mapping) and block.get("type") == "toolCall":
             args = json.dumps(thaw(block.get("arguments")), ensure_ascii=False, indent=2)
             out.append(_folded(f"tool call: {block.get('name', '?')}", _fence(args, "json")))
+            name = block.get("name")
+            diff = edit_diff(name if isinstance(name, str) else None, thaw(block.get("arguments")))
+            if diff is not None:
+                out.extend(_diff_md(f) for f in diff.files)
         elif isinstance(block, Mapping) and block.get("type") == "image":
-            out.append("*(image not included)*")
+            out.append(_image_md(block))
     return "\n\n".join(out)
 
 

@@ -12,12 +12,13 @@ points to the key step before it, which the viewer says.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from workbench.edits import edit_diff
 from workbench.replay import Snapshot, Stepper
 from workbench.replay.stream import thaw
-from workbench.sessions import FILTER_MODES, Session, TreeList
+from workbench.sessions import FILTER_MODES, Entry, Session, TreeList, answered_call, image_part
 
 # Events after which the conversation is worth carrying (message and turn boundaries).
 _KEY_EVENT_TYPES = frozenset({"message_end", "turn_end", "tool_result", "user_message", "turn_start"})
@@ -36,6 +37,38 @@ class _Strings:
             found = self._index[text] = len(self.items)
             self.items.append(text)
         return found
+
+
+def entry_extras(entry: Entry, session: Session | None = None) -> dict[str, Any] | None:
+    """What the viewer draws beside an entry's record: the diff of each edit or write call
+    (``edits.edit_diff``) and whether each image part may be shown (``sessions.image_part``; the viewer
+    takes the data from the record itself, checked again, so an image is not carried twice)."""
+    msg = entry.message
+    content = msg.get("content") if msg is not None else None
+    if not isinstance(content, (list, tuple)):
+        return None
+    diffs: list[dict[str, Any]] = []
+    images: list[dict[str, Any]] = []
+    answered = answered_call(session.by_id, entry) if session is not None else None
+    if answered is not None:  # omp 18 shows a call and its result as one row: the result shows the call's diff
+        call_entry, call = answered
+        name = call.get("name")
+        diff = edit_diff(name if isinstance(name, str) else None, thaw(call.get("arguments")))
+        if diff is not None:
+            diffs.append({"block": None, "callEntry": call_entry.id, **diff.to_json()})
+    for index, block in enumerate(content):
+        if not isinstance(block, Mapping):
+            continue
+        if block.get("type") == "toolCall":
+            name = block.get("name")
+            diff = edit_diff(name if isinstance(name, str) else None, thaw(block.get("arguments")))
+            if diff is not None:
+                diffs.append({"block": index, **diff.to_json()})
+        elif block.get("type") == "image":
+            shown = image_part(block)
+            images.append({"block": index, "mime": shown.mime, "size": shown.size, "shown": shown.shown,
+                           "note": shown.note})
+    return {"diffs": diffs, "images": images} if diffs or images else None
 
 
 def session_payload(session: Session, *, leaf: str | None = None, flavor: str = "omp") -> dict[str, Any]:
@@ -57,6 +90,7 @@ def session_payload(session: Session, *, leaf: str | None = None, flavor: str = 
         "rows": views,
         # The record as it stands in the file (not the migrated view): an export is evidence.
         "entries": {e.id: {"line": e.line, "type": e.type, "raw": thaw(dict(e.raw))} for e in session.entries},
+        "extras": {e.id: x for e in session.entries if (x := entry_extras(e, session)) is not None},
         "diagnostics": [str(d) for d in session.diagnostics],
     }
 

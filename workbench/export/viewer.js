@@ -74,6 +74,7 @@
     var counter = el("span", { cls: "counter" });
     var list = el("ol", { cls: "rows" });
     var entry = el("pre", { cls: "entry" });
+    var extras = el("div", { cls: "extras" });
     var entryTitle = el("h2", { text: "Entry" });
     session.filters.forEach(function (name) {
       var b = el("button", { type: "button", "data-filter": name, text: name });
@@ -89,6 +90,7 @@
       var item = session.entries[id];
       entryTitle.textContent = item ? "Entry " + id + " (line " + item.line + ", " + item.type + ")" : "Entry " + id;
       entry.textContent = item ? pretty(item.raw) : "(no record)";
+      drawExtras(extras, item, (session.extras || {})[id]);
       Array.prototype.forEach.call(list.children, function (li) { li.classList.toggle("selected", li.getAttribute("data-id") === id); });
     }
     function draw() {
@@ -114,9 +116,52 @@
       : null;
     panel.appendChild(el("div", { cls: "split" }, [
       el("div", {}, [filters, el("div", { cls: "searchbar" }, [search, counter]), diag, list]),
-      el("div", {}, [entryTitle, entry]),
+      el("div", {}, [entryTitle, extras, entry]),
     ]));
     draw();
+  }
+
+  // ---- what an edit did, images (the diff model and the image rule are the workbench's: see
+  // edits/diff.py and sessions/images.py; text goes in through textContent, an image only as a data:
+  // URI of an allowed type whose base64 is checked here again) -----------------------------------------
+  var IMAGE_TYPES = { "image/png": 1, "image/jpeg": 1, "image/gif": 1, "image/webp": 1 };
+  var MAX_IMAGE_CHARS = Math.ceil(2 * 1024 * 1024 / 3) * 4 + 4;
+  var SIGNS = { added: "+", removed: "-", context: " ", hunk: "" };
+  var CHANGES = { edit: "edited", add: "new file", "delete": "deleted", move: "moved", write: "written whole" };
+  function diffNode(d) {
+    var said = d.callEntry ? "what the call this result answers (entry " + d.callEntry + ") does to the files" : "what the call does to the files";
+    var box = el("div", { cls: "diff" }, [el("div", { cls: "muted", text: said + (d.mode ? " · read as " + d.mode : "") })]);
+    d.files.forEach(function (f) {
+      var head = el("div", { cls: "diff-head" }, [
+        el("b", { cls: "diff-path", text: f.path + (f.to ? " → " + f.to : "") }),
+        el("span", { cls: "tag", text: CHANGES[f.change] || f.change }),
+        el("span", { cls: "plus", text: "+" + f.added }), el("span", { cls: "minus", text: "−" + f.removed }),
+      ]);
+      var body = el("div", { cls: "diff-body" });
+      f.lines.forEach(function (line) {
+        body.appendChild(el("div", { cls: "diff-row " + line.kind }, [el("span", { cls: "sign", text: SIGNS[line.kind] || "" }), document.createTextNode(line.text)]));
+      });
+      box.appendChild(el("div", { cls: "diff-file" }, [head, f.note ? el("div", { cls: "muted note", text: f.note }) : null, body]));
+    });
+    return box;
+  }
+  function imageNode(raw, im) {
+    if (!im.shown) return el("p", { cls: "muted image-note", text: "[" + im.note + "]" });
+    var content = raw && raw.message && raw.message.content;
+    var part = content && content[im.block];
+    var data = part && typeof part.data === "string" ? part.data.replace(/\s+/g, "") : "";
+    var ok = part && IMAGE_TYPES[part.mimeType] && part.mimeType === im.mime && data.length <= MAX_IMAGE_CHARS
+      && /^[A-Za-z0-9+\/]+={0,2}$/.test(data);
+    if (!ok) return el("p", { cls: "muted image-note", text: "[image not shown: its data in this export is not plain base64]" });
+    var img = el("img", { cls: "shot", alt: im.mime + " image, " + im.size + " bytes" });
+    img.src = "data:" + im.mime + ";base64," + data;
+    return el("div", { cls: "image" }, [img, el("div", { cls: "muted", text: im.mime + " · " + im.size + " bytes" })]);
+  }
+  function drawExtras(box, item, x) {
+    clear(box);
+    if (!item || !x) return;
+    (x.diffs || []).forEach(function (d) { box.appendChild(diffNode(d)); });
+    (x.images || []).forEach(function (im) { box.appendChild(imageNode(item.raw, im)); });
   }
 
   // ---- stepper ----------------------------------------------------------------------------------

@@ -27,12 +27,17 @@ Public API (other packages code against these names):
 * ``usage_totals(entries) -> UsageTotals``: tokens and cost by model, tool calls by tool, errors.
 * ``branch_usage(session, leaf=None) -> BranchUsage``: the usage at a leaf, TTSR judge calls apart per rule
   (``JudgeUsage``), subagents' files (``subagent_files``) rolled up (``ChildUsage``).
+* ``child_links(session) -> tuple[SubagentLink, ...]`` / ``parent_file(session)``: the subagents a session
+  started (named by its task results, found in its artifacts folder) and the way back to the parent.
+* ``answered_call(by_id, entry)``: the tool call a tool result answers (omp 18 shows both as one row).
+* ``image_part(block) -> ShownImage`` (``MAX_IMAGE_BYTES``): whether and how an image part is drawn.
 * ``append_label(path, target_id, label)``: append a label entry to a session file (locked, append-only).
 * ``generate_session_text(n)`` / ``time_tree(n)``: the tree-speed figure for ``benchmarks/``.
 """
 
 from __future__ import annotations
 
+from workbench.sessions.calls import answered_call
 from workbench.sessions.context import SessionContext, build_session_context
 from workbench.sessions.entries import (
     Diagnostic,
@@ -59,6 +64,7 @@ from workbench.sessions.flavors import (
 )
 from workbench.sessions.fuzzy import FuzzyMatch, classic_match, fuzzy_filter, word_match
 from workbench.sessions.fuzzy18 import word_match18
+from workbench.sessions.images import MAX_IMAGE_BYTES, ShownImage, image_part
 from workbench.sessions.labels import append_label
 from workbench.sessions.loader import (
     SessionInfo,
@@ -69,6 +75,7 @@ from workbench.sessions.loader import (
     session_info,
 )
 from workbench.sessions.structure import CURRENT_VERSION, KNOWN_ENTRY_TYPES
+from workbench.sessions.subagents import SubagentLink, child_links, entry_links, parent_file, subagent_files
 from workbench.sessions.synthetic import (
     generate_session_records,
     generate_session_text,
@@ -90,7 +97,6 @@ from workbench.sessions.usage import (
     ModelUsage,
     UsageTotals,
     branch_usage,
-    subagent_files,
     usage_totals,
 )
 from workbench.sessions.wordfilter import (
@@ -103,6 +109,7 @@ from workbench.sessions.wordfilter import (
 __all__ = [
     "CURRENT_VERSION",
     "KNOWN_ENTRY_TYPES",
+    "MAX_IMAGE_BYTES",
     "FILTER_MODES",
     "FILTER_TAGS",
     "FLAVOR_BUTTONS",
@@ -124,26 +131,33 @@ __all__ = [
     "SessionContext",
     "SessionInfo",
     "SessionTree",
+    "ShownImage",
+    "SubagentLink",
     "TreeList",
     "TreeNode",
     "TreeRow",
     "UsageTotals",
+    "answered_call",
     "append_label",
     "branch_path",
     "branch_usage",
     "build_session_context",
+    "child_links",
     "choose_flavor",
     "classic_match",
     "detect_flavor",
+    "entry_links",
     "flavour_aliases",
     "fuzzy_filter",
     "generate_session_records",
     "generate_session_text",
+    "image_part",
     "is_session_name",
     "load_session",
     "normalize_many",
     "normalized_text",
     "parse_session_bytes",
+    "parent_file",
     "parse_session_text",
     "read_record",
     "parse_timestamp_ms",

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from workbench.errors import WorkbenchError
 from workbench.sessions.entries import Entry, Session
-from workbench.sessions.files import STREAM_SUFFIX
-from workbench.sessions.loader import load_session, session_info
+from workbench.sessions.loader import load_session
+from workbench.sessions.subagents import SubagentLink, child_links
 from workbench.sessions.tree import branch_path
 
 TOKEN_FIELDS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
@@ -127,6 +126,7 @@ class BranchUsage:
     own: UsageTotals
     judge: tuple[JudgeUsage, ...] = ()
     children: tuple[ChildUsage, ...] = ()
+    missing: tuple[SubagentLink, ...] = ()  # subagents a task result names whose files are not on disk
 
     @property
     def tokens(self) -> dict[str, float]:
@@ -163,20 +163,26 @@ class BranchUsage:
             out["judge"] = [j.to_json() for j in self.judge]
         if self.children:
             out["children"] = [c.to_json() for c in self.children]
+        if self.missing:
+            out["childrenNotFound"] = [link.to_json() for link in self.missing]
         return out
 
 
 @dataclass(frozen=True, slots=True)
 class ChildUsage:
-    """A subagent's session file and the usage at its leaf (its own children rolled up into it)."""
+    """A subagent's session file and the usage at its leaf (its own children rolled up into it); the
+    parent's entry that names it (``entry_id``, the task tool's result) when one does."""
 
     path: str
     session_id: str
     agent: str | None
     usage: BranchUsage
+    agent_id: str | None = None
+    entry_id: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "sessionId": self.session_id, "agent": self.agent, **self.usage.to_json()}
+        return {"path": self.path, "sessionId": self.session_id, "agent": self.agent, "id": self.agent_id,
+                "entryId": self.entry_id, **self.usage.to_json()}
 
 
 def _judge_rule(entry: Entry, after: Iterable[Entry]) -> str:
@@ -222,42 +228,6 @@ def branch_entries(session: Session, leaf: str | None = None) -> list[Entry]:
     return branch_path(session.by_id, start)
 
 
-def subagent_files(session: Session) -> list[Path]:
-    """The session files of the subagents ``session`` started, where they are found on disk.
-
-    omp 18 writes a subagent's file as ``<parent without .jsonl>/<agent id>.jsonl`` (its header's
-    ``parentSession`` names the parent's file) and the task tool's result may name it
-    (``details.results[].sessionFile``). A file is taken when its header points back at the parent."""
-    parent = Path(session.path)
-    candidates: list[Path] = []
-    for entry in session.entries:
-        msg = entry.message
-        details = msg.get("details") if msg is not None and msg.get("role") == "toolResult" else None
-        results = details.get("results") if isinstance(details, Mapping) else None
-        for result in results if isinstance(results, list) else ():
-            named = result.get("sessionFile") if isinstance(result, Mapping) else None
-            if isinstance(named, str) and named:
-                candidates.append(Path(named) if Path(named).is_absolute() else parent.parent / named)
-    folder = parent.with_suffix("")
-    if folder.is_dir():
-        candidates.extend(sorted(p for p in folder.glob("*.jsonl") if not p.name.endswith(STREAM_SUFFIX)))
-    found: list[Path] = []
-    seen: set[Path] = {parent.resolve()}
-    for path in candidates:
-        key = path.resolve()
-        if key in seen or not path.is_file():
-            continue
-        seen.add(key)
-        try:
-            back = session_info(path).parent_session
-        except WorkbenchError:
-            continue
-        if back in (session.path, str(parent.resolve()), session.id) or (
-                isinstance(back, str) and Path(back).resolve() == parent.resolve()):
-            found.append(path)
-    return found
-
-
 def _agent_of(child: Session) -> str | None:
     for entry in child.entries:
         if entry.type == "session_init":
@@ -271,15 +241,26 @@ def branch_usage(session: Session, leaf: str | None = None, *, children: bool = 
     sessions found for it rolled up (``children=False``: this file alone)."""
     path = branch_entries(session, leaf)
     kids: list[ChildUsage] = []
+    missing: list[SubagentLink] = []
     if children and _depth < _MAX_DEPTH:
-        for file in subagent_files(session):
-            try:
-                child = load_session(file, strict=False)
-            except WorkbenchError:
-                continue  # a child that cannot be read is left out, as a missing one is
-            kids.append(ChildUsage(str(file), child.id, _agent_of(child),
-                                   branch_usage(child, children=True, _depth=_depth + 1)))
-    return BranchUsage(path[-1].id if path else None, usage_totals(path), judge_usage(path), tuple(kids))
+        for link in child_links(session):
+            kid = _child_usage(link, _depth)
+            if kid is not None:
+                kids.append(kid)
+            elif link.path is None:
+                missing.append(link)
+    return BranchUsage(path[-1].id if path else None, usage_totals(path), judge_usage(path), tuple(kids), tuple(missing))
+
+
+def _child_usage(link: SubagentLink, depth: int) -> ChildUsage | None:
+    if link.path is None:
+        return None  # named by a task result but not on disk: nothing to add up
+    try:
+        child = load_session(link.path, strict=False)
+    except WorkbenchError:
+        return None  # a child that cannot be read is left out, as a missing one is
+    return ChildUsage(str(link.path), child.id, _agent_of(child) or link.agent,
+                      branch_usage(child, children=True, _depth=depth + 1), link.agent_id, link.entry_id)
 
 
 _MAX_DEPTH = 8  # subagents of subagents: a cycle of parentSession links stops here

@@ -13,7 +13,7 @@ Public API:
 - ``PlaygroundView`` — one rule on a pasted text: matches, groups, AST nodes, bindings; save as an example.
 - ``DraftsView`` — save Rules-tab edits after a diff, named drafts, compare a draft's backtest with the saved rules.
 - ``TimelineView`` — the stream's turns as Bokeh lanes with the replay's acts; ``TimelineView.from_paths(file)``.
-- ``ShareBar`` — the header's Export HTML download and Copy link.
+- ``ShareBar`` — the header's Export… dialog (stepper run, redaction with its preview, the download) and Copy link.
 - ``ServedRoots`` — the folders the app may read; every user-supplied path goes through ``resolve``.
 
 Names load lazily so ``import workbench.ui`` stays cheap.

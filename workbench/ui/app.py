@@ -206,11 +206,12 @@ def build_page(server: Server) -> PageFrame:
 
     help_keys = KeyCatcher(["?", "shift+?"], open_help)
     help_button.on_click(open_help)
+    share = ShareBar(state=state)
     page = PageFrame(
         TITLE,
         header=[header_label("session"), session_select, header_label("flavour"), flavour, flavour_read, help_button,
-                ShareBar(state=state), help_keys],
-        main=[tabs],
+                share, help_keys],
+        main=[tabs, share.dialog],  # the export dialog outside the header bar, which clips what overflows it
         dialog=[pn.pane.HTML(help_html(), stylesheets=theme_sheets(), sizing_mode="stretch_width",
                              css_classes=["wb-help-pane"])],
     )

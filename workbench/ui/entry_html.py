@@ -3,22 +3,23 @@
 Sessions hold whatever the agent read or wrote: HTML, ``<script>`` tags, event-handler attributes.
 Every string that came from a file passes through ``esc`` (``html.escape`` with quotes) before it is
 placed in markup, so it shows as text and never runs. Images are shown only as ``data:`` URLs of
-an allow-listed image type built from base64 we re-encode, never as a URL taken from the file.
+an allow-listed image type built from base64 we re-encode, size-capped, never as a URL taken from the
+file (``sessions.image_part``). Edit and write calls show as a diff of the file's lines (``edits.edit_diff``).
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import html
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from workbench.edits import EditDiff, edit_diff
+from workbench.sessions import image_part
+
 STYLESHEET = (Path(__file__).with_name("theme.css")).read_text(encoding="utf-8")
 
-_IMAGE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
 _MAX_BLOCK_CHARS = 20_000
 
 
@@ -36,16 +37,55 @@ def pre(text: Any, cls: str = "wb-pre") -> str:
 
 
 def image_html(block: Mapping[str, Any]) -> str:
-    mime = block.get("mimeType")
-    data = block.get("data")
-    if mime not in _IMAGE_TYPES or not isinstance(data, str):
-        return '<div class="wb-block wb-block-image wb-muted">[image: unsupported or missing data]</div>'
-    try:
-        clean = base64.b64encode(base64.b64decode(data, validate=True)).decode("ascii")
-    except (binascii.Error, ValueError):
-        return '<div class="wb-block wb-block-image wb-muted">[image: invalid base64]</div>'
-    return (f'<div class="wb-block wb-block-image"><img alt="image" style="max-width:240px;max-height:160px" '
-            f'src="data:{mime};base64,{clean}"></div>')
+    """An image part drawn from its own base64 as a ``data:`` URI, or a note saying why it is not (the rule:
+    ``sessions.image_part``; the URI is ours, rebuilt from the decoded bytes, and escaped all the same)."""
+    shown = image_part(block)
+    if shown.src is None:
+        return f'<div class="wb-block wb-block-image wb-muted wb-image-note">[{esc(shown.note)}]</div>'
+    return (f'<div class="wb-block wb-block-image"><img class="wb-image" alt="{esc(shown.mime)} image, '
+            f'{shown.size:,} bytes" src="{esc(shown.src)}"><div class="wb-kv">{esc(shown.mime)} · '
+            f"{shown.size:,} bytes</div></div>")
+
+
+_CHANGE_WORDS = {"edit": "edited", "add": "new file", "delete": "deleted", "move": "moved", "write": "written whole"}
+_SIGNS = {"removed": "-", "added": "+", "context": " ", "hunk": ""}
+_DIFF_ROWS = 2_000  # rows drawn per file; the rest are counted
+
+
+def diff_html(diff: EditDiff) -> str:
+    """What an edit or write call did: per file its path, the change and the removed/added lines."""
+    parts = []
+    for f in diff.files:
+        where = esc(f.path) + (f" → {esc(f.to)}" if f.to else "")
+        head = (f'<div class="wb-diff-head"><b class="wb-diff-path">{where}</b> <span class="wb-tag">'
+                f'{esc(_CHANGE_WORDS[f.change])}</span> <span class="wb-diff-count"><span class="wb-diff-plus">'
+                f'+{f.added}</span> <span class="wb-diff-minus">−{f.removed}</span></span></div>')
+        note = f'<div class="wb-kv wb-diff-note">{esc(f.note)}</div>' if f.note else ""
+        rows = [f'<div class="wb-diff-row wb-diff-{line.kind}"><span class="wb-diff-sign">{_SIGNS[line.kind]}</span>'
+                f"{esc(line.text) or '&nbsp;'}</div>" for line in f.lines[:_DIFF_ROWS]]
+        if len(f.lines) > _DIFF_ROWS:
+            rows.append(f'<div class="wb-muted">… {len(f.lines) - _DIFF_ROWS:,} more row(s)</div>')
+        if not f.lines:
+            rows.append('<div class="wb-muted">(no lines: the call changes the file as a whole)</div>'
+                        if f.change in ("delete", "move") else '<div class="wb-muted">(no lines yet)</div>')
+        parts.append(f'<div class="wb-diff-file">{head}{note}<div class="wb-diff-body">{"".join(rows)}</div></div>')
+    mode = f" · read as {esc(diff.mode)}" if diff.mode else ""
+    if not parts:
+        parts.append('<div class="wb-muted">(the call names no file yet)</div>')
+    return f'<div class="wb-diff"><div class="wb-kv">what the call does to the files{mode}</div>{"".join(parts)}</div>'
+
+
+def tool_call_html(block: Mapping[str, Any]) -> str:
+    """A tool call: its name and id, the diff of an edit or write call, then the arguments (folded under
+    a diff, which says the same more readably)."""
+    args = block.get("arguments")
+    name = block.get("name")
+    diff = edit_diff(name if isinstance(name, str) else None, args)
+    head = f'<span class="wb-kv">tool call <b>{esc(name if name is not None else "?")}</b> id {esc(block.get("id", ""))}</span>'
+    shown = pre(args if args is not None else {})
+    if diff is not None:
+        shown = f'{diff_html(diff)}<details class="wb-args"><summary class="wb-kv">arguments</summary>{shown}</details>'
+    return f'<div class="wb-block wb-block-toolcall">{head}{shown}</div>'
 
 
 def content_blocks_html(content: Any) -> str:
@@ -68,11 +108,7 @@ def content_blocks_html(content: Any) -> str:
             body = "(redacted)" if block.get("redacted") or kind == "redactedThinking" else block.get("thinking", "")
             parts.append(f'<div class="wb-block wb-block-thinking"><span class="wb-kv">thinking</span>{pre(body)}</div>')
         elif kind == "toolCall":
-            args = block.get("arguments")
-            parts.append(
-                f'<div class="wb-block wb-block-toolcall"><span class="wb-kv">tool call <b>{esc(block.get("name", "?"))}</b>'
-                f' id {esc(block.get("id", ""))}</span>{pre(args if args is not None else {})}</div>'
-            )
+            parts.append(tool_call_html(block))
         elif kind == "image":
             parts.append(image_html(block))
         else:

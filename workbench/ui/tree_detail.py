@@ -1,17 +1,23 @@
 """The Tree tab's detail pane: the selected entry, the conversation at that leaf, its raw JSON and the
-open file's problems, as four tabs beside the branch graph."""
+open file's problems, as four tabs beside the branch graph.
+
+The Entry tab also links subagents (``sessions.subagents``): a task tool's result lists buttons that open
+the subagents' session files, and a subagent's session shows a button back to the session that started
+it. The buttons are widgets (not links in the HTML) so that they set the app's session in place."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import panel as pn
 from panel.viewable import Viewer
 
-from workbench.sessions import branch_usage
+from workbench.sessions import SubagentLink, answered_call, branch_usage, entry_links, parent_file
 from workbench.ui.background import Background
-from workbench.ui.entry_html import conversation_html, entry_html, esc, raw_json_html
+from workbench.ui.entry_html import conversation_html, entry_html, esc, raw_json_html, tool_call_html
+from workbench.ui.notify import reporting
 from workbench.ui.session_doc import SessionDoc
 from workbench.ui.theme import theme_sheets
 from workbench.ui.tree_problems import ProblemsPanel
@@ -40,6 +46,16 @@ def nan_note(doc: SessionDoc, entry: Any) -> str:
             "compaction has no number in <code>tokensBefore</code>, so its size is not known.</div>")
 
 
+def answered_call_html(doc: SessionDoc, entry: Any) -> str:
+    """For a tool result: the call it answers (omp 18 shows the two as one row), with an edit's diff."""
+    found = answered_call(doc.session.by_id, entry)
+    if found is None:
+        return ""
+    call_entry, block = found
+    return (f'<div class="wb-card wb-answered-call"><div class="wb-kv">the call this result answers (entry '
+            f"<b>{esc(call_entry.id)}</b>, line <b>{call_entry.line}</b>)</div>{tool_call_html(block)}</div>")
+
+
 def branch_usage_html(doc: SessionDoc, leaf: str) -> str:
     """Tokens and cost of the assistant messages from the root to ``leaf`` (this branch only, not the
     file: the timeline's totals sum every branch); subagents' files are left to ``workbench usage``."""
@@ -55,13 +71,21 @@ def branch_usage_html(doc: SessionDoc, leaf: str) -> str:
             f"{int(tokens['totalTokens']):,} · cost ${usage.cost:.4f}{esc(judge)}</div>")
 
 
+def _who(link: SubagentLink) -> str:
+    return link.agent_id + (f" ({link.agent})" if link.agent else "")
+
+
 class TreeDetail(Viewer):
     """Entry, conversation, raw JSON and problems of the tree's selection; ``on_problem_picked`` hears a
     click in the problems' table (the entry id nearest the bad line, or None)."""
 
-    def __init__(self, bg: Background, on_problem_picked: Callable[[str | None], None], **params: Any) -> None:
+    def __init__(self, bg: Background, on_problem_picked: Callable[[str | None], None],
+                 on_open: Callable[[str], None] | None = None, **params: Any) -> None:
         super().__init__(**params)
         self.bg = bg
+        self.on_open = on_open  # opens a session file in the app (a subagent's, or its parent's)
+        self._parent_of: tuple[Any, Path | None] = (None, None)  # (session, its parent's file)
+        self.links = pn.Column(sizing_mode="stretch_width", margin=(0, 10), css_classes=["wb-subagent-links"])
         self.deferred = False  # the conversation waits for the page's first render (an inline load)
         self._context_for = ""
         self.entry = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width", css_classes=["wb-entry-pane"])
@@ -72,7 +96,7 @@ class TreeDetail(Viewer):
         # was the heaviest model of the tree's first document; once shown it stays (see app.build_page)
         self._problems_tab = pn.Column(sizing_mode="stretch_both", margin=0)
         self._problems_title = "Problems"
-        self.tabs = pn.Tabs(("Entry", pn.Column(self.entry, scroll=True, sizing_mode="stretch_both")),
+        self.tabs = pn.Tabs(("Entry", pn.Column(self.links, self.entry, scroll=True, sizing_mode="stretch_both")),
                             ("Conversation at this leaf", pn.Column(self.conversation, scroll=True, sizing_mode="stretch_both")),
                             ("Raw JSON", pn.Column(self.raw, scroll=True, sizing_mode="stretch_both")),
                             ("Problems", self._problems_tab),
@@ -81,6 +105,7 @@ class TreeDetail(Viewer):
 
     def clear(self) -> None:
         self.entry.object = self.conversation.object = self.raw.object = ""
+        self.links.objects = []
 
     def show_problems(self, doc: SessionDoc | None) -> None:
         """List ``doc``'s bad lines; the tab's title counts them."""
@@ -97,10 +122,12 @@ class TreeDetail(Viewer):
         if doc is None or entry is None:
             self.entry.object = '<div class="wb-muted">Select an entry in the list or the graph.</div>'
             self.conversation.object = self.raw.object = ""
+            self.links.objects = []
             return None
+        self.show_links(doc, entry)
         self.entry.object = (entry_html(entry.obj, label=doc.label(entry.id), line=entry.line,
                                         on_active_path=entry.id in doc.active_ids())
-                             + nan_note(doc, entry) + branch_usage_html(doc, entry.id))
+                             + answered_call_html(doc, entry) + nan_note(doc, entry) + branch_usage_html(doc, entry.id))
         self.raw.object = raw_json_html(entry.raw)
         # the context of a leaf deep in a long session is tens of thousands of messages: built on its
         # own lane (not delaying the list's keys), the newest selection wins, only the tail is drawn
@@ -109,6 +136,48 @@ class TreeDetail(Viewer):
         if not self.deferred:  # else it follows the page's first render (build_conversation)
             self.build_conversation(doc)
         return entry
+
+    def _parent(self, doc: SessionDoc) -> Path | None:
+        session, parent = self._parent_of
+        if session is not doc.session:  # header-only reads, once per loaded file
+            parent = parent_file(doc.session)
+            self._parent_of = (doc.session, parent)
+        return parent
+
+    def _open_button(self, label: str, path: Path, css: str) -> pn.widgets.Button:
+        button = pn.widgets.Button(label=label, color="primary", css_classes=[css], margin=(2, 6, 4, 0),
+                                   width=min(40 + 7 * len(label), 480))
+
+        def click(*_: Any) -> None:
+            with reporting("Open session"):
+                if self.on_open is not None:
+                    self.on_open(str(path))
+        button.on_click(click)
+        return button
+
+    def show_links(self, doc: SessionDoc, entry: Any) -> None:
+        """The subagents ``entry`` names (buttons that open them) and, in a subagent's session, the way back."""
+        rows: list[Any] = []
+        back = doc.session.header.get("parentSession")
+        if isinstance(back, str) and back:
+            parent = self._parent(doc)
+            note = (f'<div class="wb-subagents wb-parent-note">A subagent\'s session: started by <b>{esc(Path(back).name)}</b>'
+                    + ("" if parent else " (that file is not found next to this one)") + "</div>")
+            rows.append(pn.pane.HTML(note, stylesheets=theme_sheets(), sizing_mode="stretch_width", margin=0))
+            if parent is not None:
+                rows.append(self._open_button(f"↑ Open parent session {parent.name}", parent, "wb-open-parent"))
+        links = entry_links(doc.session, entry)
+        if links:
+            found = [link for link in links if link.path is not None]
+            missing = [link for link in links if link.path is None]
+            said = "; ".join(esc(f"{_who(link)}: {link.description}") for link in links if link.description)
+            text = (f"{len(links)} subagent(s) ran in this task" + (f" ({said})" if said else "")
+                    + (f"; {len(missing)} file(s) not found: " + ", ".join(esc(_who(m)) for m in missing) if missing else ""))
+            rows.append(pn.pane.HTML(f'<div class="wb-subagents wb-child-note">{text}</div>', stylesheets=theme_sheets(),
+                                     sizing_mode="stretch_width", margin=0))
+            rows.append(pn.FlexBox(*[self._open_button(f"↓ Open subagent {_who(link)}", link.path, "wb-open-child")
+                                     for link in found if link.path is not None], margin=0, sizing_mode="stretch_width"))
+        self.links.objects = rows
 
     def build_conversation(self, doc: SessionDoc | None) -> None:
         eid = self._context_for

@@ -84,7 +84,7 @@ class TreeView(Viewer):
                                                css_classes=["wb-tree-cancel"])
         self.cancel_button.on_click(lambda e: self.cancel_load())
         self.graph = pn.pane.Bokeh(None, sizing_mode="stretch_both", min_height=280)
-        self.detail = TreeDetail(self.bg, self._on_problem_picked)
+        self.detail = TreeDetail(self.bg, self._on_problem_picked, on_open=self.state.open_session)
         self.state.param.watch(self._on_session, ["session", "flavour", "revision"])
         self.state.param.watch(self._on_filter, ["filter", "q"])
         self.state.param.watch(self._on_leaf, "leaf")

@@ -1,0 +1,41 @@
+"""The Entry view's subagent links: a task result's buttons open the children, a child's opens its parent."""
+
+from __future__ import annotations
+
+from tests.sessions.subagent_family import write_family
+from workbench.ui.background import Background
+from workbench.ui.session_doc import SessionDoc
+from workbench.ui.tree_detail import TreeDetail
+
+
+def _detail(opened: list[str]) -> TreeDetail:
+    return TreeDetail(Background(), lambda _: None, on_open=opened.append)
+
+
+def _buttons(detail: TreeDetail) -> list:
+    out = []
+    for obj in detail.links.objects:
+        out.extend(getattr(obj, "objects", [obj]))
+    return [b for b in out if hasattr(b, "clicks")]
+
+
+def test_a_task_result_opens_its_child_and_the_child_its_parent(tmp_path):
+    paths = write_family(tmp_path)
+    opened: list[str] = []
+    detail = _detail(opened)
+    doc = SessionDoc(paths["parent"], "auto")
+    detail.show(doc, "r-task")
+    [button] = _buttons(detail)
+    assert button.label == "↓ Open subagent 0-Scout (scout)"
+    notes = " ".join(getattr(o, "object", "") or "" for o in detail.links.objects)
+    assert "1 file(s) not found: 1-Gone (reviewer)" in notes and "find the bug" in notes
+    button.clicks += 1
+    assert opened == [str(paths["child"])]
+    detail.show(doc, "u1")
+    assert _buttons(detail) == []  # an entry that names no subagent has no links
+    child = SessionDoc(paths["child"], "auto")
+    detail.show(child, "c2")
+    [back] = _buttons(detail)
+    assert back.label == "↑ Open parent session support-parent.jsonl"
+    back.clicks += 1
+    assert opened[-1] == str(paths["parent"])
