@@ -57,9 +57,9 @@ def branch_usage_html(doc: SessionDoc, leaf: str) -> str:
 
 class TreeDetail(Viewer):
     """Entry, conversation, raw JSON and problems of the tree's selection; ``on_problem_picked`` hears a
-    click in the problems' table (the entry id nearest the bad line, or None)."""
+    click in the problems' table (the clicked ``Diagnostic``)."""
 
-    def __init__(self, bg: Background, on_problem_picked: Callable[[str | None], None], **params: Any) -> None:
+    def __init__(self, bg: Background, on_problem_picked: Callable[[Any], None], **params: Any) -> None:
         super().__init__(**params)
         self.bg = bg
         self.deferred = False  # the conversation waits for the page's first render (an inline load)
