@@ -122,6 +122,9 @@ def kind_of(entry: Any) -> str:
     return "meta"
 
 
+RING = "wb-selected-ring"  # the renderer that rings the selected node (tests find it by this name)
+
+
 def build_figure(
     lay: GraphLayout,
     entries: Mapping[str, Any],
@@ -205,7 +208,7 @@ def build_figure(
         p.text("x", "y", text="t", source=ls, text_font_size="10px", text_color="#8250df", text_baseline="middle")
     selected = ColumnDataSource(dict(x=[], y=[]))
     p.scatter("x", "y", source=selected, size=16, fill_alpha=0, line_color=ACTIVE, line_width=3,
-              legend_label="selected")
+              legend_label="selected", name=RING)
     # Bokeh's hover template escapes field values (@text is inserted as text, not HTML).
     p.add_tools(pick_tool([renderer]),
                 HoverTool(renderers=[renderer], tooltips=[("", "@text"), ("id", "@id"), ("label", "@label")]))
