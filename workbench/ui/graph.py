@@ -183,7 +183,9 @@ def build_figure(
     p = figure(
         sizing_mode="stretch_both", min_height=260, tools="pan,wheel_zoom,box_zoom,reset",
         x_range=(-0.8, max(lanes, 4) - 0.2), y_range=(-visible_rows + 0.2, 0.8),
-        toolbar_location="above", title=f"Branch graph · {n} entries · {len(lay.branch_points)} branch points",
+        # the toolbar under the graph: above, it shared the title's line and the title ran into it
+        # on big sessions ("entries 1,234–4,233 of 100,000 (around the selection)")
+        toolbar_location="below", title=f"Branch graph · {n} entries · {len(lay.branch_points)} branch points",
     )
     p.toolbar.active_scroll = p.select_one(WheelZoomTool)
     p.axis.visible = False

@@ -336,7 +336,11 @@ class RulesView(Viewer):
             self.state.open_step(self._first_fire)
 
     def __panel__(self) -> pn.viewable.Viewable:
-        left = pn.Column(self.builtin, self.summary, scroll=True, sizing_mode="stretch_both", min_width=560)
-        right = pn.Column(pn.Row(self.rule_select, self.revert, self.open_first), self.editor, self.editor_status, self.fires,
-                          self.examples, self.validate, self.preview, scroll=True, sizing_mode="stretch_both", min_width=560)
+        # two columns down to a notebook's width (~970 px): at 560 px each they scrolled sideways
+        # there and hid the editor's buttons; the buttons wrap under the select when narrow
+        left = pn.Column(self.builtin, self.summary, scroll=True, sizing_mode="stretch_both", min_width=440)
+        buttons = pn.FlexBox(self.rule_select, self.revert, self.open_first, flex_wrap="wrap", margin=0,
+                             sizing_mode="stretch_width")
+        right = pn.Column(buttons, self.editor, self.editor_status, self.fires, self.examples, self.validate,
+                          self.preview, scroll=True, sizing_mode="stretch_both", min_width=440)
         return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)

@@ -529,11 +529,13 @@ class TreeView(Viewer):
     def __panel__(self) -> pn.viewable.Viewable:
         # the "N/M shown" counter sits with the key help, under the filters: beside them it ran into the
         # graph's title once the numbers had five digits
-        toolbar = pn.Row(self.search, self.filter, sizing_mode="stretch_width")
-        help_row = pn.Row(self.count, pn.pane.HTML(f'<div class="wb-kv">{esc(_KEY_HELP)}</div>', stylesheets=theme_sheets(),
-                                                   margin=(6, 10), sizing_mode="stretch_width"), self.label_button,
-                          sizing_mode="stretch_width")
+        # the search and the filters wrap (in a notebook's ~970 px the graph beside them covered
+        # `labeled` and `all`), and so does the key help
+        toolbar = pn.FlexBox(self.search, self.filter, flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
+        help_row = pn.FlexBox(self.count, pn.pane.HTML(f'<div class="wb-kv">{esc(_KEY_HELP)}</div>', stylesheets=theme_sheets(),
+                                                       margin=(6, 10), min_width=220, styles={"flex": "1 1 220px"}),
+                              self.label_button, flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
         loading = pn.Row(self.progress, self.progress_text, self.cancel_button, sizing_mode="stretch_width")
-        left = pn.Column(toolbar, help_row, loading, self.rows, self.status, sizing_mode="stretch_both", min_width=520)
-        right = pn.Column(self.graph, self.detail, sizing_mode="stretch_both", min_width=520)
+        left = pn.Column(toolbar, help_row, loading, self.rows, self.status, sizing_mode="stretch_both", min_width=440)
+        right = pn.Column(self.graph, self.detail, sizing_mode="stretch_both", min_width=440)
         return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)
