@@ -122,6 +122,16 @@ def kind_of(entry: Any) -> str:
     return "meta"
 
 
+def legend_marker(fig: Any, label: str, y: Any = 0.0, **style: Any) -> Any:
+    """A one-point renderer at x = NaN (never drawn on the plot) that joins the legend item ``label``.
+
+    Bokeh draws a legend item's marker from its renderers' data: an item whose only renderer has no
+    points (no abort in this stream, nothing selected yet) showed its words with no marker. Sharing
+    the label puts this renderer in the same item (so "hide" on a click still hides the real one).
+    """
+    return fig.scatter(x=[float("nan")], y=[y], legend_label=label, **style)
+
+
 RING = "wb-selected-ring"  # the renderer that rings the selected node (tests find it by this name)
 
 
@@ -211,6 +221,7 @@ def build_figure(
     selected = ColumnDataSource(dict(x=[], y=[]))
     p.scatter("x", "y", source=selected, size=16, fill_alpha=0, line_color=ACTIVE, line_width=3,
               legend_label="selected", name=RING)
+    legend_marker(p, "selected", size=16, fill_alpha=0, line_color=ACTIVE, line_width=3)
     # Bokeh's hover template escapes field values (@text is inserted as text, not HTML).
     p.add_tools(pick_tool([renderer]),
                 HoverTool(renderers=[renderer], tooltips=[("", "@text"), ("id", "@id"), ("label", "@label")]))
