@@ -495,12 +495,10 @@ class TreeView(Viewer):
         if doc is None:
             return
 
+        # not ringed here on the lane: marking moves the dots' own selection, whose callback is a
+        # graph tap, which would set the leaf from this thread (and undo a row clicked meanwhile)
         def work(task: Task) -> graph_mod.GraphWindow | None:
-            graph = doc.graph_window(centre, on_select=self._on_graph_tap)
-            leaf = self.state.leaf
-            if graph is not None and leaf and graph.covers(leaf):
-                graph.mark(leaf)  # no document yet: the ring is part of the figure's first message
-            return graph
+            return doc.graph_window(centre, on_select=self._on_graph_tap)
 
         def done(graph: graph_mod.GraphWindow | None) -> None:
             if generation != self._generation:
