@@ -51,3 +51,39 @@ def test_without_a_running_loop_nothing_is_installed():
     thread.start()
     thread.join()
     assert out == [False]
+
+
+def test_repeated_failed_sends_to_a_closed_page_are_one_info_line_per_minute():
+    now = [0.0]
+    quiet = closed_pages.ClosedSendFilter(clock=lambda: now[0])
+    logger = logging.getLogger("test.closed_sends")
+    records: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    logger.addFilter(quiet)
+    logger.addHandler(Keep())
+    logger.propagate = False
+    try:
+        for _ in range(105):  # one walk-through's worth
+            logger.warning(closed_pages.CLOSED_SEND)
+        logger.warning("Failed sending message due to following error: boom")  # other words pass as they are
+        now[0] = closed_pages.QUIET_SECONDS + 1
+        logger.warning(closed_pages.CLOSED_SEND)
+    finally:
+        logger.removeFilter(quiet)
+        logger.propagate = True
+    closed = [r for r in records if "browser page closed" in r.getMessage()]
+    assert len(closed) == 2 and all(r.levelno == logging.INFO for r in closed)
+    assert "104 dropped" in closed[1].getMessage()
+    assert any(r.levelno == logging.WARNING and "boom" in r.getMessage() for r in records)
+    assert not any(r.getMessage() == closed_pages.CLOSED_SEND for r in records)
+
+
+def test_the_filter_sits_on_the_loggers_that_print_the_line_once():
+    first = closed_pages.quiet_closed_sends()
+    assert closed_pages.quiet_closed_sends() is first
+    for name in ("bokeh.server.views.ws", "panel.io.document"):
+        assert [f for f in logging.getLogger(name).filters if isinstance(f, closed_pages.ClosedSendFilter)] == [first]

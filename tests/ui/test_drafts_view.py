@@ -111,3 +111,22 @@ def test_a_saved_then_opened_change_shows_its_step_not_one_clamped_by_the_old_st
     assert seen == [step]  # never moved elsewhere on the way
     replay = state.replay
     assert replay is not None and "no-unwrap" in replay.seek(step).matched
+
+
+def test_the_edited_rule_stays_chosen_after_keep_as_draft(app):
+    view, state, _, _ = app
+    assert view.edited.value == "no-unwrap"  # the only edit is chosen, not a blank select
+    view.draft_name.value = "wider"
+    view.keep()
+    state.tab = "rules"
+    state.tab = "drafts"
+    assert view.edited.value == "no-unwrap"
+
+
+def test_changes_table_waits_for_a_comparison_and_says_does_not_fire(app):
+    view, _, _, _ = app
+    assert not view.changes.visible  # no empty table with a pager before Compare
+    view.compare()
+    assert view.changes.visible
+    # the turn newly fires: under the saved rules the rule did not fire there, said in words
+    assert view.changes.value.iloc[0]["interrupts"] in ("does not fire → yes", "does not fire → no")

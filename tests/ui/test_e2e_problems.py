@@ -10,6 +10,8 @@ from playwright.sync_api import expect
 
 from tests.ui.conftest import FIXTURES, serving
 
+SAMPLES = FIXTURES.parents[2] / "sample_sessions"
+
 pytestmark = pytest.mark.e2e
 
 ROW = ".wb-tree-row"
@@ -27,6 +29,7 @@ def url(tmp_path_factory):
     outside = tmp_path_factory.mktemp("outside") / "secret.jsonl"
     shutil.copy(FIXTURES / "branched.jsonl", outside)
     (folder / "link.jsonl").symlink_to(outside)
+    shutil.copy(SAMPLES / "broken-line.jsonl", folder / "broken-line.jsonl")  # 4 problems, hidden rows
     with serving([folder]) as served:
         yield served
 
@@ -34,7 +37,9 @@ def url(tmp_path_factory):
 def test_problems_tab_lists_bad_lines_and_jumps_to_the_neighbouring_entry(page, url, shot):
     page.goto(f"{url}?session=broken.jsonl&tab=tree")
     expect(page.locator(ROW).first).to_be_visible()
-    expect(page.locator(".wb-tree-status")).to_contain_text("problem line(s)")
+    # the first problems with their lines, where the status is (line 5 lost its parent on line 4)
+    expect(page.locator(".wb-tree-status")).to_contain_text("4 problem line(s): line 4 malformed, line 5 missing-parent")
+    expect(page.locator(".wb-tree-status")).to_contain_text("line 6 two-objects and 1 more")
     page.locator(".bk-tab", has_text="Problems").first.click()
     table = page.locator(".wb-problems")
     expect(table).to_contain_text("broken.jsonl:4")
@@ -100,3 +105,68 @@ def test_bad_stream_and_rules_links_say_why(page, url):
     expect(page.locator(".wb-stepper-error")).to_contain_text("outside the served folders")
     page.goto(f"{url}?session=branched.jsonl&tab=stepper&rules=no-such-folder")
     expect(page.locator(".wb-stepper-error")).to_contain_text("no-such-folder")
+
+
+def _problems(page):
+    page.locator(".bk-tab", has_text="Problems").first.click()
+    table = page.locator(".wb-problems")
+    expect(table.locator(".tabulator-row").first).to_be_visible()
+    return table
+
+
+def _reason_fits(page) -> bool:
+    # every Reason cell shows its whole text: wrapped in its column, not cut at the pane's edge
+    right = page.locator(".wb-problems").first.evaluate("el => el.getBoundingClientRect().right")
+    cells = page.locator('.wb-problems .tabulator-cell[tabulator-field="reason"]')
+    fits = cells.evaluate_all("""(cells, right) => cells.map(c => c.scrollWidth <= c.clientWidth + 1
+                                                             && c.getBoundingClientRect().right <= right + 1)""", right)
+    return bool(fits) and all(fits)
+
+
+@pytest.mark.parametrize("width", [1280, 1400])
+def test_problem_click_selects_and_scrolls_to_a_row_and_says_which(page, url, shot, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{url}?session=broken-line.jsonl&tab=tree")
+    status = page.locator(".wb-tree-status")
+    expect(status).to_contain_text("4 problem line(s): line 7 malformed, line 8 missing-parent, line 11 two-objects and 1 more")
+    table = _problems(page)
+    expect(table).to_contain_text("entry 'db5982c3' is shown as a root")
+    expect(page.locator(".wb-problems .tabulator-cell[tabulator-field=reason]")).to_have_count(4)
+    assert _reason_fits(page)
+    shot(page, f"problems_{width}")
+    picked = page.locator(".wb-problem-picked")
+    # line 7 was skipped: it has no entry; the nearest entry before it is tool-call-only (hidden in every
+    # filter), so the row selected is the one before that, and the note says so
+    table.locator(".tabulator-row", has_text="broken-line.jsonl:7").first.click()
+    expect(picked).to_contain_text("line 7 (malformed) has no entry")
+    expect(picked).to_contain_text("c0482383 on line 5")
+    selected = page.locator(f"{ROW}.wb-selected")
+    expect(selected).to_have_count(1)
+    expect(selected).to_be_in_viewport()
+    expect(page.locator(".wb-entry")).to_contain_text("id c0482383")
+    _problems(page)
+    # line 8's own entry is an assistant message with only tool calls: no row in any filter, said so
+    table.locator(".tabulator-row", has_text="broken-line.jsonl:8").first.click()
+    expect(picked).to_contain_text("its entry db5982c3 is an assistant message with only tool calls")
+    _problems(page)
+    # line 12's entry is a row: selected itself (and the filter stays)
+    table.locator(".tabulator-row", has_text="broken-line.jsonl:12").first.click()
+    expect(picked).to_contain_text("line 12 (missing-parent): selected its entry f21cbff9")
+    expect(page.locator(f"{ROW}.wb-selected")).to_contain_text("Renamed the fixture")
+    expect(page.locator(".wb-entry")).to_contain_text("id f21cbff9")
+
+
+def test_a_problem_hidden_by_the_filter_switches_it_and_selects_the_row(page, url):
+    page.goto(f"{url}?session=broken-line.jsonl&tab=tree&filter=user-only")
+    expect(page.locator(ROW).first).to_be_visible()
+    table = _problems(page)
+    table.locator(".tabulator-row", has_text="broken-line.jsonl:12").first.click()
+    expect(page.locator(".wb-problem-picked")).to_contain_text("filter switched to")
+    expect(page.locator(f"{ROW}.wb-selected")).to_contain_text("Renamed the fixture")
+    expect(page).not_to_have_url(re.compile(r"filter=user-only"))
+
+
+def test_all_says_what_it_leaves_out(page, url):
+    page.goto(f"{url}?session=broken-line.jsonl&tab=tree&filter=all")
+    expect(page.locator(".wb-count")).to_contain_text("7/10 shown")
+    expect(page.locator(".wb-count")).to_contain_text("3 tool-call-only assistant message(s) hidden in every filter")

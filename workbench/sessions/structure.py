@@ -111,6 +111,12 @@ def odd_messages(path: str, entries: list[Entry], facts: LoadFacts | None = None
     return out
 
 
+def _rootless(entry_id: str, parent_id: str | None) -> str:
+    # Names the entry itself: its parent is, by definition, in no list (issue 27 read the old wording,
+    # which named only the parent, as pointing at an entry that is not there).
+    return f"entry {entry_id!r} is shown as a root: its parent {parent_id!r} is not in the file"
+
+
 def structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, Entry],
                           facts: LoadFacts | None = None) -> list[Diagnostic]:
     """Missing parents and parent cycles, found in one linear pass (each entry is resolved once)."""
@@ -118,7 +124,7 @@ def structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, E
         # No cycle; the missing parents are among the late entries (not their own parent: an id
         # always names its own entry).
         return [Diagnostic(path=path, line=entries[i].line, kind="missing-parent",
-                           message=f"parent {entries[i].parent_id!r} not found; shown as a root")
+                           message=_rootless(entries[i].id, entries[i].parent_id))
                 for i in facts.late if entries[i].parent_id not in by_id]
     out: list[Diagnostic] = []
     # Fast path: when every parent (as looked up) comes earlier in file order, each chain strictly
@@ -131,7 +137,7 @@ def structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, E
             if parent is None:
                 if pid != entry.id:
                     out.append(Diagnostic(path=path, line=entry.line, kind="missing-parent",
-                                          message=f"parent {pid!r} not found; shown as a root"))
+                                          message=_rootless(entry.id, pid)))
             elif parent.index >= entry.index and pid != entry.id:
                 acyclic = False
                 break
@@ -142,7 +148,7 @@ def structure_diagnostics(path: str, entries: list[Entry], by_id: Mapping[str, E
     for entry in entries:
         if entry.parent_id is not None and entry.parent_id != entry.id and entry.parent_id not in by_id:
             out.append(Diagnostic(path=path, line=entry.line, kind="missing-parent",
-                                  message=f"parent {entry.parent_id!r} not found; shown as a root"))
+                                  message=_rootless(entry.id, entry.parent_id)))
         walk: list[str] = []
         cur: Entry | None = entry
         while cur is not None and state.get(cur.id) is None:

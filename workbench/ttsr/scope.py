@@ -71,7 +71,10 @@ class RuleScope:
             f"tool:{ts.tool_name or '*'}" + (f"({ts.path_glob})" if ts.path_glob else "")
             for ts in self.tool_scopes
         )
-        return f"scope: tool {name or '(unnamed)'} with paths {list(ctx.file_paths or [])} not in [{shown}]"
+        # "with paths []" read as broken (issue 27): a call without a file path says so in words
+        paths = ", ".join(str(p) for p in ctx.file_paths or ())
+        on = f" on {paths}" if paths else " (no file path)"
+        return f"scope: tool {name or '(unnamed)'}{on} not in [{shown}]"
 
 
 DEFAULT_SCOPE = RuleScope(allow_text=True, allow_thinking=False, allow_any_tool=True)

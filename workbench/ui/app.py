@@ -246,6 +246,7 @@ def create_app(paths: Iterable[str | os.PathLike[str]] = (), db: str | None = No
     write_flush.install()  # a patch queued behind a write in flight must still reach the browser
     page_bundles.install()  # no MathJax or WebGL bundle on the page: the app uses neither
     pn.config.notifications = True
+    closed_pages.quiet_closed_sends()  # a page closed mid-update: one log line, not one per message
     server = Server(paths, db)
 
     def app() -> Any:

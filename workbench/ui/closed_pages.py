@@ -47,3 +47,48 @@ def install(loop: asyncio.AbstractEventLoop | None = None) -> bool:
     setattr(handle, _MARK, True)
     loop.set_exception_handler(handle)
     return True
+
+
+CLOSED_SEND = "Failed sending message as connection was closed"
+_LOGGERS = ("bokeh.server.views.ws", "panel.io.document")
+QUIET_SECONDS = 60.0
+
+
+class ClosedSendFilter(logging.Filter):
+    """Bokeh and Panel log ``CLOSED_SEND`` as a warning for every message queued to a page that is
+    gone: one walk-through left 105 such lines. Nothing is lost (the page is closed), so the first
+    one in ``QUIET_SECONDS`` is kept, reworded at info level, and the rest are counted, not printed."""
+
+    def __init__(self, clock: Any = None) -> None:
+        super().__init__()
+        import time
+
+        self._clock = clock or time.monotonic
+        self._last: float | None = None
+        self.dropped = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.getMessage() != CLOSED_SEND:
+            return True
+        now = self._clock()
+        if self._last is not None and now - self._last < QUIET_SECONDS:
+            self.dropped += 1
+            return False
+        self._last = now
+        record.levelno, record.levelname = logging.INFO, "INFO"
+        record.msg, record.args = ("a browser page closed while the server was still sending it updates "
+                                   f"(more of these within {QUIET_SECONDS:.0f} s are not logged; "
+                                   f"{self.dropped} dropped so far)"), ()
+        return True
+
+
+def quiet_closed_sends() -> ClosedSendFilter:
+    """Put one ``ClosedSendFilter`` on the loggers that print ``CLOSED_SEND`` (once per process)."""
+    for name in _LOGGERS:
+        for f in logging.getLogger(name).filters:
+            if isinstance(f, ClosedSendFilter):
+                return f
+    shared = ClosedSendFilter()
+    for name in _LOGGERS:
+        logging.getLogger(name).addFilter(shared)
+    return shared

@@ -35,7 +35,8 @@ _TITLES = {"newly_fires": "newly fires", "stops_firing": "stops firing", "interr
 
 
 def _yn(value: bool | None) -> str:
-    return "-" if value is None else "yes" if value else "no"
+    # None: the rule does not fire at that turn under those rules ("yes → -" read as broken)
+    return "does not fire" if value is None else "yes" if value else "no"
 
 
 def deep_link(session: str, step: int, stream: str = "") -> str:
@@ -76,7 +77,8 @@ class DraftsView(Viewer):
                                    stylesheets=sheets, sizing_mode="stretch_width", css_classes=["wb-draft-status"])
         self.changes = pn.widgets.Tabulator(None, show_index=False, disabled=True, selectable=False,
                                             pagination="remote", page_size=15, sizing_mode="stretch_width",
-                                            css_classes=["wb-draft-changes"], layout="fit_data_stretch")
+                                            css_classes=["wb-draft-changes"], layout="fit_data_stretch",
+                                            visible=False)  # shown by the first comparison: no empty pager before
         self.changes.on_click(self._on_change_click)
         self.edited.param.watch(lambda *e: self._clear_pending(), "value")
         self.state.param.watch(lambda *e: self.refresh(), ["rules_dir", "rules_revision", "tab"])
@@ -99,8 +101,9 @@ class DraftsView(Viewer):
             overrides = self.state.rule_set().overrides
             current = self.edited.value
             self.edited.options = sorted(overrides)
-            if current in overrides:
-                self.edited.value = current
+            # never a blank select while there are edits: it showed none after "Keep as draft"
+            # (its value had stayed None under options that were set again)
+            self.edited.value = current if current in overrides else (sorted(overrides) or [None])[0]
             self.draft_select.options = [CURRENT, *self.book().names()]
 
     # -- saving ----------------------------------------------------------------------------------
@@ -224,6 +227,7 @@ class DraftsView(Viewer):
                                  "interrupts": f"{_yn(r['base_interrupts'])} → {_yn(r['draft_interrupts'])}",
                                  "snippet": (r["snippet"] or "")[:120], "link": deep_link(shown, r["step"])})
             self.changes.value = pd.DataFrame(rows, columns=_COLUMNS)
+            self.changes.visible = bool(rows)
             c = comparison["counts"]
             self.status.object = (
                 f'<div class="wb-kv wb-compare-counts"><span class="wb-tag wb-tag-trigger">{c["newly_fires"]} newly fire</span>'

@@ -122,6 +122,19 @@ def kind_of(entry: Any) -> str:
     return "meta"
 
 
+def legend_marker(fig: Any, label: str, y: Any = 0.0, **style: Any) -> Any:
+    """A one-point renderer at x = NaN (never drawn on the plot) that joins the legend item ``label``.
+
+    Bokeh draws a legend item's marker from its renderers' data: an item whose only renderer has no
+    points (no abort in this stream, nothing selected yet) showed its words with no marker. Sharing
+    the label puts this renderer in the same item (so "hide" on a click still hides the real one).
+    """
+    return fig.scatter(x=[float("nan")], y=[y], legend_label=label, **style)
+
+
+RING = "wb-selected-ring"  # the renderer that rings the selected node (tests find it by this name)
+
+
 def build_figure(
     lay: GraphLayout,
     entries: Mapping[str, Any],
@@ -180,7 +193,9 @@ def build_figure(
     p = figure(
         sizing_mode="stretch_both", min_height=260, tools="pan,wheel_zoom,box_zoom,reset",
         x_range=(-0.8, max(lanes, 4) - 0.2), y_range=(-visible_rows + 0.2, 0.8),
-        toolbar_location="above", title=f"Branch graph · {n} entries · {len(lay.branch_points)} branch points",
+        # the toolbar under the graph: above, it shared the title's line and the title ran into it
+        # on big sessions ("entries 1,234–4,233 of 100,000 (around the selection)")
+        toolbar_location="below", title=f"Branch graph · {n} entries · {len(lay.branch_points)} branch points",
     )
     p.toolbar.active_scroll = p.select_one(WheelZoomTool)
     p.axis.visible = False
@@ -205,7 +220,8 @@ def build_figure(
         p.text("x", "y", text="t", source=ls, text_font_size="10px", text_color="#8250df", text_baseline="middle")
     selected = ColumnDataSource(dict(x=[], y=[]))
     p.scatter("x", "y", source=selected, size=16, fill_alpha=0, line_color=ACTIVE, line_width=3,
-              legend_label="selected")
+              legend_label="selected", name=RING)
+    legend_marker(p, "selected", size=16, fill_alpha=0, line_color=ACTIVE, line_width=3)
     # Bokeh's hover template escapes field values (@text is inserted as text, not HTML).
     p.add_tools(pick_tool([renderer]),
                 HoverTool(renderers=[renderer], tooltips=[("", "@text"), ("id", "@id"), ("label", "@label")]))

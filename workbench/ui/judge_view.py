@@ -23,8 +23,12 @@ from workbench.replay.judges import AskJudge, FixedJudge
 from workbench.ui.entry_html import esc, pre, table_html
 from workbench.ui.theme import theme_sheets
 
-JUDGE_CHOICES = {"none (judged rules are not delivered)": "none", "yes to all": "yes", "no to all": "no",
+# short enough for the select's width (the longer "none (judged rules are not delivered)" was cut
+# off); the select's description says the rest
+JUDGE_CHOICES = {"none: not delivered": "none", "yes to all": "yes", "no to all": "no",
                  "ask me": "ask"}
+JUDGE_HELP = ("How judged rules (rules with a question) are answered: none: they are not delivered; yes / no to "
+              "all: every question is answered so; ask me: the replay pauses at each question for your answer")
 _CONTENT_SHOWN = 2000
 
 
@@ -103,7 +107,8 @@ class JudgeView(Viewer):
         super().__init__(**params)
         self._on_answer = on_answer
         self.stepper: Any = None
-        self.select = pn.widgets.Select(label="Judge", options=JUDGE_CHOICES, value=self.choice, width=230)
+        self.select = pn.widgets.Select(label="Judge", options=JUDGE_CHOICES, value=self.choice, width=190,
+                                        description=JUDGE_HELP)
         self.select.param.watch(lambda e: setattr(self, "choice", e.new), "value")
         self.queue = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width", min_height=60,
                                   css_classes=["wb-judge-queue"])

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +52,18 @@ def editor_problems_html(name: str, rule: Any, warnings: list[str]) -> str:
             lines.append(f'<div class="wb-editor-error">✖ {esc(name)}: condition {i} {esc(pattern)!s}: {esc(exc)}</div>')
     lines.extend(f'<div class="wb-kv">⚠ {esc(name)}: {esc(w)}</div>' for w in warnings)
     return "".join(lines)
+
+
+def engine_warning(diag: Any, paths: Mapping[str, Any]) -> str:
+    """A TTSR engine warning with the rule and file it is about: the engine's message is the
+    reference's wording ("TTSR condition has invalid regex pattern, skipping condition"), which names
+    neither; its context does (``ruleName``, ``pattern``, ``error``)."""
+    ctx = dict(getattr(diag, "context", None) or {})
+    name = ctx.pop("ruleName", None)
+    where = f"{name} ({paths[name]})" if name in paths else str(name) if name else ""
+    details = "; ".join(f"{k} {v!r}" if k == "pattern" else f"{k}: {v}" for k, v in ctx.items())
+    head = f"{where}: " if where else ""
+    return f"{head}{diag.message}" + (f" ({details})" if details else "")
 
 
 class RulesView(Viewer):
@@ -149,7 +162,9 @@ class RulesView(Viewer):
             parts.append(table_html(["rule", "provider", "path", "shadowed by"],
                                     [[i.rule.name, i.provider_name, i.path, i.shadowed_by or ""] for i in shadowed]))
         invalid = [i for i in loaded.items if i.invalid]
-        warnings = [*loaded.warnings, *(d.message for d in manager.diagnostics), *(f"{i.path}: {i.invalid}" for i in invalid)]
+        paths = {r.name: r.path for r in rules}
+        warnings = [*loaded.warnings, *(engine_warning(d, paths) for d in manager.diagnostics),
+                    *(f"{i.path}: {i.invalid}" for i in invalid)]
         for name, ws in ruleset.edit_warnings.items():
             warnings.extend(f"{name} (edited): {w}" for w in ws)
         parts.append(f"<h4>Warnings · {len(warnings)}</h4>")
@@ -336,7 +351,11 @@ class RulesView(Viewer):
             self.state.open_step(self._first_fire)
 
     def __panel__(self) -> pn.viewable.Viewable:
-        left = pn.Column(self.builtin, self.summary, scroll=True, sizing_mode="stretch_both", min_width=560)
-        right = pn.Column(pn.Row(self.rule_select, self.revert, self.open_first), self.editor, self.editor_status, self.fires,
-                          self.examples, self.validate, self.preview, scroll=True, sizing_mode="stretch_both", min_width=560)
+        # two columns down to a notebook's width (~970 px): at 560 px each they scrolled sideways
+        # there and hid the editor's buttons; the buttons wrap under the select when narrow
+        left = pn.Column(self.builtin, self.summary, scroll=True, sizing_mode="stretch_both", min_width=440)
+        buttons = pn.FlexBox(self.rule_select, self.revert, self.open_first, flex_wrap="wrap", margin=0,
+                             sizing_mode="stretch_width")
+        right = pn.Column(buttons, self.editor, self.editor_status, self.fires, self.examples, self.validate,
+                          self.preview, scroll=True, sizing_mode="stretch_both", min_width=440)
         return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)

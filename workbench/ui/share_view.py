@@ -129,10 +129,11 @@ class ShareBar(Viewer):
                                                 width=200, css_classes=["wb-export"], color="primary")
         # The header's white text colour would otherwise make the link invisible on the white field.
         # The field is the header's last control: in a window too narrow for it, the header bar would
-        # cut it in half, so it is hidden there (Copy link still copies it).
-        self.link = pn.widgets.TextInput(value="", width=90, css_classes=["wb-link"], align="center",
+        # cut it in half, so it is hidden there (Copy link still copies it). At 90 px wide it showed
+        # only "http://127.0.0" at 1400 px: it is shown where the bar has room for a readable link.
+        self.link = pn.widgets.TextInput(value="", width=230, css_classes=["wb-link"], align="center",
                                          stylesheets=["input.bk-input { color: #24292f; background: #fff; font-size: 11px; }",
-                                                      "@media (max-width: 1399px) { :host { display: none; } }"])
+                                                      "@media (max-width: 1599px) { :host { display: none; } }"])
         self.copy = pn.widgets.Button(label="Copy link", width=95, css_classes=["wb-copy-link"], color="light",
                                       align="center")
         self.copy.js_on_click(args={"link": self.link, "button": self.copy}, code=_COPY_JS)

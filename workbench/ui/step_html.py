@@ -14,10 +14,21 @@ _BUFFER_TAIL = 1500
 _SUPPRESSED = {"spent", "waiting"}
 
 
+def no_buffer_words(snap: Any) -> str:
+    """Why the Buffers panel is empty: nothing streamed yet, or no rule reads what did stream (a
+    buffer exists only for text some rule's scope watches; "(no buffer yet)" read as broken there)."""
+    if not snap.rules:
+        return "No buffer: no rules are loaded, so no text is watched."
+    if snap.index == 0:
+        return "No buffer yet: no model text has streamed at this step."
+    return ("No buffer: no rule watches the text streamed so far (a rule's scope says which text it "
+            "reads; the Rules table's \"why now\" says why each did not look).")
+
+
 def buffers_html(snap: Any) -> str:
     """Every stream buffer with the spans the rules' regexes matched (the tail of long buffers)."""
     if not snap.buffers:
-        return '<div class="wb-muted">(no buffer yet)</div>'
+        return f'<div class="wb-muted">{esc(no_buffer_words(snap))}</div>'
     parts = []
     for b in snap.buffers:
         text = str(b.text)

@@ -36,6 +36,10 @@ _MARKS_CSS = """
 .wb-mark-trigger { background: #d1242f; } .wb-mark-abort { background: #9a6700; } .wb-mark-retry { background: #1f6feb; }
 """
 _MARK_KINDS = ("trigger", "abort", "retry")
+# fits the select's 220 px (the longer "(no rules folder under the served roots)" was cut off)
+NO_RULES = "(no rules folder found)"
+RULES_HELP = ("The project folder whose rules the replay uses: one with .omp/rules or .xcsh/rules under the served roots. "
+              "None found: serve a folder that has one, or add rules on the Rules tab")
 
 
 def _html(min_height: int = 120, **kw: Any) -> pn.pane.HTML:
@@ -44,6 +48,23 @@ def _html(min_height: int = 120, **kw: Any) -> pn.pane.HTML:
 
 def _card(title: str, body: Any, **kw: Any) -> pn.Card:
     return pn.Card(body, title=title, collapsible=False, sizing_mode="stretch_width", margin=(4, 4), **kw)
+
+
+def marks_seen(done: int, total: int) -> str:
+    """How far the marks under the slider reach while the replay is still running (words, not
+    "the first 1 steps")."""
+    if done >= total:
+        return ""
+    if done <= 1:
+        return " · marks so far: step 0 only (the rest follow as the replay runs)"
+    return f" · marks so far: steps 0–{done - 1:,} of {total:,} (the rest follow as the replay runs)"
+
+
+_GROW = {"flex": "1 1 0"}  # a wrapped panel shares the line's width with the others on it
+
+
+def _wrap(*objects: Any) -> pn.FlexBox:
+    return pn.FlexBox(*objects, flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
 
 
 class StepperView(StepperLane, Viewer):
@@ -68,7 +89,8 @@ class StepperView(StepperLane, Viewer):
         self.stream_select.value = s.stream if s.stream in self.stream_select.options.values() else ""
         self.stream_select.param.watch(lambda e: setattr(s, "stream", e.new or ""), "value")
         self.chunking = pn.widgets.Select.from_param(s.param.chunking, label="Chunking", width=100)
-        self.rules_select = pn.widgets.Select(label="Rules from", options=self._rules_options(), width=220)
+        self.rules_select = pn.widgets.Select(label="Rules from", options=self._rules_options(), width=220,
+                                              description=RULES_HELP)
         if s.rules_dir in self.rules_select.options.values():
             self.rules_select.value = s.rules_dir
         self.rules_select.param.watch(lambda e: setattr(s, "rules_dir", e.new or ""), "value")
@@ -163,7 +185,7 @@ class StepperView(StepperLane, Viewer):
             opts[shown] = self.state.roots.display(d)
         if self.state.rules_dir and self.state.rules_dir not in opts.values():
             opts[self.state.rules_dir] = self.state.rules_dir
-        return opts or {"(no rules folder under the served roots)": ""}
+        return opts or {NO_RULES: ""}
 
     def _refresh_options(self) -> None:
         self.stream_select.options = self._stream_options()
@@ -276,7 +298,7 @@ class StepperView(StepperLane, Viewer):
                         f'title="step {j}: {k}"></span>'
                         for j, ks in sorted(self._marks.items())[:400] for k in ks)
         counts = {k: sum(1 for ks in self._marks.values() if k in ks) for k in _MARK_KINDS}
-        seen = "" if done >= len(st) else f" · marks for the first {done:,} steps (replayed so far)"
+        seen = marks_seen(done, len(st))
         self.marks.object = (f'<div class="wb-marks">{ticks}</div><div class="wb-muted" style="font-size:11px">'
                              f'{counts["trigger"]} trigger(s) · {counts["abort"]} abort(s) · {counts["retry"]} retry(ies)'
                              f"{seen}</div>")
@@ -310,16 +332,19 @@ class StepperView(StepperLane, Viewer):
         return head + more + conversation_html(messages)
 
     def __panel__(self) -> pn.viewable.Viewable:
-        choose = pn.Row(self.stream_select, self.chunking, self.rules_select, self.context_mode, self.interrupt_mode,
-                        self.repeat_mode, self.repeat_gap, self.judge.select, sizing_mode="stretch_width")
-        controls = pn.Row(self.reset_btn, self.back_btn, self.step_btn, self.play_btn, self.next_btn, self.cancel_btn,
-                          pn.Column(self.slider, self.marks, sizing_mode="stretch_width", margin=0),
-                          self.keys, sizing_mode="stretch_width")
-        top = pn.Row(_card("Buffers", self.buffers, height=230, scroll=True),
-                     _card("Rules", self.rules, height=230, scroll=True), sizing_mode="stretch_width")
-        bottom = pn.Row(_card("Events", self.events, height=330, scroll=True),
-                        _card("Keep", self.keep, height=330, scroll=True),
-                        _card("Discard", self.discard, height=330, scroll=True), sizing_mode="stretch_width")
+        # rows that wrap: in a notebook's width (~970 px) the settings, the controls and the panels
+        # move to the next line instead of pushing "why now" and the Discard panel off to the side
+        choose = _wrap(self.stream_select, self.chunking, self.rules_select, self.context_mode, self.interrupt_mode,
+                       self.repeat_mode, self.repeat_gap, self.judge.select)
+        controls = _wrap(self.reset_btn, self.back_btn, self.step_btn, self.play_btn, self.next_btn, self.cancel_btn,
+                         pn.Column(self.slider, self.marks, sizing_mode="stretch_width", margin=0, min_width=320,
+                                   styles=_GROW),
+                         self.keys)
+        top = _wrap(_card("Buffers", self.buffers, height=230, scroll=True, min_width=360, styles=_GROW),
+                    _card("Rules", self.rules, height=230, scroll=True, min_width=560, styles=_GROW))
+        bottom = _wrap(_card("Events", self.events, height=330, scroll=True, min_width=280, styles=_GROW),
+                       _card("Keep", self.keep, height=330, scroll=True, min_width=300, styles=_GROW),
+                       _card("Discard", self.discard, height=330, scroll=True, min_width=300, styles=_GROW))
         return pn.Column(choose, controls, pn.Row(self.position, self.progress, sizing_mode="stretch_width"), top,
                          _card("Judge (judged rules)", self.judge, scroll=True, max_height=360), bottom,
                          _card("Rendered templates", self.rendered, scroll=True, max_height=260),

@@ -23,6 +23,7 @@ from workbench.errors import UsageError
 from workbench.replay import ReplayConfig, build_timeline, derive_stream, read_stream, run_session
 from workbench.sessions import load_session, usage_totals
 from workbench.ui.entry_html import esc, table_html
+from workbench.ui.graph import legend_marker
 from workbench.ui.notify import reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
@@ -92,6 +93,8 @@ def timeline_figure(timeline: Any, step: int = 0) -> Any:
         glyph = p.scatter(x="x", y="y", source=ColumnDataSource(data[f"marker-{kind}"]), marker=marker, size=13,
                           color=colour, line_width=2, legend_label=kind.replace("_", " "), name=f"marker-{kind}")
         p.add_tools(HoverTool(renderers=[glyph], tooltips=[("step", "@x"), ("", "@label")]))
+        legend_marker(p, kind.replace("_", " "), y=_factors(timeline)[0], marker=marker, size=13, color=colour,
+                      line_width=2)
     p.legend.orientation = "horizontal"
     p.legend.location = "top_left"
     p.legend.click_policy = "hide"

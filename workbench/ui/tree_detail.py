@@ -77,9 +77,9 @@ def _who(link: SubagentLink) -> str:
 
 class TreeDetail(Viewer):
     """Entry, conversation, raw JSON and problems of the tree's selection; ``on_problem_picked`` hears a
-    click in the problems' table (the entry id nearest the bad line, or None)."""
+    click in the problems' table (the clicked ``Diagnostic``)."""
 
-    def __init__(self, bg: Background, on_problem_picked: Callable[[str | None], None],
+    def __init__(self, bg: Background, on_problem_picked: Callable[[Any], None],
                  on_open: Callable[[str], None] | None = None, **params: Any) -> None:
         super().__init__(**params)
         self.bg = bg

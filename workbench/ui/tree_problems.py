@@ -2,9 +2,10 @@
 
 Loading never stops at a bad line (the file is never changed either); what it skipped or doubted is
 a ``Diagnostic`` (path, line, kind, message). This panel lists them as ``file:line``, the problem
-(its kind: ``malformed``, ``missing-parent``, …) and the reason; clicking one selects the entry
-nearest that line (the last entry at or before it, else the first after), so the damage can be
-seen in context.
+(its kind: ``malformed``, ``missing-parent``, …) and the reason; clicking one selects the row of the
+entry on that line, or, when the line has no row (a skipped line has no entry; a tool-call-only
+assistant message is hidden in every filter, as in the agent's /tree), the nearest row before it,
+and says which (``pick_note``). The tree's status line names the first few (``status_problems``).
 """
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ import pandas as pd
 import panel as pn
 from panel.viewable import Viewer
 
+from workbench.ui.entry_html import esc
+
 _COLUMNS = ["where", "problem", "reason"]
 _TITLES = {"where": "File:line", "problem": "Problem", "reason": "Reason"}
+STATUS_SHOWN = 3  # problems named in the tree's status line; the rest are counted
 
 
 def neighbour_entry(entries: list[Any], line: int) -> str | None:
@@ -31,38 +35,92 @@ def neighbour_entry(entries: list[Any], line: int) -> str | None:
     return entries[max(k, 0)].id
 
 
+def candidates(entries: list[Any], line: int) -> list[Any]:
+    """Entries to try for the row of ``line``: the one on it (if any), then the ones before it,
+    nearest first, then the ones after (a problem on the first lines has nothing before it)."""
+    lines = [e.line for e in entries]
+    k = bisect.bisect_right(lines, line)
+    return [*reversed(entries[:k]), *entries[k:]]
+
+
 def problem_rows(diagnostics: list[Any]) -> pd.DataFrame:
     rows = [{"where": f"{Path(d.path).name}:{d.line}", "problem": d.kind, "reason": d.message} for d in diagnostics]
     return pd.DataFrame(rows, columns=_COLUMNS)
 
 
-class ProblemsPanel(Viewer):
-    """A table of the open session's diagnostics; ``on_pick(entry_id or None)`` hears a click."""
+def status_problems(diagnostics: list[Any], shown: int = STATUS_SHOWN) -> str:
+    """The status line's words for the bad lines: the first ``shown`` with their line numbers."""
+    if not diagnostics:
+        return ""
+    first = ", ".join(f"line {d.line} {d.kind}" for d in diagnostics[:shown])
+    more = len(diagnostics) - shown
+    tail = f" and {more} more" if more > 0 else ""
+    return f"{len(diagnostics)} problem line(s): {first}{tail} (Problems tab: click one to go to its row)"
 
-    def __init__(self, on_pick: Callable[[str | None], None], **params: Any) -> None:
+
+def pick_note(diag: Any, own: Any, picked: Any, filter_changed: str | None, hidden: bool) -> str:
+    """What a click on ``diag`` did, in words: which row it selected and why not the line's own.
+
+    ``own`` is the entry on the problem's line (None when the line has no entry), ``picked`` the
+    entry whose row was selected (None: no row at all), ``filter_changed`` the filter switched to
+    (None: kept), ``hidden`` whether ``own`` has no row in any filter.
+    """
+    where = f"line {diag.line}"
+    if picked is None:
+        return f"{where} ({diag.kind}): no row to select, the list is empty."
+    if own is not None and picked.id == own.id:
+        note = f"{where} ({diag.kind}): selected its entry {picked.id}"
+    elif own is None:
+        note = (f"{where} ({diag.kind}) has no entry (the line was skipped while loading); "
+                f"selected the nearest entry, {picked.id} on line {picked.line}")
+    elif hidden:
+        note = (f"{where} ({diag.kind}): its entry {own.id} is an assistant message with only tool calls, which "
+                f"the list hides in every filter (as the agent's /tree does); selected {picked.id} on line {picked.line}")
+    else:
+        note = f"{where} ({diag.kind}): its entry {own.id} has no row; selected {picked.id} on line {picked.line}"
+    if filter_changed:
+        note += f" (filter switched to {filter_changed} to show it)"
+    return note + "."
+
+
+class ProblemsPanel(Viewer):
+    """A table of the open session's diagnostics; ``on_pick(diagnostic)`` hears a click on one."""
+
+    def __init__(self, on_pick: Callable[[Any], None], **params: Any) -> None:
         super().__init__(**params)
         self._on_pick = on_pick
         self._doc: Any = None
-        self.summary = pn.pane.Str("No session open.", styles={"color": "#6e7781"}, margin=(6, 10))
+        # HTML, not Str: a Str is preformatted and ran off the pane at 1280 px
+        self.summary = pn.pane.HTML("No session open.", styles={"color": "#6e7781"}, margin=(6, 10),
+                                    sizing_mode="stretch_width")
+        # the reason wraps in its own column (it was cut off at 1280 and 1400 px with the data-fitted
+        # layout): fixed widths for the short columns, the rest for the reason
         self.table = pn.widgets.Tabulator(
             problem_rows([]), show_index=False, disabled=True, selectable=False, sizing_mode="stretch_both",
-            titles=_TITLES, layout="fit_data_stretch", pagination="remote", page_size=50,
+            titles=_TITLES, layout="fit_columns", widths={"where": 150, "problem": 130},
+            formatters={"reason": {"type": "textarea"}}, pagination="remote", page_size=50,
             css_classes=["wb-problems"], min_height=200,
         )
         self.table.on_click(self._clicked)
+        self.picked = pn.pane.HTML("", margin=(0, 10), css_classes=["wb-problem-picked"], sizing_mode="stretch_width")
 
     def show(self, doc: Any) -> None:
         """List the diagnostics of ``doc`` (a ``SessionDoc``; None: nothing open)."""
         self._doc = doc
         diags = list(doc.session.diagnostics) if doc is not None else []
         self.table.value = problem_rows(diags)
+        self.picked.object = ""
         if doc is None:
-            self.summary.object = "No session open."
+            self.summary.object = esc("No session open.")
         elif not diags:
-            self.summary.object = f"{doc.path.name}: no problems found while loading."
+            self.summary.object = esc(f"{doc.path.name}: no problems found while loading.")
         else:
-            self.summary.object = (f"{doc.path.name}: {len(diags)} problem line(s), skipped or flagged while loading "
-                                   "(the file is not changed). Click one to see the entry next to it.")
+            self.summary.object = esc(f"{doc.path.name}: {len(diags)} problem line(s), skipped or flagged while loading "
+                                      "(the file is not changed). Click one to go to its row in the list.")
+
+    def say(self, note: str) -> None:
+        """Show what the last click selected (also announced as a notification)."""
+        self.picked.object = f'<div class="wb-muted">{esc(note)}</div>'
 
     def _clicked(self, event: Any) -> None:
         doc = self._doc
@@ -72,7 +130,7 @@ class ProblemsPanel(Viewer):
         row = getattr(event, "row", None)
         if row is None or not 0 <= row < len(diags):
             return
-        self._on_pick(neighbour_entry(list(doc.session.entries), diags[row].line))
+        self._on_pick(diags[row])
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(self.summary, self.table, sizing_mode="stretch_both")
+        return pn.Column(self.summary, self.picked, self.table, sizing_mode="stretch_both")

@@ -25,6 +25,7 @@ from workbench.ui.session_doc import SessionDoc, row_view
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
 from workbench.ui.tree_detail import TreeDetail
+from workbench.ui.tree_problems import candidates, pick_note, status_problems
 from workbench.ui.tree_rows import TreeRows
 
 _FILTER_LABELS = {"default": "default", "no-tools": "no-tools", "user-only": "user", "labeled-only": "labeled",
@@ -35,6 +36,17 @@ _LANE = "tree"  # loading, filtering and key presses of one tree run in order, o
 _GRAPH_LANE = "tree-graph"  # the branch graph: seconds on a large session, beside the list's lane
 _KEY_HELP = ("Keys (click the list first): ↑/↓ move · ←/→ page · Alt+D/T/U/L/A filter · Ctrl+O cycle · "
              "Shift+L label · type to search · Esc clears")
+
+
+def all_leaves_out(tl: Any) -> str:
+    """Under ``all`` with no search, what the list still leaves out: the agent's /tree hides an
+    assistant message with only tool calls (no text) in every filter, so ``all`` shows fewer rows
+    than the file has entries (issue 27 read "57/71" under ``all`` as broken)."""
+    hidden = tl.total - tl.visible_count
+    if tl.filter_mode != "all" or tl.search or hidden <= 0:
+        return ""
+    return (f'<div class="wb-muted wb-all-note">{hidden:,} tool-call-only assistant message(s) hidden in '
+            "every filter, as in the agent's /tree</div>")
 
 
 class TreeView(Viewer):
@@ -72,7 +84,7 @@ class TreeView(Viewer):
             css_classes=["wb-filter"], stylesheets=[ACTIVE_BUTTON],
         )
         self.filter.param.watch(lambda e: setattr(self.state, "filter", e.new), "value")
-        self.count = pn.pane.HTML("", css_classes=["wb-count"], stylesheets=theme_sheets(), margin=(6, 10), width=150)
+        self.count = pn.pane.HTML("", css_classes=["wb-count"], stylesheets=theme_sheets(), margin=(6, 10), width=230)
         self.label_button = pn.widgets.Button(label="Label…", color="default", width=80, margin=(2, 10))
         self.label_button.on_click(lambda e: self.rows.edit_label())
         self.status = pn.pane.HTML("", stylesheets=theme_sheets(), margin=(0, 10), css_classes=["wb-tree-status"])
@@ -263,7 +275,8 @@ class TreeView(Viewer):
         problems = len(doc.session.diagnostics)
         bits = [f"{esc(doc.path.name)} · {doc.entry_count:,} entries"]
         if problems:
-            bits.append(f'<span class="wb-tag wb-tag-suppressed">{problems} problem line(s): see the Problems tab</span>')
+            words = esc(status_problems(list(doc.session.diagnostics)))
+            bits.append(f'<span class="wb-tag wb-tag-suppressed wb-status-problems">{words}</span>')
         if doc.partial_tail:
             bits.append('<span class="wb-tag">partial last line: waiting for its newline</span>')
         if self.state.follow:
@@ -325,7 +338,7 @@ class TreeView(Viewer):
         self._count_indexing = tl.indexing  # the twice-a-second poll redraws the count once the build ends
         if self._count_indexing:
             text += ' <span class="wb-indexing">· indexing…</span>'
-        self.count.object = f'<span class="wb-kv">{text}</span>'
+        self.count.object = f'<span class="wb-kv">{text}</span>' + all_leaves_out(tl)
 
     def _apply(self, tl: Any) -> None:
         """Show a list state computed on the lane (a filter, a search, a key)."""
@@ -436,14 +449,50 @@ class TreeView(Viewer):
             self._run("Tree", lambda tl: tl.press(key), sync_filter=True)
 
     # -- problems ------------------------------------------------------------------------------------
-    def _on_problem_picked(self, entry_id: str | None) -> None:
-        if entry_id is None:
-            notify("No entry near that line to show.", "info", 2500)
+    def _on_problem_picked(self, diag: Any) -> None:
+        """Select the row of a problem's line (or the nearest row before it) and say which.
+
+        The filter and the selection change together on the lane: switching the filter first and
+        selecting after left the old selection in place (the filter's result, computed from the old
+        list state, won).
+        """
+        doc, generation = self.doc, self._generation
+        if doc is None or self._latest is None:
             return
-        if self.tl is not None and self.tl.select(entry_id).selected_id != entry_id:
-            self.state.filter = "all"  # the neighbour may be hidden by the filter: show everything
-        self.state.leaf = entry_id
-        self.detail.show_entry_tab()
+        entries = list(doc.session.entries)
+        own = next((e for e in candidates(entries, diag.line)[:1] if e.line == diag.line), None)
+
+        def work(task: Task) -> Any:
+            base = self._latest
+            if base is None:
+                return None
+            wide = base if base.filter_mode == "all" and not base.search else base.set_filter("all").set_search("")
+            rows = [(tl, set(tl.visible_ids)) for tl in (base, wide)]
+            task.check()
+            hidden = own is not None and own.id not in rows[1][1]
+            for entry in candidates(entries, diag.line):
+                for tl, shown in rows:
+                    if entry.id in shown:
+                        moved = tl.select(entry.id)
+                        self._latest = moved
+                        return moved, entry, hidden
+            return None, None, hidden
+
+        def done(result: Any) -> None:
+            if generation != self._generation or result is None:
+                return
+            tl, picked, hidden = result
+            changed = None
+            if tl is not None:
+                if tl.filter_mode != self.state.filter or tl.search != self.state.q:
+                    changed = _FILTER_LABELS.get(tl.filter_mode, tl.filter_mode)
+                    self.state.param.update(filter=tl.filter_mode, q=tl.search)
+                self._apply(tl)
+            note = pick_note(diag, own, picked, changed, hidden)
+            self.detail.problems.say(note)
+            notify(esc(note), "info", 5000)  # toasts render HTML; ids come from the file
+
+        self.bg.submit(work, what="Go to problem", lane=_LANE, done=done)
 
     # -- labels --------------------------------------------------------------------------------------
     def write_label(self, entry_id: str, value: str) -> None:
@@ -470,12 +519,20 @@ class TreeView(Viewer):
         if doc is None:
             return
 
+        # not ringed here on the lane: marking moves the dots' own selection, whose callback is a
+        # graph tap, which would set the leaf from this thread (and undo a row clicked meanwhile)
+        def work(task: Task) -> graph_mod.GraphWindow | None:
+            return doc.graph_window(centre, on_select=self._on_graph_tap)
+
         def done(graph: graph_mod.GraphWindow | None) -> None:
             if generation != self._generation:
                 return
+            leaf = self.state.leaf
+            if graph is not None and leaf and graph.covers(leaf):
+                # still outside the document: ringed now (a change to a figure the browser has not
+                # received yet was lost, so the graph opened with no ring until a row was clicked)
+                graph.mark(leaf)
             self._set_graph(graph)
-            if graph is not None and self.state.leaf and graph.covers(self.state.leaf):
-                graph_mod.in_document(graph.figure, lambda: graph.mark(self.state.leaf))
 
         # Its own lane, and only once the search index is built (the poll starts it then): laying out a
         # 100k-entry graph takes seconds, and a search typed meanwhile must neither queue behind it nor
@@ -484,8 +541,7 @@ class TreeView(Viewer):
             self._graph_wanted = (centre,)
             return
         self._graph_wanted = None
-        self.bg.submit(lambda task: doc.graph_window(centre, on_select=self._on_graph_tap), what="Branch graph",
-                       lane=_GRAPH_LANE, done=done)
+        self.bg.submit(work, what="Branch graph", lane=_GRAPH_LANE, done=done)
 
     def _on_graph_tap(self, entry_id: str) -> None:
         if entry_id != self.state.leaf:
@@ -502,11 +558,13 @@ class TreeView(Viewer):
     def __panel__(self) -> pn.viewable.Viewable:
         # the "N/M shown" counter sits with the key help, under the filters: beside them it ran into the
         # graph's title once the numbers had five digits
-        toolbar = pn.Row(self.search, self.filter, sizing_mode="stretch_width")
-        help_row = pn.Row(self.count, pn.pane.HTML(f'<div class="wb-kv">{esc(_KEY_HELP)}</div>', stylesheets=theme_sheets(),
-                                                   margin=(6, 10), sizing_mode="stretch_width"), self.label_button,
-                          sizing_mode="stretch_width")
+        # the search and the filters wrap (in a notebook's ~970 px the graph beside them covered
+        # `labeled` and `all`), and so does the key help
+        toolbar = pn.FlexBox(self.search, self.filter, flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
+        help_row = pn.FlexBox(self.count, pn.pane.HTML(f'<div class="wb-kv">{esc(_KEY_HELP)}</div>', stylesheets=theme_sheets(),
+                                                       margin=(6, 10), min_width=220, styles={"flex": "1 1 220px"}),
+                              self.label_button, flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
         loading = pn.Row(self.progress, self.progress_text, self.cancel_button, sizing_mode="stretch_width")
-        left = pn.Column(toolbar, help_row, loading, self.rows, self.status, sizing_mode="stretch_both", min_width=520)
-        right = pn.Column(self.graph, self.detail, sizing_mode="stretch_both", min_width=520)
+        left = pn.Column(toolbar, help_row, loading, self.rows, self.status, sizing_mode="stretch_both", min_width=440)
+        right = pn.Column(self.graph, self.detail, sizing_mode="stretch_both", min_width=440)
         return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)
