@@ -60,6 +60,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
             # unchecked, as the reference reads it: any iterable of names (a list from the settings file)
             disabled_rules=cast("Iterable[str]", self.settings.disabled_rules or ()),
             builtin_rules=self.settings.builtin_rules is not False,
+            agent_name=config.agent,
         )
         self.interrupt_template, self.reminder_template = engine.resolve_templates(config.templates)
         self.copy = SessionCopy(config.resume, cwd=self.cwd)
@@ -71,7 +72,8 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         self.pending: list[Rule] = []
         self.abort_pending = False
         self.tool_buckets: dict[str, list[Rule]] = {}
-        self.follow_ups: list[tuple[str, tuple[str, ...]]] = []
+        self.follow_ups: list[tuple[str, tuple[str, ...], int]] = []  # (content, rules, delivery id)
+        self.next_delivery_id = 0
         self.skipping = False
         self.awaiting_retry = False
         self.turn_had_tools = False
@@ -286,7 +288,8 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         if self._notice_open and self.notifications:
             self.notifications[-1] = self.notifications[-1].merged(rules)
         else:
-            self.notifications.append(Notification(self._step, ()).merged(rules))
+            # A new block keeps the event's rules as given (duplicates too); only merging de-duplicates.
+            self.notifications.append(Notification(self._step, tuple(rules)))
         self._notice_open = True
 
     def _ms(self, ev: StreamEvent | None) -> int | float:

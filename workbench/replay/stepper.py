@@ -225,7 +225,7 @@ class Stepper:
                 matched=matched,
                 pending=sim.pending_names(),
                 claims=tuple((cid, tuple(r.name for r in b)) for cid, b in sim.tool_buckets.items()),
-                follow_ups=tuple(names for _, names in sim.follow_ups),
+                follow_ups=tuple(names for _, names, _ in sim.follow_ups),
                 events=new_events,
                 rendered=self._rendered(new_events, matched, sim),
                 conversation=sim.conversation,
