@@ -46,6 +46,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         self.home = config.home
         self.edit_mode = config.tool_edit_mode
         self.edit_modes: dict[str, dict[str, Any]] = {}  # stream key -> the mode a call was read with, and why
+        self.last_edit_mode: dict[str, Any] | None = None  # the latest of those readings (the stepper shows it)
         self.emitted: dict[str, set[str]] = {}  # stream key -> rules announced this turn
         self.notifications: list[Notification] = []
         self._notice_open = False  # the last notice is still the transcript's last block

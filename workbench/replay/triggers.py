@@ -49,6 +49,7 @@ class TriggerHandling:
     streaming: Any
     edit_mode: str | None
     edit_modes: dict[str, dict[str, Any]]
+    last_edit_mode: dict[str, Any] | None
     emitted: dict[str, set[str]]
     _step: int
     _remaining_turns: list[int]
@@ -65,6 +66,7 @@ class TriggerHandling:
         surface = engine.tool_surface(name, args, self.cwd, self.edit_mode, final=final)
         if surface.mode is not None or name == "apply_patch":
             self.edit_modes[key] = {"stream_key": key, "tool": name, "mode": surface.mode, "reason": surface.reason}
+            self.last_edit_mode = self.edit_modes[key]
         return surface
 
     def _check(self, method: Callable[[str, Any], list[Rule]], text: str, ctx: Any) -> list[Rule]:

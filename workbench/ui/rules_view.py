@@ -30,7 +30,7 @@ from workbench.ui.entry_html import esc, pre, table_html
 from workbench.ui.notify import reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
-from workbench.ui.stepper_view import StepperView
+from workbench.ui.stepper_view import StepperView, edit_mode_reason, edit_mode_select
 from workbench.ui.theme import theme_sheets
 from workbench.ui.validate_view import ValidateCard
 
@@ -53,6 +53,18 @@ def editor_problems_html(name: str, rule: Any, warnings: list[str]) -> str:
     return "".join(lines)
 
 
+
+def edit_readings_html(setting: str, readings: list[Any]) -> str:
+    """The edit mode in use and how each edit call of the stream was read (``auto``: from its arguments)."""
+    how = ("auto: each call's mode is read from its arguments" if setting == "auto"
+           else f"every edit call is read as {setting} (set here)")
+    head = f'<div class="wb-kv">Edit mode: <b>{esc(setting)}</b> · {esc(how)}</div>'
+    if not readings:
+        return head + '<div class="wb-muted">(no edit call in the current stream)</div>'
+    rows = [[r.get("stream_key") or "", r.get("tool") or "", r.get("mode") or "no edit tool", edit_mode_reason(r)]
+            for r in readings[:_MAX_FIRES_LISTED]]
+    return head + table_html(["call", "tool", "read as", "why"], rows)
+
 class RulesView(Viewer):
     """Rule discovery results and an editor that shows where an edited rule fires in the current stream."""
 
@@ -69,6 +81,9 @@ class RulesView(Viewer):
             stylesheets=[":host textarea { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; }"],
         )
         self.editor.param.watch(self._on_edit, "value_input")
+        self.edit_mode = edit_mode_select(self.state)
+        self.edit_readings = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width",
+                                          css_classes=["wb-edit-readings"], margin=(0, 10))
         self.builtin = pn.widgets.Checkbox(label="Bundled rules (builtin-defaults)", value=self.state.rule_set().builtin)
         self.builtin.param.watch(lambda e: self._set_builtin(e.new), "value")
         self.editor_status = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width",
@@ -88,7 +103,7 @@ class RulesView(Viewer):
         # The page's replay (built by the Stepper view, shared through the state) is re-run on each edit.
         self.state.param.watch(self._on_replay, "replay")
         self.state.param.watch(lambda *e: self._mark_dirty(), ["rules_dir", "rules_revision", "tab"])
-        self.state.param.watch(lambda *e: self._show_fires(), ["stream", "session", "chunking"])
+        self.state.param.watch(lambda *e: self._show_fires(), ["stream", "session", "chunking", "edit_mode"])
         self._mark_dirty()
 
     def _on_replay(self, event: Any) -> None:
@@ -284,37 +299,43 @@ class RulesView(Viewer):
             self._install_fires(generation, name, *self._find_fires(stepper, name))
             return
         self.fires.object = f'<div class="wb-muted">Replaying {len(stepper):,} events to find where {esc(name)} fires…</div>'
-        settings, home = self.state.settings(), str(self.state.rule_set().home)
+        settings, home, edit_mode = self.state.settings(), str(self.state.rule_set().home), self.state.edit_mode
 
         def work() -> None:
             # rules the page's stepper disabled for running past their time bound stay out here too
             rules = [r for r in stepper.rules if r.name not in stepper.disabled]
-            copy = Stepper(stepper.source, rules, stepper.config.replace(settings=settings, home=home, judge=None, time_bound=None))
+            copy = Stepper(stepper.source, rules, stepper.config.replace(settings=settings, home=home, judge=None,
+                                                                         time_bound=None, edit_mode=edit_mode))
             result = self._find_fires(copy, name)
             doc.add_next_tick_callback(lambda: self._install_fires(generation, name, *result))
 
         threading.Thread(target=work, name="workbench-rule-fires", daemon=True).start()
 
     @staticmethod
-    def _find_fires(stepper: Any, name: str) -> tuple[list[tuple[int, str, str]], str, BaseException | None]:
-        """(fires as (step, event type, delta), why it never fires, error)."""
+    def _find_fires(stepper: Any, name: str) -> tuple[list[tuple[int, str, str]], str, BaseException | None,
+                                                      list[Any]]:
+        """(fires as (step, event type, delta), why it never fires, error, the edit calls' readings)."""
         try:
             fires = []
             last = None
+            readings: dict[str, Any] = {}
             for snap in stepper.snapshots():
                 state = snap.rule(name)
                 last = state
                 if state is not None and state.matched:
                     fires.append((snap.index, snap.event.type, (snap.event.delta or "")[:60]))
+                if snap.edit_mode is not None:
+                    readings[snap.edit_mode["stream_key"]] = snap.edit_mode
             why = f" (not registered: {last.rejected})" if last is not None and not last.registered else ""
-            return fires, why, None
+            return fires, why, None, list(readings.values())
         except Exception as exc:
-            return [], "", exc
+            return [], "", exc, []
 
     def _install_fires(self, generation: int, name: str, fires: list[tuple[int, str, str]], why: str,
-                       error: BaseException | None) -> None:
+                       error: BaseException | None, readings: list[Any]) -> None:
         if generation != self._fires_generation:
             return
+        self.edit_readings.object = edit_readings_html(self.state.edit_mode, readings)
         with reporting("Rule fires"):
             if error is not None:
                 raise error
@@ -337,6 +358,7 @@ class RulesView(Viewer):
 
     def __panel__(self) -> pn.viewable.Viewable:
         left = pn.Column(self.builtin, self.summary, scroll=True, sizing_mode="stretch_both", min_width=560)
-        right = pn.Column(pn.Row(self.rule_select, self.revert, self.open_first), self.editor, self.editor_status, self.fires,
+        right = pn.Column(pn.Row(self.rule_select, self.revert, self.open_first), self.editor,
+                          self.editor_status, self.fires, self.edit_mode, self.edit_readings,
                           self.examples, self.validate, self.preview, scroll=True, sizing_mode="stretch_both", min_width=560)
         return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)
