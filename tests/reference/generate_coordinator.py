@@ -4,7 +4,8 @@ One case is one agent session of a few turns: prose and reasoning deltas, tool c
 mode (``hashline``, ``apply_patch``, ``patch``, ``replace``, ``sloppy``), ``write`` and tools without
 matcher hooks, their results, stop reasons (a few aborted or failed messages), user messages between
 turns; rules with conditions the stream can hit, scopes, globs, ``interruptMode`` overrides, ``agents:``
-patterns, a few ast-grep conditions, descriptions and bodies of one or several lines, files inside the project, under the home
+patterns, a few ast-grep conditions and judged questions (a judge answering yes or no, or none),
+descriptions and bodies of one or several lines, files inside the project, under the home
 folder and elsewhere; settings with every interrupt, context and repeat mode.
 
 The same JSON goes to the reference (``harness/coordinator_oracle.ts``) and to the workbench
@@ -169,8 +170,13 @@ def _rules(rng: random.Random) -> list[dict[str, Any]]:
     for i in range(rng.randint(1, 5)):
         name = f"rule-{i}"
         fm: dict[str, Any] = {"condition": rng.sample(CONDITIONS, rng.randint(1, 2))}
-        if rng.random() < 0.08:  # an ast-grep rule (edit/write snapshots of .ts files)
+        roll = rng.random()
+        if roll < 0.12:  # an ast-grep rule (edit/write snapshots of .ts files)
             fm = {"astCondition": rng.choice(["console.log($A)", "eval($$$)", "print($A)"])}
+        elif roll < 0.24:  # a judged rule, sometimes with a condition that gates the question
+            fm = {"question": rng.choice(["Does this log to the console?", "Is a TODO left behind?"])}
+            if rng.random() < 0.4:
+                fm["condition"] = rng.sample(CONDITIONS, 1)
         for key, pool in (("scope", SCOPES), ("globs", GLOBS), ("interruptMode", INTERRUPTS), ("agents", AGENTS),
                           ("description", DESCRIPTIONS)):
             value = rng.choice(pool)
@@ -246,7 +252,34 @@ def coordinator_case(seed: int) -> dict[str, Any]:
         # The workbench reads the calls in the agent's mode, or detects it from each call (auto).
         "workbenchEditMode": "auto" if rng.random() < 0.5 else mode,
         "agentName": rng.choice(["main", "main", "sub", "scout"]),
+        # The judge of judged rules: answers every question yes, or no, or there is none.
+        "judge": rng.choice(["yes", "yes", "no", None]),
         "settings": _settings(rng, [r["name"] for r in rules]),
         "rules": rules,
         "events": _stream(rng, mode),
     }
+
+
+def ast_early_case(seed: int) -> dict[str, Any]:
+    """A session where an ast-grep rule's pattern is complete mid-call: a write to a ``.ts`` file whose
+    content opens with ``console.log(...)`` and goes on (the case ``replay.ast-per-delta`` is about)."""
+    rng = _Rng(seed)
+    content = f"console.log({rng.choice(['1', 'x', 'a + b'])});\n" + "\n".join(_lines(rng, 2, 4))
+    args = {"path": rng.choice(["src/a.ts", "lib/c.ts"]), "content": content}
+    events: list[dict[str, Any]] = [{"type": "user_message", "content": "write it"}, {"type": "turn_start"},
+                                    {"type": "message_start", "role": "assistant", "timestamp": 1000},
+                                    {"type": "toolcall_start", "contentIndex": 0, "id": "call_0_0", "name": "write"}]
+    acc = ""
+    for piece in _cut(rng, json.dumps(args)):
+        acc += piece
+        events.append({"type": "toolcall_delta", "contentIndex": 0, "delta": piece, "args": parse_partial(acc)})
+    events += [{"type": "toolcall_end", "contentIndex": 0, "arguments": args},
+               {"type": "message_end", "stopReason": "toolUse"},
+               {"type": "tool_result", "toolCallId": "call_0_0", "toolName": "write",
+                "content": [{"type": "text", "text": "write ok"}], "isError": False},
+               {"type": "turn_end"}]
+    rule = {"name": "no-console", "path": f"{CWD}/.omp/rules/no-console.md", "body": "Use the logger.",
+            "frontmatter": {"astCondition": "console.log($A)"}, "provider": "native"}
+    return {"seed": seed, "cwd": CWD, "home": HOME, "editMode": "hashline", "workbenchEditMode": "auto",
+            "agentName": "main", "judge": None, "settings": {"interruptMode": "always"}, "rules": [rule],
+            "events": events}

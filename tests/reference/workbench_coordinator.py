@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.replay import ReplayConfig, SimulatedSession
+from workbench.replay.judges import FixedJudge
 from workbench.replay.judging import completed_outputs
 from workbench.replay.stream import make_stream, parse_event
 from workbench.rules import RuleSource
@@ -78,8 +79,10 @@ def run_workbench(case: dict[str, Any], templates: dict[str, str]) -> dict[str, 
              for r in case["rules"]]
     events = [parse_event({k: v for k, v in ev.items() if k not in _HARNESS_ONLY}) for ev in case["events"]]
     stream = make_stream(events, cwd=case["cwd"])
+    judge = None if case.get("judge") is None else FixedJudge(case["judge"] == "yes")
     config = ReplayConfig.of(case["settings"], cwd=case["cwd"], home=case["home"], templates=templates,
-                             edit_mode=case["workbenchEditMode"], agent=case["agentName"], time_bound=None)
+                             edit_mode=case["workbenchEditMode"], agent=case["agentName"], time_bound=None,
+                             judge=judge)
     sim = SimulatedSession(rules, config, stream=stream)
     outputs = []
     for i, ev in enumerate(stream.events):
@@ -100,6 +103,8 @@ def run_workbench(case: dict[str, Any], templates: dict[str, str]) -> dict[str, 
             out.append(retry_at[ev.step])
         elif ev.type == "injection" and not ev.detail.get("deferred"):
             retry_at[ev.step]["text"] = ev.content
+        elif ev.type == "injection" and ev.detail.get("judged"):
+            out.append({"step": ev.step, "type": "aside", "rules": list(ev.rules), "text": ev.content})
         elif ev.type == "injection":
             out.append({"step": ev.step, "type": "injection", "deferred": True, "rules": list(ev.rules),
                         "text": ev.content})

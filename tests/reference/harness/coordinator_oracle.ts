@@ -165,6 +165,7 @@ async function runCase(c: Json): Promise<Json> {
 	let partial: Json = undefined;
 	let abortReason: Json = undefined;
 	const followUps: Json[] = [];
+	const asides: Json[] = []; // judged-rule warnings waiting for the next step boundary
 	const postPrompt: Json[] = [];
 	const agent = {
 		state: {
@@ -219,8 +220,19 @@ async function runCase(c: Json): Promise<Json> {
 		},
 		scheduleAgentContinue() {},
 		promptGeneration: () => 0,
-		ruleJudge: () => undefined,
-		async deliverRuleWarning() {},
+		// A judge that answers every question alike (the workbench's FixedJudge), or none.
+		ruleJudge: () =>
+			c.judge == null
+				? undefined
+				: {
+						async judge(request: Json) {
+							const answers = Object.fromEntries(Object.keys(request.questions).map(k => [k, { noul: c.judge === "yes" ? 1 : 0 }]));
+							return { answers };
+						},
+					},
+		async deliverRuleWarning(content: string, ruleNames: string[]) {
+			asides.push({ content, ruleNames });
+		},
 		sessionGeneration: () => 0,
 	};
 
@@ -251,6 +263,16 @@ async function runCase(c: Json): Promise<Json> {
 			sessionManager.appendCustomMessageEntry(message.customType, message.content, message.display, message.details);
 			coordinator.markInjectedFromDetails(message.details);
 			events.push({ step, type: "injection", deferred: true, rules: message.details.rules, rendered: decodeRendered(message.content) });
+		}
+	};
+	// An aside joins at the step boundary and is persisted as the session persists a custom message.
+	const deliverAsides = () => {
+		for (const aside of asides.splice(0)) {
+			const message = { role: "custom", customType: "ttsr-injection", content: aside.content, display: false, details: { rules: aside.ruleNames } };
+			messages.push(message);
+			sessionManager.appendCustomMessageEntry(message.customType, message.content, false, message.details);
+			coordinator.markInjectedFromDetails(message.details);
+			events.push({ step, type: "aside", rules: aside.ruleNames, rendered: decodeRendered(aside.content) });
 		}
 	};
 	const update = async (assistantMessageEvent: Json) => {
@@ -318,6 +340,7 @@ async function runCase(c: Json): Promise<Json> {
 				const message = endMessage(ev.stopReason ?? "stop", ev.errorMessage);
 				// What judged rules and /omfg read of a finished message (TtsrToolInspector.outputs).
 				outputs.push({ step, outputs: inspector.outputs(message) });
+				await coordinator.settleJudgments(); // the verdicts arrive before the next event
 				break;
 			}
 			case "tool_result": {
@@ -336,6 +359,7 @@ async function runCase(c: Json): Promise<Json> {
 			case "turn_end":
 				coordinator.onTurnEnd();
 				if (!turnHadTools) await deliverFollowUps();
+				deliverAsides();
 				break;
 		}
 		if (!aborted) continue;
@@ -348,7 +372,7 @@ async function runCase(c: Json): Promise<Json> {
 		const message = endMessage("aborted", general);
 		events.push({ step, type: "abort", reason: general, toolCallId: scopedCall });
 		for (const block of message.content) {
-			if (block.type !== "toolCall" || !completed.has(block.id)) continue;
+			if (block.type !== "toolCall" || !block.id || !completed.has(block.id)) continue; // a result pairs by id
 			const why = typeof reason === "string" ? reason : (reason.perTool[block.id] ?? reason.otherReason);
 			messages.push({ role: "toolResult", toolCallId: block.id, toolName: block.name, isError: true,
 				content: [{ type: "text", text: `Tool execution was aborted: ${why}` }] });
@@ -368,7 +392,10 @@ async function runCase(c: Json): Promise<Json> {
 	}
 	// The end of the recording: the agent stops and takes what is still queued (the step is the last one).
 	step = c.events.length - 1;
-	if (partial === undefined && !ended) await deliverFollowUps();
+	if (partial === undefined && !ended) {
+		await deliverFollowUps();
+		deliverAsides();
+	}
 
 	return {
 		events,
