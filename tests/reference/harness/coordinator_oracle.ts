@@ -4,7 +4,7 @@
 //
 //   bun --preload ./preload.ts ./coordinator_oracle.ts < batch.json > results.json
 //
-// Input {"cases": [case]}; a case is {cwd, home, settings, agentName,
+// Input {"cases": [case]}; a case is {cwd, home, settings, agentName, judge,
 // rules: [{name, path, body, frontmatter, provider}], editMode, events: [stream event, ...]} where a
 // toolcall_delta event carries `args` (the arguments parsed so far) and every tool-call event
 // carries `surface` (what the edit tool's native inspection answers for those arguments).
@@ -14,14 +14,19 @@
 // event handler does (turn_start, message_start, message_update, message_end, turn_end, the tool's
 // afterToolCall); an abort ends the message as `aborted` with placeholder results for its completed
 // calls, ends the turn, runs the post-prompt task (the retry) and skips the rest of the recorded turn,
-// whose next turn is the continuation (none recorded: the replay ends there); a queued follow-up reaches the model at the end of a turn
-// without tool calls (or at the end of the recording) and is persisted as the session persists it.
+// whose next turn is the continuation (none recorded: the replay ends there); a queued follow-up
+// reaches the model at the end of a turn without tool calls (or at the end of the recording) and is
+// persisted as the session persists it; the chat notice opens a new block after a user message, an
+// assistant message start or a tool result, else merges into the last one;
+// judged rules are judged by a judge answering every question alike (`judge`: "yes" / "no"; none when
+// null), settled before the next event, and their warnings join as asides at the next turn end.
 // Tools: `edit` (the mode's tool; wire name `apply_patch` in that mode) whose matcher hooks wrap the
 // given inspection as src/edit/index.ts does, `write` (its `content` as digest, src/tools/write.ts)
 // and hook-less tools for every other name.
 //
-// Output per case: {events, outputs (per finished message), notices, final}; rendered reminder texts are reported as the template
-// and values each rule was rendered with (prompt.render is unpublished; see shims/pi-utils.ts).
+// Output per case: {events, outputs (per finished message), notices, final}; rendered reminder texts
+// are reported as the template and values each rule was rendered with (prompt.render is unpublished;
+// see shims/pi-utils.ts).
 import { plugin } from "bun";
 import { renderCalls } from "./shims/pi-utils.ts";
 
