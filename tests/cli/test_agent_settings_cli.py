@@ -178,7 +178,22 @@ def test_backtest_json_carries_the_settings(tmp_path, project, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["settings"]["ttsr"]["interruptMode"]["value"] == "never"
     assert out["settings"]["ttsr"]["interruptMode"]["source"] == "project"
-    assert out["agent"]["name"] == "main"
+    assert out["agent"]["name"] == "per session"
+
+
+def test_backtest_derives_the_agent_per_session_unless_given(tmp_path, project, capsys):
+    (project / ".omp" / "rules" / "no-unwrap.md").write_text(SCOPED)
+    sessions = [str(_session_file(tmp_path, project, agent)) for agent in (None, "scout", "reviewer")]
+
+    def fired_in(*extra):
+        assert main(["backtest", *sessions, "--rules", str(project), "--home", str(tmp_path / "home"),
+                     "--omp-package", "none", "--no-builtin", "--workers", "1", "--json", *extra]) == 0
+        rule = next(r for r in json.loads(capsys.readouterr().out)["rules"] if r["rule"] == "no-unwrap")
+        return rule["sessions"], rule["first"]["session"].rsplit("-", 1)[-1] if rule["first"] else None
+
+    assert fired_in() == (1, "scout.jsonl")  # from each session's session_init, else main
+    assert fired_in("--agent", "scout") == (3, "None.jsonl")
+    assert fired_in("--agent", "main") == (0, None)
 
 
 def test_rules_scan_with_agent_leaves_out_rules_for_other_agents(tmp_path, project, capsys):

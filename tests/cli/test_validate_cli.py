@@ -64,3 +64,27 @@ def test_validate_bad_input_is_one_error_line(tmp_path, capsys):
     assert capsys.readouterr().err.startswith("error: ")
     assert main(["rules", "validate", str(tmp_path), "--on", str(session)]) == 2
     assert "give one rule file" in capsys.readouterr().err
+
+
+EDIT_TS = {"type": "toolCall", "id": "c1", "name": "edit",
+           "arguments": {"input": "*** Begin Patch\n[src/a.ts#1A2B]\nPUT >$:\n+console.log(1)\n*** End Patch\n"}}
+EDIT_RULE = NARROW.replace("tool:write(*.ts)", "tool:edit(*.ts)")
+
+
+def test_validate_checks_only_sessions_of_the_rules_agents(tmp_path, capsys):
+    rule, session = _files(tmp_path, NARROW.replace("---\n", "---\nagents: [scout]\n", 1))
+    assert main(["rules", "validate", str(rule), "--on", str(session)]) == 1  # a main session: never loaded
+    assert f"not checked on {session}: agents: does not include main" in capsys.readouterr().out
+    assert main(["rules", "validate", str(rule), "--on", str(session), "--agent", "scout", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["skippedSessions"] == [] and data["matches"]
+
+
+def test_validate_reads_edit_calls_in_the_given_edit_mode(tmp_path, capsys):
+    rule = tmp_path / "no-console.md"
+    rule.write_text(EDIT_RULE)
+    session = write_session(tmp_path / "s.jsonl", tmp_path, [[EDIT_TS]])
+    for mode, accepted in (("auto", True), ("hashline", True), ("replace", False)):
+        code = main(["rules", "validate", str(rule), "--on", str(session), "--edit-mode", mode, "--json"])
+        data = json.loads(capsys.readouterr().out)
+        assert (code == 0, data["editMode"]) == (accepted, mode)

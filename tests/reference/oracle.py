@@ -66,13 +66,16 @@ class Oracle:
                 raise OracleUnavailable(f"{path} missing; run scripts/reference-oracle")
         return oracle
 
-    def run(self, cases: list[dict[str, Any]], *, timeout: float = 600) -> list[dict[str, Any]]:
-        """Results of ``cases`` in order; a case the reference threw on gives ``{"error": ...}``."""
-        env = dict(os.environ, REFERENCE_AGENT_DIR=str(self.agent), REFERENCE_TUI_DIR=str(self.tui))
+    def run(self, cases: list[dict[str, Any]], *, timeout: float = 600, script: str = "oracle.ts",
+            env_extra: dict[str, str] | None = None) -> list[dict[str, Any]]:
+        """Results of ``cases`` in order; a case the reference threw on gives ``{"error": ...}``.
+        ``script``: the harness to run (``harness/<script>``); ``env_extra``: more environment for it."""
+        env = dict(os.environ, REFERENCE_AGENT_DIR=str(self.agent), REFERENCE_TUI_DIR=str(self.tui),
+                   **(env_extra or {}))
         if self.ast_grep is not None:
             env["REFERENCE_AST_GREP_DIR"] = str(self.ast_grep)
         proc = subprocess.run(
-            [str(self.bun), "--preload", str(HARNESS / "preload.ts"), str(HARNESS / "oracle.ts")],
+            [str(self.bun), "--preload", str(HARNESS / "preload.ts"), str(HARNESS / script)],
             input=json.dumps({"cases": cases}), capture_output=True, text=True, env=env,
             cwd=HARNESS, timeout=timeout, check=False,
         )

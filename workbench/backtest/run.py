@@ -26,6 +26,7 @@ the result is made as if it had been disabled for every session, whichever worke
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import tempfile
@@ -35,6 +36,7 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Literal, TypeVar
 
 from workbench.backtest.results import (
@@ -66,7 +68,7 @@ from workbench.replay import (
     tally_session,
     wait_all,
 )
-from workbench.rules import InterruptMode, Rule, resolve_rules
+from workbench.rules import MAIN_AGENT, InterruptMode, Rule, agent_from_session, resolve_rules, rules_for_agent
 from workbench.sessions import Progress, session_files
 from workbench.ttsr import TtsrSettings
 
@@ -112,6 +114,7 @@ class BacktestOptions:
     time_bound: float | None = DEFAULT_TIME_BOUND
     judge: Any = field(default=None, hash=False)  # answers judged rules (workbench.replay.judges); None: never asked
     edit_mode: str | None = None  # the edit tool's mode for every call; None: read from each call (auto)
+    agent: str | None = None  # the agent ``agents:`` is checked against; None: each session's own (else main)
 
     def replay_settings(self) -> TtsrSettings:
         if self.mode == "probe":
@@ -134,6 +137,7 @@ def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions 
     if _probing(rules, options):
         probe = _probe(path, rules, options)
         return probe if isinstance(probe, SessionOutcome) else _probe_outcome(path, probe, rules, options, tick)
+    rules = _agent_rules(path, rules, options)
     try:
         stream = load_stream(path, options)
     except WorkbenchError as exc:
@@ -156,7 +160,8 @@ def _probing(rules: Sequence[Rule], options: BacktestOptions) -> bool:
 def _probe(path: str, rules: Sequence[Rule], options: BacktestOptions) -> ProbeStream | SessionOutcome:
     """What the probe of one file plays (reading and deciding cannot hang), or its error outcome."""
     try:
-        return probe_stream(path, _played(rules, options), policy=options.policy, size=options.size)
+        return probe_stream(path, _played(_agent_rules(path, rules, options), options), policy=options.policy,
+                            size=options.size)
     except WorkbenchError as exc:
         return SessionOutcome(path, 0, (), str(exc))
     except (OSError, ValueError) as exc:
@@ -189,6 +194,36 @@ def _outcome(path: str, turns: int, firings: Sequence[Any], status: str, rules: 
 # rather than once per session: the same objects each time, so the probe's own memo of them holds too.
 _never_interrupting: LastRuleSet[tuple[Rule, ...]] = LastRuleSet(
     lambda rules: tuple(replace(r, interrupt_mode="never") for r in rules))
+
+
+def _agent_rules(path: str, rules: Sequence[Rule], options: BacktestOptions) -> Sequence[Rule]:
+    """The rules that apply to the agent the session ran as: ``options.agent``, else the session's own
+    (``agent_from_session``, as ``replay`` derives it for ``--agent``), else ``main``."""
+    if not any(r.agents for r in rules):
+        return rules
+    return rules_for_agent(rules, options.agent or _session_agent(path))
+
+
+def _session_agent(path: str) -> str:
+    """The agent of a session file from its header and ``session_init`` entries (only those lines are parsed)."""
+    header: Any = None
+    inits: list[Any] = []
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for n, line in enumerate(f):
+                if n and '"session_init"' not in line:
+                    continue
+                try:
+                    data = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(data, dict) and n == 0 and data.get("type") == "session":
+                    header = data
+                elif isinstance(data, dict) and data.get("type") == "session_init":
+                    inits.append(data)
+    except OSError:
+        return MAIN_AGENT
+    return agent_from_session(SimpleNamespace(header=header, entries=inits))[0]
 
 
 def _played(rules: Sequence[Rule], options: BacktestOptions) -> list[Rule]:

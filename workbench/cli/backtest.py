@@ -15,7 +15,7 @@ from workbench.cli.judge_flags import add_judge_flags, backtest_judged_lines, ju
 from workbench.cli.options import add_rule_set_flags
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay import CHUNK_POLICIES
-from workbench.rules import AgentSettings, resolve_rules, rules_for_agent
+from workbench.rules import AgentSettings, resolve_rules
 from workbench.ttsr import INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
 
@@ -64,15 +64,28 @@ def _rule_set(args: argparse.Namespace, folder: str | None = None) -> Any:
     layers = _layers(args)
     disabled = set(layers.names("disabledRules"))
     builtin_off = layers.value("builtinRules") is False
-    agent = resolve_agent(args)["name"]
-    if args.omp_package is None and not builtin_off and not disabled and args.agent is None:
+    if args.omp_package is None and not builtin_off and not disabled:
         return args.rules
     if not Path(args.rules).exists():
         raise NotFoundError(f"--rules {args.rules}: no such file or directory")
     rules = resolve_rules([args.rules], home=args.home, omp_package=args.omp_package)
     if builtin_off:
         rules = [r for r in rules if r.source is None or r.source.provider != "builtin-defaults"]
-    return rules_for_agent([r for r in rules if r.name not in disabled], agent)
+    # ``agents:`` is applied per session (BacktestOptions.agent: --agent, else each session's own).
+    return [r for r in rules if r.name not in disabled]
+
+
+def _agent_flag(args: argparse.Namespace) -> str | None:
+    agent = getattr(args, "agent", None)
+    return agent.strip() if isinstance(agent, str) and agent.strip() else None
+
+
+def _agent_json(args: argparse.Namespace) -> dict[str, str]:
+    """The ``agent`` block of ``--json``: ``--agent``, else derived per session."""
+    if _agent_flag(args) is not None:
+        return resolve_agent(args)
+    return {"name": "per session", "source": "session",
+            "why": "each session's session_init entry or parentSession header, else main"}
 
 
 def _layers(args: argparse.Namespace) -> AgentSettings:
@@ -101,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
                               (BacktestOptions().size if args.chunking == "words" else None),
                               interrupt_mode=layers.value("interruptMode"), mode=args.mode, settings=settings,
                               time_bound=args.time_bound or None, judge=judge_from_args(args),
-                              edit_mode=args.edit_mode)
+                              edit_mode=args.edit_mode, agent=_agent_flag(args))
     with ProgressBar("sessions") as bar:
         result = run_backtest(_rule_set(args), args.paths, workers=args.workers, scheduler=args.scheduler,
                               progress=bar if show else None, home=args.home, options=options, samples=args.samples)
@@ -114,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     written = write_results(result, args.out) if args.out else {}
     if args.json:
         print_json({**result.to_json(), "written": written,
-                    **config_json(layers, resolve_agent(args), templates=templates_for(args),
+                    **config_json(layers, _agent_json(args), templates=templates_for(args),
                                   judge_given=args.judge is not None)})
         return 0
     out = sys.stdout

@@ -14,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
+from workbench.cli.agent_config import resolve_agent
 from workbench.cli.judge_flags import add_judge_flags, judge_from_args
+from workbench.cli.options import add_agent_flags
 from workbench.errors import NotFoundError, UsageError
 from workbench.rulecheck import HistoryOutput, history_outputs, validate_rule
-from workbench.rules import load_rule_paths
+from workbench.rules import Rule, load_rule_paths, rule_applies_to_agent
 from workbench.sessions import load_session
 
 
@@ -34,17 +36,28 @@ def register_validate(sub: Any) -> None:
     p.add_argument("--on", dest="sessions", metavar="SESSION", nargs="+", required=True,
                    help="session files whose history the rule is checked against")
     add_judge_flags(p)
+    add_agent_flags(p)  # --agent NAME, --edit-mode MODE
     add_json_flag(p)
     p.set_defaults(handler=run_validate)
 
 
-def _outputs(paths: list[str]) -> list[HistoryOutput]:
+def _outputs(paths: list[str], rule: Rule, args: argparse.Namespace) -> tuple[list[HistoryOutput], list[dict[str, str]]]:
+    """The history outputs of the sessions the rule applies in, and the sessions left out: a rule whose
+    ``agents:`` does not admit the session's agent (``--agent``, else the session's own, else ``main``,
+    as ``replay`` derives it) is never loaded there."""
     out: list[HistoryOutput] = []
+    skipped: list[dict[str, str]] = []
+    edit_mode = None if args.edit_mode == "auto" else args.edit_mode
     for raw in paths:
         if not Path(raw).is_file():
             raise NotFoundError(f"{raw}: no such session file (--on)")
-        out += history_outputs(load_session(raw))
-    return out
+        session = load_session(raw)
+        agent = resolve_agent(args, session)
+        if not rule_applies_to_agent(rule.agents, agent["name"]):
+            skipped.append({"session": raw, "agent": agent["name"], "why": agent["why"]})
+            continue
+        out += history_outputs(session, edit_mode=edit_mode)
+    return out, skipped
 
 
 def run_validate(args: argparse.Namespace) -> int:
@@ -55,16 +68,19 @@ def run_validate(args: argparse.Namespace) -> int:
     if len(rules) != 1:
         raise UsageError(f"{args.rule_file}: expected one rule, found {len(rules)}")
     rule = rules[0]
-    outputs = _outputs(args.sessions)
+    outputs, skipped = _outputs(args.sessions, rule, args)
     judge = judge_from_args(args)
     result = validate_rule(rule, outputs, judge if rule.question is not None else None)
     if args.json:
         print_json({**result.to_json(), "rulePath": rule.path, "sessions": list(args.sessions),
-                    "judge": judge.label if judge is not None else None, "warnings": warnings})
+                    "judge": judge.label if judge is not None else None, "editMode": args.edit_mode,
+                    "skippedSessions": skipped, "warnings": warnings})
         return 0 if result.matched else 1
     out = sys.stdout
     verdict = "accepted" if result.matched else "not accepted"
     out.write(f"{rule.name}: {verdict} by /omfg's check ({result.checked} output(s) in {len(args.sessions)} session(s))\n")
+    for left in skipped:
+        out.write(f"  not checked on {left['session']}: agents: does not include {left['agent']} ({left['why']})\n")
     for item in result.matches:
         where = f"{item.session}" + (f" entry {item.entry}" if item.entry else "")
         out.write(f"  fires on the {item.output.subject} ({where})\n")

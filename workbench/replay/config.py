@@ -33,7 +33,8 @@ AUTO_EDIT_MODE = "auto"  # each tool call's edit mode is read from the call itse
 @dataclass(frozen=True, slots=True)
 class ReplayConfig:
     """How to replay: the TTSR settings, where the agent runs, its templates, the session resumed, the
-    edit mode, the judge of judged rules and the time bound (seconds per event; ``None``: unbounded).
+    edit mode, the judge of judged rules, the time bound (seconds per event; ``None``: unbounded) and the
+    agent whose rules apply (``agents:`` frontmatter; ``None``: every rule, as the caller already chose).
 
     ``settings`` given as a mapping or ``None`` becomes ``TtsrSettings`` (a live source stays as it is).
     ``cwd`` ``None`` means the stream's own working directory (``for_stream``).
@@ -47,6 +48,7 @@ class ReplayConfig:
     edit_mode: str = AUTO_EDIT_MODE
     judge: Judge | None = None
     time_bound: float | None = 2.0
+    agent: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "settings", settings_of(self.settings))

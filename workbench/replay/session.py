@@ -46,6 +46,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         self.home = config.home
         self.edit_mode = config.tool_edit_mode
         self.edit_modes: dict[str, dict[str, Any]] = {}  # stream key -> the mode a call was read with, and why
+        self.last_edit_mode: dict[str, Any] | None = None  # the latest of those readings (the stepper shows it)
         self.emitted: dict[str, set[str]] = {}  # stream key -> rules announced this turn
         self.notifications: list[Notification] = []
         self._notice_open = False  # the last notice is still the transcript's last block
@@ -60,6 +61,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
             # unchecked, as the reference reads it: any iterable of names (a list from the settings file)
             disabled_rules=cast("Iterable[str]", self.settings.disabled_rules or ()),
             builtin_rules=self.settings.builtin_rules is not False,
+            agent_name=config.agent,
         )
         self.interrupt_template, self.reminder_template = engine.resolve_templates(config.templates)
         self.copy = SessionCopy(config.resume, cwd=self.cwd)
@@ -71,7 +73,8 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         self.pending: list[Rule] = []
         self.abort_pending = False
         self.tool_buckets: dict[str, list[Rule]] = {}
-        self.follow_ups: list[tuple[str, tuple[str, ...]]] = []
+        self.follow_ups: list[tuple[str, tuple[str, ...], int]] = []  # (content, rules, delivery id)
+        self.next_delivery_id = 0
         self.skipping = False
         self.awaiting_retry = False
         self.turn_had_tools = False
@@ -289,7 +292,8 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         if self._notice_open and self.notifications:
             self.notifications[-1] = self.notifications[-1].merged(rules)
         else:
-            self.notifications.append(Notification(self._step, ()).merged(rules))
+            # A new block keeps the event's rules as given (duplicates too); only merging de-duplicates.
+            self.notifications.append(Notification(self._step, tuple(rules)))
         self._notice_open = True
 
     def _ms(self, ev: StreamEvent | None) -> int | float:

@@ -6,6 +6,7 @@ All three are immutable; a snapshot shares every piece that did not change with 
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -126,6 +127,8 @@ class Snapshot:
     # one), and the request an ``ask`` judge waits on here (the stepper goes no further until answered).
     judge_queue: tuple[Any, ...] = ()
     judge_waiting: Any = None
+    # At a tool-call event of an edit call: the mode it was read with and why (stream_key, tool, mode, reason).
+    edit_mode: Mapping[str, Any] | None = None
 
     @property
     def is_trigger(self) -> bool:
@@ -160,6 +163,7 @@ class Snapshot:
             "injected": list(self.injected),
             "judge_queue": [r.to_json() for r in self.judge_queue],
             "judge_waiting": self.judge_waiting.to_json() if self.judge_waiting is not None else None,
+            "edit_mode": dict(self.edit_mode) if self.edit_mode is not None else None,
         }
         if conversations:
             out["conversation"] = self.conversation.messages()

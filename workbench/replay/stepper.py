@@ -198,6 +198,7 @@ class Stepper:
         ev = self.stream.events[index]
         self._checks = _StepChecks()
         self.session.last_retry = None
+        self.session.last_edit_mode = None  # set again when this event reads an edit call
         self._rounds_seen = len(self.session.judge_rounds)
         status = self.session.feed(index, ev)
         self._snapshot(index, ev, status, earlier=tuple(self._bound_by_step.get(index, ())))
@@ -225,7 +226,7 @@ class Stepper:
                 matched=matched,
                 pending=sim.pending_names(),
                 claims=tuple((cid, tuple(r.name for r in b)) for cid, b in sim.tool_buckets.items()),
-                follow_ups=tuple(names for _, names in sim.follow_ups),
+                follow_ups=tuple(names for _, names, _ in sim.follow_ups),
                 events=new_events,
                 rendered=self._rendered(new_events, matched, sim),
                 conversation=sim.conversation,
@@ -234,6 +235,7 @@ class Stepper:
                 injected=tuple(sim.copy.injected_names()) if new_events or prev is None else prev.injected,
                 judge_queue=tuple(r for r in sim.judge_rounds[self._rounds_seen:] if r.step == index),
                 judge_waiting=sim.judge_waiting,
+                edit_mode=sim.last_edit_mode if ev.type.startswith("toolcall_") else None,
             )
         )
 

@@ -37,7 +37,8 @@ class TriggerHandling:
     pending: list[Rule]
     abort_pending: bool
     tool_buckets: dict[str, list[Rule]]
-    follow_ups: list[tuple[str, tuple[str, ...]]]
+    follow_ups: list[tuple[str, tuple[str, ...], int]]
+    next_delivery_id: int
     skipping: bool
     awaiting_retry: bool
     status: str
@@ -48,6 +49,7 @@ class TriggerHandling:
     streaming: Any
     edit_mode: str | None
     edit_modes: dict[str, dict[str, Any]]
+    last_edit_mode: dict[str, Any] | None
     emitted: dict[str, set[str]]
     _step: int
     _remaining_turns: list[int]
@@ -64,6 +66,7 @@ class TriggerHandling:
         surface = engine.tool_surface(name, args, self.cwd, self.edit_mode, final=final)
         if surface.mode is not None or name == "apply_patch":
             self.edit_modes[key] = {"stream_key": key, "tool": name, "mode": surface.mode, "reason": surface.reason}
+            self.last_edit_mode = self.edit_modes[key]
         return surface
 
     def _check(self, method: Callable[[str, Any], list[Rule]], text: str, ctx: Any) -> list[Rule]:
@@ -136,7 +139,9 @@ class TriggerHandling:
         """The trigger handler; True when it interrupted (the caller stops processing the event)."""
         if not matches:
             return False
-        names = tuple(dict.fromkeys(r.name for r in matches))
+        # Not de-duplicated: a rule matching two files of one call is listed twice, in the event, the
+        # abort reason and the notice, as the coordinator passes its concatenated matches on.
+        names = tuple(r.name for r in matches)
         key = ctx.stream_key
         if self.should_interrupt(matches, ctx.source):
             self._add_pending(matches)
@@ -182,7 +187,7 @@ class TriggerHandling:
     def reserved_names(self) -> set[str]:
         """Rules of deferred reminders queued and not yet delivered: they stay reserved until then
         (oh-my-pi #12065), so a later match cannot queue the same reminder twice."""
-        return {name for _, names in self.follow_ups for name in names}
+        return {name for _, names, _ in self.follow_ups for name in names}
 
     def _add_pending(self, matches: Iterable[Rule]) -> None:
         have = {r.name for r in self.pending} | self.reserved_names()
@@ -259,32 +264,39 @@ class TriggerHandling:
         if not self.abort_pending and self.pending:
             rules, self.pending = self.pending, []
             content = engine.render(self.interrupt_template, rules, cwd=self.cwd, home=self.home)
-            self.follow_ups.append((content, tuple(r.name for r in rules)))
+            # Each queued delivery has its own id (the coordinator's ``deliveryId``), persisted with it.
+            self.next_delivery_id += 1
+            self.follow_ups.append((content, tuple(r.name for r in rules), self.next_delivery_id))
 
     def _deliver_follow_ups(self) -> None:
         queued, self.follow_ups = self.follow_ups, []
-        for content, names in queued:
-            self._inject_content(content, names, deferred=True)
+        for content, names, delivery_id in queued:
+            self._inject_content(content, names, deferred=True, delivery_id=delivery_id)
 
     def _inject(self, rules: Sequence[Rule], ev: StreamEvent, *, deferred: bool) -> Message:
         content = engine.render(self.interrupt_template, rules, cwd=self.cwd, home=self.home)
         return self._inject_content(content, tuple(r.name for r in rules), deferred=deferred)
 
-    def injection_message(self, content: str, names: Sequence[str]) -> Message:
-        """The hidden custom message that carries rendered rules to the model (spec §8.5)."""
+    def injection_message(self, content: str, names: Sequence[str], delivery_id: int | None = None) -> Message:
+        """The hidden custom message that carries rendered rules to the model (spec §8.5); a deferred one
+        carries its ``deliveryId`` too."""
+        details: dict[str, Any] = {"rules": list(names)}
+        if delivery_id is not None:
+            details["deliveryId"] = delivery_id
         return {
             "role": "custom",
             "customType": "ttsr-injection",
             "content": content,
             "display": False,
-            "details": {"rules": list(names)},
+            "details": details,
             "attribution": "agent",
             "timestamp": self._ms(None),
         }
 
-    def _inject_content(self, content: str, names: tuple[str, ...], *, deferred: bool) -> Message:
+    def _inject_content(self, content: str, names: tuple[str, ...], *, deferred: bool,
+                        delivery_id: int | None = None) -> Message:
         ms = self._ms(None)
-        message = self.injection_message(content, names)
+        message = self.injection_message(content, names, delivery_id)
         self.conversation = self.conversation.append(message)
         self.copy.append_custom_message(message)
         self.manager.mark_injected_by_names(list(names))

@@ -31,7 +31,7 @@ from workbench.ui.entry_html import esc, pre, table_html
 from workbench.ui.notify import reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
-from workbench.ui.stepper_view import StepperView
+from workbench.ui.stepper_view import StepperView, edit_mode_reason, edit_mode_select
 from workbench.ui.theme import theme_sheets
 from workbench.ui.validate_view import ValidateCard
 
@@ -66,6 +66,18 @@ def engine_warning(diag: Any, paths: Mapping[str, Any]) -> str:
     return f"{head}{diag.message}" + (f" ({details})" if details else "")
 
 
+def edit_readings_html(setting: str, readings: list[Any]) -> str:
+    """The edit mode in use and how each edit call of the stream was read (``auto``: from its arguments)."""
+    how = ("auto: each call's mode is read from its arguments" if setting == "auto"
+           else f"every edit call is read as {setting} (set here)")
+    head = f'<div class="wb-kv">Edit mode: <b>{esc(setting)}</b> · {esc(how)}</div>'
+    if not readings:
+        return head + '<div class="wb-muted">(no edit call in the current stream)</div>'
+    rows = [[r.get("stream_key") or "", r.get("tool") or "", r.get("mode") or "no edit tool", edit_mode_reason(r)]
+            for r in readings[:_MAX_FIRES_LISTED]]
+    return head + table_html(["call", "tool", "read as", "why"], rows)
+
+
 class RulesView(Viewer):
     """Rule discovery results and an editor that shows where an edited rule fires in the current stream."""
 
@@ -82,6 +94,9 @@ class RulesView(Viewer):
             stylesheets=[":host textarea { font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; }"],
         )
         self.editor.param.watch(self._on_edit, "value_input")
+        self.edit_mode = edit_mode_select(self.state)
+        self.edit_readings = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width",
+                                          css_classes=["wb-edit-readings"], margin=(0, 10))
         self.builtin = pn.widgets.Checkbox(label="Bundled rules (builtin-defaults)", value=self.state.rule_set().builtin)
         self.builtin.param.watch(lambda e: self._set_builtin(e.new), "value")
         self.editor_status = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width",
@@ -101,7 +116,7 @@ class RulesView(Viewer):
         # The page's replay (built by the Stepper view, shared through the state) is re-run on each edit.
         self.state.param.watch(self._on_replay, "replay")
         self.state.param.watch(lambda *e: self._mark_dirty(), ["rules_dir", "rules_revision", "tab"])
-        self.state.param.watch(lambda *e: self._show_fires(), ["stream", "session", "chunking"])
+        self.state.param.watch(lambda *e: self._show_fires(), ["stream", "session", "chunking", "edit_mode"])
         self._mark_dirty()
 
     def _on_replay(self, event: Any) -> None:
@@ -299,37 +314,43 @@ class RulesView(Viewer):
             self._install_fires(generation, name, *self._find_fires(stepper, name))
             return
         self.fires.object = f'<div class="wb-muted">Replaying {len(stepper):,} events to find where {esc(name)} fires…</div>'
-        settings, home = self.state.settings(), str(self.state.rule_set().home)
+        settings, home, edit_mode = self.state.settings(), str(self.state.rule_set().home), self.state.edit_mode
 
         def work() -> None:
             # rules the page's stepper disabled for running past their time bound stay out here too
             rules = [r for r in stepper.rules if r.name not in stepper.disabled]
-            copy = Stepper(stepper.source, rules, stepper.config.replace(settings=settings, home=home, judge=None, time_bound=None))
+            copy = Stepper(stepper.source, rules, stepper.config.replace(settings=settings, home=home, judge=None,
+                                                                         time_bound=None, edit_mode=edit_mode))
             result = self._find_fires(copy, name)
             doc.add_next_tick_callback(lambda: self._install_fires(generation, name, *result))
 
         threading.Thread(target=work, name="workbench-rule-fires", daemon=True).start()
 
     @staticmethod
-    def _find_fires(stepper: Any, name: str) -> tuple[list[tuple[int, str, str]], str, BaseException | None]:
-        """(fires as (step, event type, delta), why it never fires, error)."""
+    def _find_fires(stepper: Any, name: str) -> tuple[list[tuple[int, str, str]], str, BaseException | None,
+                                                      list[Any]]:
+        """(fires as (step, event type, delta), why it never fires, error, the edit calls' readings)."""
         try:
             fires = []
             last = None
+            readings: dict[str, Any] = {}
             for snap in stepper.snapshots():
                 state = snap.rule(name)
                 last = state
                 if state is not None and state.matched:
                     fires.append((snap.index, snap.event.type, (snap.event.delta or "")[:60]))
+                if snap.edit_mode is not None:
+                    readings[snap.edit_mode["stream_key"]] = snap.edit_mode
             why = f" (not registered: {last.rejected})" if last is not None and not last.registered else ""
-            return fires, why, None
+            return fires, why, None, list(readings.values())
         except Exception as exc:
-            return [], "", exc
+            return [], "", exc, []
 
     def _install_fires(self, generation: int, name: str, fires: list[tuple[int, str, str]], why: str,
-                       error: BaseException | None) -> None:
+                       error: BaseException | None, readings: list[Any]) -> None:
         if generation != self._fires_generation:
             return
+        self.edit_readings.object = edit_readings_html(self.state.edit_mode, readings)
         with reporting("Rule fires"):
             if error is not None:
                 raise error
@@ -356,6 +377,6 @@ class RulesView(Viewer):
         left = pn.Column(self.builtin, self.summary, scroll=True, sizing_mode="stretch_both", min_width=440)
         buttons = pn.FlexBox(self.rule_select, self.revert, self.open_first, flex_wrap="wrap", margin=0,
                              sizing_mode="stretch_width")
-        right = pn.Column(buttons, self.editor, self.editor_status, self.fires, self.examples, self.validate,
-                          self.preview, scroll=True, sizing_mode="stretch_both", min_width=440)
+        right = pn.Column(buttons, self.editor, self.editor_status, self.fires, self.edit_mode, self.edit_readings,
+                          self.examples, self.validate, self.preview, scroll=True, sizing_mode="stretch_both", min_width=440)
         return pn.Row(left, right, sizing_mode="stretch_both", min_height=760)

@@ -75,7 +75,8 @@ def export_bytes(state: AppState, *, with_stepper: bool = True, redactor: Redact
         ruleset = state.rule_set()
         folder = ruleset.folder
         stepper = Stepper(stream, ruleset.rules(), ReplayConfig(state.settings(), home=str(ruleset.home),
-                                                     cwd=stream.cwd or (str(folder) if folder else "/")))
+                                                     cwd=stream.cwd or (str(folder) if folder else "/"),
+                                                     edit_mode=state.edit_mode))
     if session is None and stepper is None:
         raise UsageError("nothing to export: open a session or choose a stream")
     step = min(state.step, max(len(stepper) - 1, 0)) if stepper is not None else 0

@@ -15,6 +15,7 @@ import panel as pn
 import param
 
 from workbench.replay import CHUNK_POLICIES
+from workbench.rules import AGENT_EDIT_MODES
 from workbench.sessions import FILTER_MODES, FLAVOR_BUTTONS, flavour_aliases
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 from workbench.ui.roots import ServedRoots
@@ -36,6 +37,7 @@ URL_KEYS = {
     "tab": "tab",
     "rules": "rules_dir",
     "flavor": "flavour",
+    "edit_mode": "edit_mode",
 }
 
 
@@ -60,6 +62,8 @@ class AppState(param.Parameterized):
     interrupt_mode = param.Selector(default="always", objects=list(INTERRUPT_MODES))
     repeat_mode = param.Selector(default="once", objects=list(REPEAT_MODES))
     repeat_gap = param.Integer(default=10, bounds=(0, 1000))
+    edit_mode = param.Selector(default="auto", objects=list(AGENT_EDIT_MODES),
+                               doc="How edit tool calls are read (auto: each call's mode from its arguments).")
     step = param.Integer(default=0, bounds=(0, None), doc="Stepper position (snapshot index).")
     tab = param.Selector(default="sessions", objects=list(TABS))
     goal = param.String(default="", doc="One-shot request for the stepper once built: 'first-trigger' goes "

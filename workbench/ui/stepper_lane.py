@@ -31,7 +31,8 @@ _SCAN_CHUNK = 200  # events replayed between progress reports / cancel checks of
 # stream (a change starts at step 0); the others (rules folder, settings), like a rule edit, a judge choice
 # or a grown session file, replay the same stream, whose steps are its events: the step is kept, so keep
 # and discard can be compared at the same point.
-SOURCE = ("session", "stream", "chunking", "rules_dir", "context_mode", "interrupt_mode", "repeat_mode", "repeat_gap")
+SOURCE = ("session", "stream", "chunking", "rules_dir", "context_mode", "interrupt_mode", "repeat_mode", "repeat_gap",
+          "edit_mode")
 _STREAM_CHOICES = 3
 
 
@@ -237,7 +238,8 @@ class StepperLane:
 
             finished = [False]
 
-            config = ReplayConfig(self.state.settings(), cwd=cwd, home=str(ruleset.home), judge=self.judge.make_judge())
+            config = ReplayConfig(self.state.settings(), cwd=cwd, home=str(ruleset.home), judge=self.judge.make_judge(),
+                                  edit_mode=self.state.edit_mode)
             stepper = Stepper(ReplaySource(stream, label=label), rules, config, progress=checked, background=True)
             goal = min(max(target, 0), max(len(stepper) - 1, 0))
             finished[0] = True  # the check goes on in the background; from here on the replay reports

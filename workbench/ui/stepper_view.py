@@ -67,6 +67,26 @@ def _wrap(*objects: Any) -> pn.FlexBox:
     return pn.FlexBox(*objects, flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
 
 
+def edit_mode_select(state: AppState) -> pn.widgets.Select:
+    """The edit mode the replay reads edit calls with (``--edit-mode``); Stepper and Rules tab share it."""
+    return pn.widgets.Select.from_param(state.param.edit_mode, label="Edit mode", width=120,
+                                        css_classes=["wb-edit-mode"])
+
+
+def edit_mode_reason(reading: Any) -> str:
+    """Why a call was read in its mode, worded for the app (a set mode comes from the Edit mode menu)."""
+    return str(reading.get("reason") or "").replace("set by --edit-mode", "set in the Edit mode menu")
+
+
+def edit_mode_note(reading: Any) -> str:
+    """`` · edit call read as MODE (why)`` for the step's edit call, else nothing."""
+    if not reading:
+        return ""
+    mode = reading.get("mode") or "no edit tool"
+    return (f' · <span class="wb-edit-reading">{esc(reading.get("tool") or "")} call read as <b>{esc(mode)}</b> '
+            f"({esc(edit_mode_reason(reading))})</span>")
+
+
 class StepperView(StepperLane, Viewer):
     """Stream + rules + settings → a step-by-step replay with time travel."""
 
@@ -104,6 +124,7 @@ class StepperView(StepperLane, Viewer):
         self.interrupt_mode = pn.widgets.Select.from_param(s.param.interrupt_mode, label="Interrupt", width=110)
         self.repeat_mode = pn.widgets.Select.from_param(s.param.repeat_mode, label="Repeat", width=100)
         self.repeat_gap = pn.widgets.IntInput.from_param(s.param.repeat_gap, label="Gap", width=70)
+        self.edit_mode = edit_mode_select(s)
         self.reset_btn = pn.widgets.Button(label="|◀ Reset", width=90)
         self.back_btn = pn.widgets.Button(label="◀ Back", width=85)
         self.step_btn = pn.widgets.Button(label="Step ▶", width=85, color="primary")
@@ -264,6 +285,7 @@ class StepperView(StepperLane, Viewer):
         self.position.object = (
             f'<div class="wb-kv">step <b>{i}</b> / {len(st) - 1} · event <b>{esc(ev.type)}</b> · '
             f"status <b>{esc(snap.session_status)}</b> · messages {esc(snap.message_count)} {trig}"
+            f"{edit_mode_note(snap.edit_mode)}"
             f'<br>stream: {esc(self._label)} · keys: ←/→ step, Space play/pause, N next trigger, '
             f'Shift+N previous</div>'
         )
@@ -335,7 +357,7 @@ class StepperView(StepperLane, Viewer):
         # rows that wrap: in a notebook's width (~970 px) the settings, the controls and the panels
         # move to the next line instead of pushing "why now" and the Discard panel off to the side
         choose = _wrap(self.stream_select, self.chunking, self.rules_select, self.context_mode, self.interrupt_mode,
-                       self.repeat_mode, self.repeat_gap, self.judge.select)
+                       self.repeat_mode, self.repeat_gap, self.edit_mode, self.judge.select)
         controls = _wrap(self.reset_btn, self.back_btn, self.step_btn, self.play_btn, self.next_btn, self.cancel_btn,
                          pn.Column(self.slider, self.marks, sizing_mode="stretch_width", margin=0, min_width=320,
                                    styles=_GROW),

@@ -148,7 +148,7 @@ class TimelineView(Viewer):
         s = self.state
         s.param.watch(lambda *e: self._mark_dirty(), ["session", "stream", "chunking", "rules_dir", "rules_revision",
                                                       "context_mode", "interrupt_mode", "repeat_mode", "repeat_gap",
-                                                      "revision"])
+                                                      "edit_mode", "revision"])
         s.param.watch(lambda *e: self.ensure(), "tab")
         s.param.watch(lambda *e: self._move_cursor(), "step")
         self.ensure()
@@ -198,7 +198,8 @@ class TimelineView(Viewer):
             rules = ruleset.rules()
             folder = ruleset.folder
             result = run_session(stream, rules, ReplayConfig(self.state.settings(), home=str(ruleset.home),
-                                                                   cwd=stream.cwd or (str(folder) if folder else "/")))
+                                                                   cwd=stream.cwd or (str(folder) if folder else "/"),
+                                                                   edit_mode=self.state.edit_mode))
             totals = usage_totals(session.entries) if session is not None else None
             return build_timeline(stream, result.events), totals, label, None
         except Exception as exc:  # noqa: BLE001 - any failure is shown on the document thread

@@ -68,7 +68,9 @@ class ValidateCard(Viewer):
             self.result.object = f'<div class="wb-editor-error">✖ rule {esc(name)} is not loaded</div>'
             return
         try:
-            outputs = history_outputs(load_session(str(path)))
+            # edit calls are read in the Edit mode menu's mode, as the replay reads them (auto: per call)
+            mode = self.state.edit_mode
+            outputs = history_outputs(load_session(str(path)), edit_mode=None if mode == "auto" else mode)
         except WorkbenchError as exc:
             self.result.object = f'<div class="wb-editor-error">✖ {esc(exc)}</div>'
             return

@@ -16,7 +16,7 @@ plugin({
 		}
 		const deps = `${shims}/tui-deps.ts`;
 		const virtual: [string, string][] = [
-			["@oh-my-pi/pi-agent-core", "ThinkingLevel"],
+			["@oh-my-pi/pi-agent-core", "ThinkingLevel, createToolScopedAbortReason"],
 			["@oh-my-pi/pi-agent-core/compaction/messages", "createCustomMessage"],
 			["@oh-my-pi/pi-ai/error", "is, Flag"],
 			["@oh-my-pi/pi-wire", "COLLAB_PROMPT_MESSAGE_TYPE, COLLAB_PROTO"],

@@ -33,3 +33,29 @@ export function sanitizeText(value: string): string {
 	}
 	return value;
 }
+
+/**
+ * The coordinator renders its three reminder templates with pi-utils' `prompt.render`, whose 18.3.4
+ * source is not published. This stand-in renders nothing: it records the template and the values
+ * and returns a marker, so the coordinator cases report which template was filled with which rule
+ * name, display path and body, and the workbench's renderer turns that into text on both sides.
+ */
+export const renderCalls: { template: string; vars: Record<string, unknown> }[] = [];
+
+export const prompt = {
+	render(template: string, vars: Record<string, unknown> = {}): string {
+		renderCalls.push({ template, vars: { ...vars } });
+		return `\u0001R${renderCalls.length - 1}\u0001`;
+	},
+};
+
+/** `root`-relative form of `candidate` when it lies strictly inside `root`, else null. */
+export function relativePathWithinRoot(root: string, candidate: string): string | null {
+	const path = require("node:path");
+	const relative = path.relative(path.resolve(root), path.resolve(candidate));
+	return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : null;
+}
+
+export async function withTimeout<T>(promise: Promise<T>, _ms: number, _message: string): Promise<T> {
+	return promise;
+}

@@ -35,3 +35,12 @@ export const setHangulCompatJamoWidthOverride = () => {};
 export const sliceWithWidth = failing("pi-natives sliceWithWidth");
 export const truncateToWidth = failing("pi-natives truncateToWidth");
 export const wrapTextWithAnsi = failing("pi-natives wrapTextWithAnsi");
+
+/**
+ * pi-agent-core's tool-scoped abort reason, as the coordinator hands it to `agent.abort`: the
+ * general reason, the reason per tool call id, and the text the other calls get. The fake host of
+ * the coordinator cases (coordinator_oracle.ts) reads these three fields back.
+ */
+export function createToolScopedAbortReason(reason: string, perTool: Record<string, string>, otherReason: string) {
+	return { reason, perTool, otherReason };
+}
