@@ -104,7 +104,8 @@ def _truthy(value: Any) -> bool:
     return value is not _MISSING and value is not None and value is not False and value != "" and value != 0
 
 
-def _shorten(path: Any, home: str | None) -> str:
+def shorten_path(path: Any, home: str | None) -> str:
+    """``shortenPath`` of omp 17 and pi: any value as a string, the home prefix as ``~``."""
     text = js_str(path)
     if home and text.startswith(home):
         return "~" + text[len(home):]
@@ -133,7 +134,7 @@ def _shorten_scope(scope: str, home: str | None, flavor: RowFlavor) -> str:
     # The joined list is shortened once, as a whole (only its first path can lose the home prefix).
     if flavor == "omp18":
         return shorten18(scope, home)
-    return _shorten(scope, home)
+    return shorten_path(scope, home)
 
 
 def shorten18(path: Any, home: str | None) -> str:
@@ -193,7 +194,7 @@ def _or(args: Mapping[str, Any], *keys: str, default: Any = "") -> Any:
 def format_tool_call(name: str, args: Any, *, home: str | None, flavor: RowFlavor) -> str:
     if type(args) is not dict and not isinstance(args, Mapping):
         args = {}
-    shorten = shorten18 if flavor == "omp18" else _shorten
+    shorten = shorten18 if flavor == "omp18" else shorten_path
     if name == "read":
         p = shorten(js_str(_or(args, "path", "file_path")), home)
         offset, limit = args.get("offset", _MISSING), args.get("limit", _MISSING)
@@ -217,9 +218,9 @@ def format_tool_call(name: str, args: Any, *, home: str | None, flavor: RowFlavo
             scope = _path_scope(args.get("paths") if isinstance(args.get("paths"), (str, list)) else
                                 args.get("path") if isinstance(args.get("path"), str) else None)
             return f"[grep: /{pattern}/ in {_shorten_scope(scope, home, flavor)}]"
-        return f"[grep: /{pattern}/ in {_shorten(_or(args, 'path', default='.'), home)}]"
+        return f"[grep: /{pattern}/ in {shorten_path(_or(args, 'path', default='.'), home)}]"
     if name == "find" and flavor not in ("omp", "omp18"):
-        return f"[find: {js_str(_or(args, 'pattern'))} in {_shorten(_or(args, 'path', default='.'), home)}]"
+        return f"[find: {js_str(_or(args, 'pattern'))} in {shorten_path(_or(args, 'path', default='.'), home)}]"
     if name == "glob" and flavor in ("omp", "omp18"):
         # omp renders a glob call by where it looks, not by its pattern: no path reads "[glob: .]".
         path = args.get("path")

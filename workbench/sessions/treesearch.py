@@ -13,8 +13,8 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from workbench.sessions.entries import paused_gc
+from workbench.sessions.flavour import TreeFlavour
 from workbench.sessions.fuzzy import _Word, _word_score
-from workbench.sessions.rowtext import RowFlavor
 from workbench.sessions.searchindex import SearchIndex
 from workbench.sessions.wordfilter import _swaps
 
@@ -31,13 +31,13 @@ def _word_rule(tok: str, word: str) -> bool:
 
 
 class SearchIndexed:
-    """Mixin for ``FlatTree``: needs ``flavor``, ``entries``, ``normalized`` and ``lowered``."""
+    """Mixin for ``FlatTree``: needs ``flavour``, ``entries``, ``normalized`` and ``lowered``."""
 
     _index: SearchIndex | None
     _index_thread: threading.Thread | None
     _index_mode: IndexMode
     # What the FlatTree it is mixed into provides (declared for readers and type checkers).
-    flavor: RowFlavor
+    flavour: TreeFlavour
     entries: Sequence[Any]
     normalized: Callable[[list[int]], list[str]]
     lowered: Callable[[list[int]], list[str]]
@@ -55,7 +55,7 @@ class SearchIndexed:
     def haystacks(self) -> list[str]:
         """Every node's text as the flavour's search compares it (filled once, then cached)."""
         rows = list(range(len(self.entries)))
-        return self.normalized(rows) if self.flavor in ("omp", "omp18") else self.lowered(rows)
+        return self.normalized(rows) if self.flavour.word_search else self.lowered(rows)
 
     def build_search_index(self) -> SearchIndex:
         """Build the word index now (or wait for the background build); idempotent."""
@@ -64,7 +64,7 @@ class SearchIndexed:
             if thread is not None and thread is not threading.current_thread():
                 thread.join()
             if self._index is None:
-                self._index = SearchIndex(self.haystacks(), fuzzy=self.flavor in ("omp", "omp18"))
+                self._index = SearchIndex(self.haystacks(), fuzzy=self.flavour.word_search)
         return self._index
 
     def start_search_index(self) -> None:
