@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 RowFlavor = Literal["omp", "pi", "omp57", "omp18"]
-_MISSING: Any = object()
+MISSING: Any = object()
 _JS_WS = " \t\n\r\u000b\u000c\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 
@@ -39,10 +39,10 @@ def cut16(text: str, n: int) -> str:
 
 
 def js_str(value: Any) -> str:
-    """``String(value)`` / template conversion; ``_MISSING`` is ``undefined``."""
+    """``String(value)`` / template conversion; ``MISSING`` is ``undefined``."""
     if type(value) is str:  # the common case, first
         return value
-    if value is _MISSING:
+    if value is MISSING:
         return "undefined"
     if value is None:
         return "null"
@@ -80,7 +80,7 @@ def extract(content: Any) -> str:
         for block in content:
             # ``type(...) is dict`` first: the ABC check is slow and JSON gives plain dicts.
             if (type(block) is dict or isinstance(block, Mapping)) and block.get("type") == "text":
-                text = block.get("text", _MISSING)
+                text = block.get("text", MISSING)
                 out += text if type(text) is str else js_str(text)
                 if len(out) >= 200 or (not out.isascii() and len16(out) >= 200):
                     return cut16(out, 200)
@@ -92,16 +92,16 @@ def _join_text_blocks(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(js_str(b.get("text", _MISSING)) for b in content if isinstance(b, Mapping) and b.get("type") == "text")
+        return "".join(js_str(b.get("text", MISSING)) for b in content if isinstance(b, Mapping) and b.get("type") == "text")
     return ""
 
 
-def _truthy(value: Any) -> bool:
+def js_truthy(value: Any) -> bool:
     if type(value) is str:  # the usual value, first
         return value != ""
     if isinstance(value, float) and math.isnan(value):
         return False  # NaN is falsy in JS
-    return value is not _MISSING and value is not None and value is not False and value != "" and value != 0
+    return value is not MISSING and value is not None and value is not False and value != "" and value != 0
 
 
 def shorten_path(path: Any, home: str | None) -> str:
@@ -182,11 +182,11 @@ def _js_minus_one(value: Any) -> Any:
 
 def _or(args: Mapping[str, Any], *keys: str, default: Any = "") -> Any:
     for key in keys:
-        value = args.get(key, _MISSING)
-        if type(value) is str:  # _truthy's first case, without the call
+        value = args.get(key, MISSING)
+        if type(value) is str:  # js_truthy's first case, without the call
             if value:
                 return value
-        elif _truthy(value):
+        elif js_truthy(value):
             return value
     return default
 
@@ -197,13 +197,13 @@ def format_tool_call(name: str, args: Any, *, home: str | None, flavor: RowFlavo
     shorten = shorten18 if flavor == "omp18" else shorten_path
     if name == "read":
         p = shorten(js_str(_or(args, "path", "file_path")), home)
-        offset, limit = args.get("offset", _MISSING), args.get("limit", _MISSING)
-        if offset is not _MISSING or limit is not _MISSING:
-            start = offset if offset is not _MISSING and offset is not None else 1
+        offset, limit = args.get("offset", MISSING), args.get("limit", MISSING)
+        if offset is not MISSING or limit is not MISSING:
+            start = offset if offset is not MISSING and offset is not None else 1
             end: Any = ""
-            if limit is not _MISSING:
+            if limit is not MISSING:
                 end = _js_minus_one(_js_plus(start, limit))
-            p += ":" + js_str(start) + ("-" + js_str(end) if _truthy(end) else "")
+            p += ":" + js_str(start) + ("-" + js_str(end) if js_truthy(end) else "")
         return f"[read: {p}]"
     if name in ("write", "edit"):
         return f"[{name}: {shorten(js_str(_or(args, 'path', 'file_path')), home)}]"
@@ -268,7 +268,7 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
         msg = obj.get("message")
         if type(msg) is not dict and not isinstance(msg, Mapping):
             return "[undefined]"
-        role = msg.get("role", _MISSING)
+        role = msg.get("role", MISSING)
         content = msg.get("content")
         if role == "user":
             return "user: " + norm(extract(content))
@@ -284,12 +284,12 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
                 if stop == "aborted":
                     if msg.get("silent") or msg.get("userInterrupt"):
                         return "assistant: (aborted)"
-                    return "assistant: " + cut16(norm(js_str(error)) if _truthy(error) else "Operation aborted", 80)
+                    return "assistant: " + cut16(norm(js_str(error)) if js_truthy(error) else "Operation aborted", 80)
                 if stop == "error":
-                    return "assistant: " + cut16(norm(js_str(error)) if _truthy(error) else "Error", 80)
+                    return "assistant: " + cut16(norm(js_str(error)) if js_truthy(error) else "Error", 80)
             if stop == "aborted":
                 return "assistant: (aborted)"
-            if _truthy(error):
+            if js_truthy(error):
                 return "assistant: " + cut16(norm(js_str(error)), 80)
             return "assistant: (no content)"
         if role == "toolResult":
@@ -303,7 +303,7 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
             return "[bash]: " + norm(js_str(cmd) if cmd is not None else "")
         return f"[{js_str(role)}]"
     if etype == "custom_message":
-        return f"[{js_str(obj.get('customType', _MISSING))}]: " + norm(_join_text_blocks(obj.get("content")))
+        return f"[{js_str(obj.get('customType', MISSING))}]: " + norm(_join_text_blocks(obj.get("content")))
     if etype == "compaction":
         tokens = obj.get("tokensBefore")
         try:
@@ -312,17 +312,17 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
             k = "NaN"
         return f"[compaction: {k}k tokens]"
     if etype == "branch_summary":
-        return "[branch summary]: " + norm(js_str(obj.get("summary", _MISSING)))
+        return "[branch summary]: " + norm(js_str(obj.get("summary", MISSING)))
     if etype == "model_change":
         key = "modelId" if flavor == "pi" else "model"
-        return f"[model: {js_str(obj.get(key, _MISSING))}]"
+        return f"[model: {js_str(obj.get(key, MISSING))}]"
     if etype == "thinking_level_change":
-        level = obj.get("thinkingLevel", _MISSING)
-        if flavor == "omp" and (level is None or level is _MISSING):
+        level = obj.get("thinkingLevel", MISSING)
+        if flavor == "omp" and (level is None or level is MISSING):
             level = "off"
         return f"[thinking: {js_str(level)}]"
     if etype == "custom":
-        return f"[custom: {js_str(obj.get('customType', _MISSING))}]"
+        return f"[custom: {js_str(obj.get('customType', MISSING))}]"
     if etype == "label":
         label = obj.get("label")
         return f"[label: {js_str(label) if label is not None else '(cleared)'}]"
@@ -330,7 +330,7 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
 
 
 def _part(value: Any) -> str:
-    return "" if value is None or value is _MISSING else js_str(value)
+    return "" if value is None or value is MISSING else js_str(value)
 
 
 def search_text(obj: Mapping[str, Any], label: str | None, *, flavor: RowFlavor) -> str:
@@ -342,10 +342,10 @@ def search_text(obj: Mapping[str, Any], label: str | None, *, flavor: RowFlavor)
         msg = obj.get("message")
         if type(msg) is dict or isinstance(msg, Mapping):
             parts.append(_part(msg.get("role")))
-            content = msg.get("content", _MISSING)
-            if _truthy(content):  # JS truthiness: an empty array still counts
+            content = msg.get("content", MISSING)
+            if js_truthy(content):  # JS truthiness: an empty array still counts
                 parts.append(extract(content))
-            if msg.get("role") == "bashExecution" and _truthy(msg.get("command", _MISSING)):
+            if msg.get("role") == "bashExecution" and js_truthy(msg.get("command", MISSING)):
                 parts.append(js_str(msg.get("command")))
     elif etype == "custom_message":
         parts.append(_part(obj.get("customType")))

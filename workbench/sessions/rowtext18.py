@@ -16,11 +16,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.sessions.rowtext import (
-    _MISSING,
-    _truthy,
+    MISSING,
     cut16,
     format_tool_call,
     js_str,
+    js_truthy,
     norm,
 )
 
@@ -202,7 +202,7 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
         msg = obj.get("message")
         if not isinstance(msg, Mapping):
             return "[undefined]"
-        role = msg.get("role", _MISSING)
+        role = msg.get("role", MISSING)
         if role == "user":
             return "user: " + norm(_extract(msg.get("content")))
         if role == "developer":
@@ -232,7 +232,7 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
         if obj.get("customType") == "advisor":
             qualifier, text = advisor_display(obj.get("details"))
             return (f"advisor ({qualifier}): " if qualifier else "advisor: ") + norm(text)
-        return f"[{js_str(obj.get('customType', _MISSING))}]: " + norm(strip_system_wrapper(_join(obj.get("content"))))
+        return f"[{js_str(obj.get('customType', MISSING))}]: " + norm(strip_system_wrapper(_join(obj.get("content"))))
     if etype == "compaction":
         try:
             k = js_str(math.floor(float(obj.get("tokensBefore")) / 1000 + 0.5))  # type: ignore[arg-type]
@@ -243,7 +243,7 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
         summary = obj.get("summary")
         return "[branch summary]: " + norm(summary if isinstance(summary, str) else "")
     if etype == "model_change":
-        return f"[model: {js_str(obj.get('model', _MISSING))}]"
+        return f"[model: {js_str(obj.get('model', MISSING))}]"
     if etype == "model_usage":
         role = sanitize_field(obj.get("role"))
         return (f"[model usage: {sanitize_field(obj.get('purpose'))} {role + ' ' if role else ''}"
@@ -252,7 +252,7 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
         level = obj.get("thinkingLevel")
         return f"[thinking: {'off' if level is None else js_str(level)}]"
     if etype == "custom":
-        return f"[custom: {js_str(obj.get('customType', _MISSING))}]"
+        return f"[custom: {js_str(obj.get('customType', MISSING))}]"
     if etype == "label":
         label = obj.get("label")
         return f"[label: {js_str(label) if label is not None else '(cleared)'}]"
@@ -262,9 +262,9 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
         title = obj.get("title")
         return f"[title: {norm(title if isinstance(title, str) else js_str(title))}]"
     if etype == "mode_change":
-        return f"[mode: {js_str(obj.get('mode', _MISSING))}]"
+        return f"[mode: {js_str(obj.get('mode', MISSING))}]"
     if etype == "credential_pin":
-        return f"[credential pin: {js_str(obj.get('provider', _MISSING))}]"
+        return f"[credential pin: {js_str(obj.get('provider', MISSING))}]"
     # Bookkeeping and unknown types read as their type, never as an empty row.
     return f"[{(etype if isinstance(etype, str) else '').replace('_', ' ')}]"
 
@@ -277,8 +277,8 @@ def search_text18(obj: Mapping[str, Any], label: str | None) -> str:
         if isinstance(msg, Mapping):
             role = msg.get("role")
             parts.append("" if role is None else js_str(role))
-            content = msg.get("content", _MISSING)
-            if _truthy(content):  # JS truthiness: an empty block list still adds an (empty) part
+            content = msg.get("content", MISSING)
+            if js_truthy(content):  # JS truthiness: an empty block list still adds an (empty) part
                 parts.append(_extract(content))
             if role == "bashExecution" and msg.get("command"):
                 parts.append(js_str(msg.get("command")))

@@ -14,9 +14,9 @@ from typing import Any, Literal
 
 from workbench.sessions.entries import paused_gc
 from workbench.sessions.flavour import TreeFlavour
-from workbench.sessions.fuzzy import _Word, _word_score
+from workbench.sessions.fuzzy import Word, word_score
 from workbench.sessions.searchindex import SearchIndex
-from workbench.sessions.wordfilter import _swaps
+from workbench.sessions.wordfilter import swaps
 
 __all__ = ["INDEX_MIN_ROWS", "IndexMode", "SearchIndexed"]
 
@@ -26,8 +26,8 @@ IndexMode = Literal["auto", "background", "now", "off"]
 
 
 def _word_rule(tok: str, word: str) -> bool:
-    """The scorer's per-word rules (``fuzzy._word_score``, shared by omp17 and omp18) for one word."""
-    return _word_score(tok, _Word(word, 0, 0)) is not None
+    """The scorer's per-word rules (``fuzzy.word_score``, shared by omp17 and omp18) for one word."""
+    return word_score(tok, Word(word, 0, 0)) is not None
 
 
 class SearchIndexed:
@@ -105,7 +105,7 @@ class SearchIndexed:
         """
         index = self._search_index()
         norm = None
-        if index is not None and all(subtokens) and all(len(tok) == 1 and not _swaps(tok) for tok in subtokens):
+        if index is not None and all(subtokens) and all(len(tok) == 1 and not swaps(tok) for tok in subtokens):
             # One-character tokens: the index would give the rows with a word holding each (no
             # swap, prefix or acronym rule applies to one character), all sure; a substring test
             # per row finds the same rows without the candidates (a digit is in half the
@@ -118,7 +118,7 @@ class SearchIndexed:
             sure: set[int] | None = None
             cand: set[int] | None = None
             for tok in subtokens:
-                s, c = index.sure_and_candidates((tok, *_swaps(tok)), _word_rule)
+                s, c = index.sure_and_candidates((tok, *swaps(tok)), _word_rule)
                 sure = s if sure is None else sure & s
                 cand = c if cand is None else cand & c
             assert sure is not None and cand is not None
@@ -144,7 +144,7 @@ class SearchIndexed:
             return None
         found: set[int] | None = None
         for tok in subtokens:
-            rows = index.candidates((tok, *_swaps(tok)) if index.fuzzy else (tok,))
+            rows = index.candidates((tok, *swaps(tok)) if index.fuzzy else (tok,))
             found = rows if found is None else found & rows
             if not found:
                 break
