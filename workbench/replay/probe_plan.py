@@ -18,10 +18,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from workbench.replay.derive import FeedPlan, _branch, timestamp_ok
+from workbench.replay.derive import FeedPlan, entry_branch, timestamp_ok
 from workbench.replay.engine import Key, compile_rule_condition, engine_text, literal_index, rule_sources
 from workbench.replay.memo import LastRuleSet
-from workbench.replay.prefilter import _ast_literal, _patterns, _strings, turn_filter
+from workbench.replay.prefilter import ast_literal, collect_strings, literal_patterns, turn_filter
 from workbench.replay.stream import args_json, compact_json, thaw
 from workbench.rules import Rule
 
@@ -80,13 +80,13 @@ def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
     per_rule: list[tuple[frozenset[Key], frozenset[Key], frozenset[Key]]] = []
     for rule in rules:
         regex: set[Key] = set()
-        for pattern in _patterns(rule.condition):
+        for pattern in literal_patterns(rule.condition):
             try:
                 cond = compile_rule_condition(pattern)
             except Exception:  # noqa: BLE001 - the manager skips an invalid condition: it never matches
                 continue
             regex |= cond.literals or set()  # never None: ``turn_filter`` would have said so
-        ast = {k for k in map(_ast_literal, (p for p in _patterns(rule.ast_condition) if p.strip())) if k is not None}
+        ast = {k for k in map(ast_literal, (p for p in literal_patterns(rule.ast_condition) if p.strip())) if k is not None}
         in_text, in_thinking, in_tool = rule_sources(rule)
         none: frozenset[Key] = frozenset()
         per_rule.append((frozenset(regex) if in_text else none, frozenset(regex) if in_thinking else none,
@@ -155,7 +155,7 @@ def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, st
             if lits.compact:
                 rest.append(compact_json(args))
             if lits.strings:
-                _strings(thaw(args), rest)
+                collect_strings(thaw(args), rest)
             calls.append((index, args_json(args), "\0".join(rest)))  # the dumps: the deltas, joined
     return (text[0] if len(text) == 1 else "".join(text)), (thinking[0] if len(thinking) == 1 else "".join(thinking)), calls
 
@@ -185,7 +185,7 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
     """Mirrors ``derive_stream`` (each assistant message is a turn); raises ``_Unfit``."""
     plans: list[FeedPlan | None] = []
     found: tuple[set[Key], set[Key], set[Key]] = (set(), set(), set())  # literals held, per part
-    branch = tuple(_branch(session, None))
+    branch = tuple(entry_branch(session, None))
     for entry in branch:
         if entry.type != "message":  # (so never an injection, which is a custom message)
             continue
