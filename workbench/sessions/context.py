@@ -1,4 +1,4 @@
-"""What the LLM would see at a leaf: ``buildSessionContext`` of the agents (spec §6).
+"""What the LLM would see at a leaf: ``buildSessionContext`` of the agents (docs/flavours.md, "Context at a leaf").
 
 Three flavours differ only in the model bookkeeping: ``pi`` keeps one ``model`` ({provider,
 modelId}); ``omp57`` keeps a ``models`` map by role that every assistant message overwrites at
@@ -47,7 +47,7 @@ class SessionContext:
     configured_thinking_level: Any = None  # omp18: "auto" when auto thinking was on, else the level
 
     def llm_messages(self) -> list[dict[str, Any]]:
-        """``convertToLlm``: custom / branch / compaction summaries become user messages (§6.8)."""
+        """``convertToLlm``: custom / branch / compaction summaries become user messages."""
         out: list[dict[str, Any]] = []
         for msg in self.messages:
             role = msg.get("role")

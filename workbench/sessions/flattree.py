@@ -1,4 +1,4 @@
-"""The flattened `/tree` layout shared by every ``TreeList`` state (spec §8.2, §8.3, §8.7).
+"""The flattened `/tree` layout shared by every ``TreeList`` state (docs/flavours.md, "The `/tree` selector").
 
 ``FlatTree`` numbers the nodes of the session's forest (``SessionTree.positions()``) once, lays them
 out (``treelayout``), records every tool call for tool-result rows, answers the filter question and
@@ -129,7 +129,7 @@ class FlatTree(SearchIndexed):
         self.pi_forests: dict[tuple[Any, ...], VisibleForest] = {}  # pi: laid-out visible forests, by query
         self._segments: Segments | None = None
         # Per-node facts every filter pass needs, computed once in one pass; tool calls of every
-        # assistant message in the whole tree (§8.2), visible or not.
+        # assistant message in the whole tree (the tool-result rows show them), visible or not.
         self.types: list[str] = [e.type for e in entries]
         self.roles, self.hidden_always, assistants, calls, blocks = _message_facts(entries, self.types, ids, leaf, self.flavour)
         self.tool_calls = self._tool_calls(assistants, calls, blocks)
@@ -179,7 +179,7 @@ class FlatTree(SearchIndexed):
 
     def _tool_calls(self, assistants: list[int], calls: dict[Any, tuple[Any, Any]], blocks: int,
                     ) -> dict[Any, tuple[Any, Any]]:
-        """Every tool call of the assistant messages (§8.2), visible or not, by id: ``calls`` as
+        """Every tool call of the assistant messages (the tool-result rows show them), visible or not, by id: ``calls`` as
         gathered in node order, which is the answer unless an id is used twice. Then the one met
         last wins, in display order (omp 18: its roots last to first, each subtree in preorder)."""
         if blocks == len(calls) or len(assistants) < 2:

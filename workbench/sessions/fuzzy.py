@@ -1,4 +1,4 @@
-"""The two fuzzy scorers of the agents' `/tree` search and pickers (spec §9). Lower scores are better.
+"""The two fuzzy scorers of the agents' `/tree` search and pickers (docs/flavours.md, "Search"). Lower scores are better.
 
 * ``classic_match``: greedy left-to-right subsequence scan (omp57 coding-agent copy, pi / omp tui copies),
   with the optional retries of pi-mono (letter/digit blocks swapped) and of omp tui 2026-01..06
@@ -312,7 +312,7 @@ def word_prefilter(query: str) -> re.Pattern[str] | None:
 
 
 def word_match(query: str, text: str | WordIndex) -> FuzzyMatch:
-    """oh-my-pi's word-local scorer (spec §9.2)."""
+    """oh-my-pi's word-local scorer (docs/flavours.md, "Search")."""
     nq = utf16(normalize_cached(query))
     if not nq:
         return FuzzyMatch(True, 0)

@@ -1,4 +1,4 @@
-"""One-line display text and searchable text of a tree row, per flavour (spec §8.8, §8.9).
+"""One-line display text and searchable text of a tree row, per flavour (docs/flavours.md, "Row text and search text").
 
 JS string semantics are reproduced where users can see them: ``undefined``/``null`` spelled out in
 display text, emptied in search text; cuts count UTF-16 code units.
@@ -254,7 +254,7 @@ def _has_text(content: Any, flavor: RowFlavor) -> bool:
 
 
 def tool_call_only(msg: Mapping[str, Any], flavor: RowFlavor) -> bool:
-    """The tool-call-only assistant rule (§8.3 step 1) for an assistant message's ``message`` object,
+    """The tool-call-only assistant rule (the filters' first step) for an assistant message's ``message`` object,
     without the "is the current leaf" exception (the caller applies it)."""
     if _has_text(msg.get("content"), flavor):
         return False

@@ -1,4 +1,4 @@
-"""The branch tree of a session: leaf, paths, labels, children order and `/tree` navigation (spec §4, §7).
+"""The branch tree of a session: leaf, paths, labels, children order and `/tree` navigation (docs/flavours.md, "The branch tree and labels", "Navigation").
 
 ``SessionTree`` works on loaded entries in memory. Its append/branch methods mirror the agent's
 SessionManager so conformance scripts and the UI can reason about "what would happen"; nothing here
@@ -23,7 +23,7 @@ _UNSET: Any = object()
 
 @dataclass(frozen=True, slots=True)
 class NavigationResult:
-    """What selecting ``target_id`` in `/tree` does (spec §7); ``summary_entry`` is not yet appended."""
+    """What selecting ``target_id`` in `/tree` does (docs/flavours.md, "Navigation"); ``summary_entry`` is not yet appended."""
 
     target_id: str
     old_leaf_id: str | None
@@ -85,7 +85,7 @@ def as_entries(source: Session | Iterable[Entry | Mapping[str, Any]]) -> list[En
 
 
 def branch_path(by_id: Mapping[str, Entry], from_id: str | None) -> list[Entry]:
-    """Root→``from_id`` path through ``parentId`` (§4.4); stops at a missing id or a repeated one."""
+    """Root→``from_id`` path through ``parentId``; stops at a missing id or a repeated one."""
     path: list[Entry] = []
     seen: set[str] = set()
     cur = by_id.get(from_id) if from_id is not None else None
@@ -98,7 +98,7 @@ def branch_path(by_id: Mapping[str, Entry], from_id: str | None) -> list[Entry]:
 
 
 def resolve_labels(entries: Iterable[Entry]) -> dict[str, str]:
-    """Global label map (§4.6): replay label entries in file order; absent/null/"" deletes."""
+    """Global label map: replay label entries in file order; absent/null/"" deletes."""
     labels: dict[str, str] = {}
     for entry in [e for e in entries if e.type == "label"]:
         obj = entry.data if entry.data is not None else entry.raw  # Entry.obj without the property call
@@ -143,7 +143,7 @@ class SessionTree:
         else:
             self.by_id = {}
             for entry in self.entries:
-                self.by_id[entry.id] = entry  # a later duplicate overwrites (§4.1)
+                self.by_id[entry.id] = entry  # a later duplicate overwrites
         self.leaf_id: str | None = (self.entries[-1].id if self.entries else None) if leaf is _UNSET else leaf
         self._tree: list[TreeNode] | None = None
         self._positions: Positions | None = None
@@ -287,7 +287,7 @@ class SessionTree:
     def summary_record(
         self, target_id: str | None, summary: str, details: Any = None, from_hook: bool | None = None
     ) -> dict[str, Any]:
-        # Quirk kept: fromId is the new parent (or "root"), not the abandoned leaf (§2.2).
+        # Quirk kept: fromId is the new parent (or "root"), not the abandoned leaf (docs/flavours.md).
         obj: dict[str, Any] = {"type": "branch_summary", "fromId": target_id if target_id is not None else "root",
                                "summary": summary}
         if details is not None:
@@ -317,7 +317,7 @@ class SessionTree:
         fork._invalidate()
         return fork
 
-    # ----- navigation (§7) ------------------------------------------------------------------
+    # ----- navigation ---------------------------------------------------------------------
     def navigate(
         self, target_id: str, *, summary: str | None = None, details: Any = None, interactive: bool = False
     ) -> NavigationResult:

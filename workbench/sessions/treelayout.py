@@ -1,4 +1,4 @@
-"""Layout of the `/tree` list (spec §8.2, §8.3): indents, connectors, gutters and prefixes.
+"""Layout of the `/tree` list (docs/flavours.md, "Layout"): indents, connectors, gutters and prefixes.
 
 ``layout_forest`` lays out a forest of flat node numbers; ``render_prefix`` draws one row's indent
 cells (memoized per shared gutter tuple); ``pi_visible_forest`` re-lays out pi-mono's visible rows.
@@ -14,7 +14,7 @@ from typing import Any, NamedTuple, Protocol
 
 
 class Layout(NamedTuple):
-    """Where one row sits (§8.2): a plain tuple, because 100k of them are built per flattening."""
+    """Where one row sits: a plain tuple, because 100k of them are built per flattening."""
 
     indent: int
     just_branched: bool
@@ -25,7 +25,7 @@ class Layout(NamedTuple):
 
 
 def layout_forest(roots: list[int], children: Mapping[int, list[int]], active: set[int]) -> dict[int, Layout]:
-    """§8.2 layout over a forest of flat indices, in display order (iterative: 100k-entry chains are common).
+    """The layout of a forest of flat indices, in display order (iterative: 100k-entry chains are common).
 
     A node's gutters tuple is built once per parent and shared by all its children, so a long chain
     holds one tuple, and ``render_prefix`` can memoize on it.
@@ -274,7 +274,7 @@ class Flattened(Protocol):
 
 def pi_visible_forest(flat: Flattened, visible: list[int], folded: frozenset[int]) -> VisibleForest:
     """Rebuild the forest of visible rows (parent = nearest visible ancestor), drop the descendants of
-    folded rows, and lay it out again (§8.3, pi only); rows keep the flattened order.
+    folded rows, and lay it out again (pi only); rows keep the flattened order.
 
     This runs at every pi keystroke, so it touches the visible rows and the chains they sit on, not
     every node: within a chain (``Segments``) a visible row's nearest visible ancestor is the visible

@@ -1,4 +1,4 @@
-"""The `/tree` selector as pure state: filters, search, selection, folding and rows (spec §8).
+"""The `/tree` selector as pure state: filters, search, selection, folding and rows (docs/flavours.md, "The `/tree` selector").
 
 ``TreeList`` is immutable: every key method returns a new ``TreeList`` that shares the ``FlatTree``
 (computed once, linear in the number of entries). Flavours: ``omp`` (oh-my-pi v17: fuzzy word search,
@@ -339,7 +339,7 @@ class TreeList:
         new.closed = True
         return new
 
-    # pi-mono folding (§8.6)
+    # pi-mono folding
     def _foldable(self, n: int) -> bool:
         if not self.flavour.relays_out_visible or not self._vchildren.get(n):
             return False

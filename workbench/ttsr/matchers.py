@@ -1,4 +1,4 @@
-"""Tool matcher surfaces (§7): what the manager sees of a (possibly partial) tool call.
+"""Tool matcher surfaces: what the manager sees of a (possibly partial) tool call.
 
 A tool may project its arguments onto three surfaces: a *digest* (the text the call introduces into
 files, without patch grammar), *paths* (the files it touches, even when they live inside the payload)
