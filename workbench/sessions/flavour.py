@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
 
-from workbench.sessions.rowtext import display_text, search_text, shorten_path, tool_call_only
+from workbench.sessions.rowtext import RowRules, display_text, search_text, tool_call_only
 from workbench.sessions.treelayout import Layout, layout_forest, render_prefix
 from workbench.sessions.wordfilter import normalize_many, query_matcher, word_query
 
@@ -84,6 +84,7 @@ class TreeFlavour:
     offered: ClassVar[bool] = True  # on the command line and in the app (omp 5.7: conformance only)
 
     # -- session facts --------------------------------------------------------------------------
+    row_rules: ClassVar[RowRules] = RowRules()  # the row-text quirks (rowtext.RowRules)
     settings_types: ClassVar[frozenset[str]] = SETTINGS_TYPES  # hidden by the default filter
     known_types: ClassVar[frozenset[str]] = ROW_TYPES  # entry types with a row text of their own
     summary_origin_field: ClassVar[str] = "fromExtension"  # where a branch summary says a hook made it
@@ -113,19 +114,19 @@ class TreeFlavour:
     # -- row text -------------------------------------------------------------------------------
     def display(self, obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], home: str | None) -> str:
         """The one-line text of an entry's row."""
-        return display_text(obj, flavor=self.name, tool_calls=tool_calls, home=home)
+        return display_text(obj, rules=self.row_rules, tool_calls=tool_calls, home=home)
 
     def search_text(self, obj: Mapping[str, Any], label: str | None) -> str:
         """The text a search looks in."""
-        return search_text(obj, label, flavor=self.name)
+        return search_text(obj, label, rules=self.row_rules)
 
     def shorten(self, path: Any, home: str | None) -> str:
         """A tool path with the home directory as ``~``."""
-        return shorten_path(path, home)
+        return self.row_rules.shorten(path, home)
 
     def hidden_assistant(self, msg: Mapping[str, Any]) -> bool:
         """An assistant message with no row of its own (unless it is the leaf)."""
-        return tool_call_only(msg, self.name)
+        return tool_call_only(msg, self.row_rules)
 
     def user_request(self, obj: Mapping[str, Any]) -> bool:
         """A user prompt: a row the user-only filter shows, an entry navigation rewinds past."""

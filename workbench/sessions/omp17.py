@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 from workbench.sessions.flavour import Flavor, Selector, TreeFlavour
+from workbench.sessions.rowtext import RowRules
 
 __all__ = ["OMP17", "Omp17"]
 
@@ -19,6 +20,7 @@ class Omp17(TreeFlavour):
     name: ClassVar[Flavor] = "omp"
     follows: ClassVar[str] = "oh-my-pi 17"
     aliases: ClassVar[tuple[str, ...]] = ("omp17",)
+    row_rules = RowRules(omp_tools=True, developer_rows=True, abort_texts=True, thinking_off=True, dots_are_empty=True)
     word_search = True
     chain_anchor = True
     caps_indent = True

@@ -14,10 +14,10 @@ from typing import Any, ClassVar
 
 from workbench.sessions.flavour import Flavor, S, Selector
 from workbench.sessions.omp17 import Omp17
-from workbench.sessions.rowtext import shorten18
 from workbench.sessions.rowtext18 import (
     KNOWN_TYPES18,
     SETTINGS_TYPES18,
+    TOOL_ROWS18,
     display_text18,
     hidden_assistant18,
     is_user_request18,
@@ -33,6 +33,7 @@ class Omp18(Omp17):
     name: ClassVar[Flavor] = "omp18"
     follows: ClassVar[str] = "oh-my-pi 18.3 with pi-tui 18.2.9"
     aliases: ClassVar[tuple[str, ...]] = ()
+    row_rules = TOOL_ROWS18  # only tool calls: its own row text (rowtext18) does the rest
     settings_types = SETTINGS_TYPES18
     known_types = KNOWN_TYPES18
     selector_gets_real_leaf = True
@@ -50,9 +51,6 @@ class Omp18(Omp17):
 
     def search_text(self, obj: Mapping[str, Any], label: str | None) -> str:
         return search_text18(obj, label)
-
-    def shorten(self, path: Any, home: str | None) -> str:
-        return shorten18(path, home)
 
     def hidden_assistant(self, msg: Mapping[str, Any]) -> bool:
         return hidden_assistant18(msg)

@@ -1,4 +1,7 @@
-"""One-line display text and searchable text of a tree row, per flavour (docs/flavours.md, "Row text and search text").
+"""One-line display text and searchable text of a tree row (docs/flavours.md, "Row text and search text").
+
+What differs between the flavours is a ``RowRules`` value each flavour object holds; nothing here
+knows a flavour's name.
 
 JS string semantics are reproduced where users can see them: ``undefined``/``null`` spelled out in
 display text, emptied in search text; cuts count UTF-16 code units.
@@ -9,10 +12,10 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
-RowFlavor = Literal["omp", "pi", "omp57", "omp18"]
 MISSING: Any = object()
 _JS_WS = " \t\n\r\u000b\u000c\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
@@ -130,13 +133,6 @@ def _path_scope(value: Any) -> str:
     return ", ".join("" if v is None else js_str(v) for v in items) if items else "."
 
 
-def _shorten_scope(scope: str, home: str | None, flavor: RowFlavor) -> str:
-    # The joined list is shortened once, as a whole (only its first path can lose the home prefix).
-    if flavor == "omp18":
-        return shorten18(scope, home)
-    return shorten_path(scope, home)
-
-
 def shorten18(path: Any, home: str | None) -> str:
     """pi-tui 18's ``shortenPath``: only a string; the home prefix must end at a path separator."""
     if not isinstance(path, str):
@@ -146,6 +142,19 @@ def shorten18(path: Any, home: str | None) -> str:
         if rest == "" or rest.startswith(("/", "\\")):
             return "~" + rest.replace("\\", "/")
     return path
+
+
+@dataclass(frozen=True, slots=True)
+class RowRules:
+    """The row-text quirks of one flavour (the defaults: pi-mono and oh-my-pi 5.7)."""
+
+    omp_tools: bool = False  # grep and glob rows name the paths they search; no find row (oh-my-pi)
+    shorten: Callable[[Any, str | None], str] = shorten_path  # a tool path with home as "~"
+    developer_rows: bool = False  # a developer message has a row of its own
+    abort_texts: bool = False  # an aborted or failed turn shows its error (or "Operation aborted")
+    model_key: str = "model"  # the model_change field the row shows
+    thinking_off: bool = False  # a missing thinking level reads "off"
+    dots_are_empty: bool = False  # text of only dots and ellipses counts as no text
 
 
 def _js_number(value: Any) -> float:
@@ -191,10 +200,10 @@ def _or(args: Mapping[str, Any], *keys: str, default: Any = "") -> Any:
     return default
 
 
-def format_tool_call(name: str, args: Any, *, home: str | None, flavor: RowFlavor) -> str:
+def format_tool_call(name: str, args: Any, *, home: str | None, rules: RowRules) -> str:
     if type(args) is not dict and not isinstance(args, Mapping):
         args = {}
-    shorten = shorten18 if flavor == "omp18" else shorten_path
+    shorten = rules.shorten
     if name == "read":
         p = shorten(js_str(_or(args, "path", "file_path")), home)
         offset, limit = args.get("offset", MISSING), args.get("limit", MISSING)
@@ -214,55 +223,56 @@ def format_tool_call(name: str, args: Any, *, home: str | None, flavor: RowFlavo
         # Every agent reads the pattern as ``String(args.pattern || "")``: a missing one is empty,
         # never "undefined".
         pattern = js_str(_or(args, "pattern"))
-        if flavor in ("omp", "omp18"):
+        if rules.omp_tools:
             scope = _path_scope(args.get("paths") if isinstance(args.get("paths"), (str, list)) else
                                 args.get("path") if isinstance(args.get("path"), str) else None)
-            return f"[grep: /{pattern}/ in {_shorten_scope(scope, home, flavor)}]"
+            # The joined list is shortened once, as a whole (only its first path can lose the home).
+            return f"[grep: /{pattern}/ in {shorten(scope, home)}]"
         return f"[grep: /{pattern}/ in {shorten_path(_or(args, 'path', default='.'), home)}]"
-    if name == "find" and flavor not in ("omp", "omp18"):
+    if name == "find" and not rules.omp_tools:
         return f"[find: {js_str(_or(args, 'pattern'))} in {shorten_path(_or(args, 'path', default='.'), home)}]"
-    if name == "glob" and flavor in ("omp", "omp18"):
+    if name == "glob" and rules.omp_tools:
         # omp renders a glob call by where it looks, not by its pattern: no path reads "[glob: .]".
         path = args.get("path")
         paths = args.get("paths")
         scope = _path_scope(path if isinstance(path, str) else paths if isinstance(paths, (str, list)) else None)
-        return f"[glob: {_shorten_scope(scope, home, flavor)}]"
+        return f"[glob: {shorten(scope, home)}]"
     if name == "ls":
         return f"[ls: {shorten(js_str(_or(args, 'path', default='.')), home)}]"
     j = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
     return f"[{name}: {cut16(j, 40)}{'...' if len16(j) > 40 else ''}]"
 
 
-def _meaningful(s: str, flavor: RowFlavor) -> bool:
+def _meaningful(s: str, rules: RowRules) -> bool:
     t = s.strip(_JS_WS)
-    if flavor == "omp":
+    if rules.dots_are_empty:
         t = t.replace(".", "").replace("…", "").strip(_JS_WS)
     return bool(t)
 
 
-def _has_text(content: Any, flavor: RowFlavor) -> bool:
+def _has_text(content: Any, rules: RowRules) -> bool:
     if isinstance(content, str):
-        return _meaningful(content, flavor)
+        return _meaningful(content, rules)
     if isinstance(content, list):
         # A plain loop with ``type(b) is dict`` first: this runs for every assistant message of a tree.
         for b in content:
             if (type(b) is dict or isinstance(b, Mapping)) and b.get("type") == "text":
                 text = b.get("text")
-                if isinstance(text, str) and _meaningful(text, flavor):
+                if isinstance(text, str) and _meaningful(text, rules):
                     return True
     return False
 
 
-def tool_call_only(msg: Mapping[str, Any], flavor: RowFlavor) -> bool:
+def tool_call_only(msg: Mapping[str, Any], rules: RowRules) -> bool:
     """The tool-call-only assistant rule (the filters' first step) for an assistant message's ``message`` object,
     without the "is the current leaf" exception (the caller applies it)."""
-    if _has_text(msg.get("content"), flavor):
+    if _has_text(msg.get("content"), rules):
         return False
     stop = msg.get("stopReason")
     return not stop or stop in ("stop", "toolUse")
 
 
-def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mapping[str, Any], home: str | None) -> str:
+def display_text(obj: Mapping[str, Any], *, rules: RowRules, tool_calls: Mapping[str, Any], home: str | None) -> str:
     etype = obj.get("type")
     if etype == "message":
         msg = obj.get("message")
@@ -272,7 +282,7 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
         content = msg.get("content")
         if role == "user":
             return "user: " + norm(extract(content))
-        if role == "developer" and flavor == "omp":
+        if role == "developer" and rules.developer_rows:
             return "developer: " + norm(extract(content))
         if role == "assistant":
             text = norm(extract(content))
@@ -280,7 +290,7 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
                 return "assistant: " + text
             stop = msg.get("stopReason")
             error = msg.get("errorMessage")
-            if flavor == "omp":
+            if rules.abort_texts:
                 if stop == "aborted":
                     if msg.get("silent") or msg.get("userInterrupt"):
                         return "assistant: (aborted)"
@@ -295,7 +305,7 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
         if role == "toolResult":
             call = tool_calls.get(msg.get("toolCallId")) if isinstance(msg.get("toolCallId"), str) else None  # type: ignore[arg-type]
             if call is not None:
-                return format_tool_call(js_str(call[0]), call[1], home=home, flavor=flavor)
+                return format_tool_call(js_str(call[0]), call[1], home=home, rules=rules)
             name = msg.get("toolName")
             return f"[{js_str(name) if name is not None else 'tool'}]"
         if role == "bashExecution":
@@ -314,11 +324,10 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
     if etype == "branch_summary":
         return "[branch summary]: " + norm(js_str(obj.get("summary", MISSING)))
     if etype == "model_change":
-        key = "modelId" if flavor == "pi" else "model"
-        return f"[model: {js_str(obj.get(key, MISSING))}]"
+        return f"[model: {js_str(obj.get(rules.model_key, MISSING))}]"
     if etype == "thinking_level_change":
         level = obj.get("thinkingLevel", MISSING)
-        if flavor == "omp" and (level is None or level is MISSING):
+        if rules.thinking_off and (level is None or level is MISSING):
             level = "off"
         return f"[thinking: {js_str(level)}]"
     if etype == "custom":
@@ -333,7 +342,7 @@ def _part(value: Any) -> str:
     return "" if value is None or value is MISSING else js_str(value)
 
 
-def search_text(obj: Mapping[str, Any], label: str | None, *, flavor: RowFlavor) -> str:
+def search_text(obj: Mapping[str, Any], label: str | None, *, rules: RowRules) -> str:
     parts: list[str] = []
     if label:
         parts.append(label)
@@ -356,10 +365,10 @@ def search_text(obj: Mapping[str, Any], label: str | None, *, flavor: RowFlavor)
     elif etype == "branch_summary":
         parts += ["branch summary", _part(obj.get("summary"))]
     elif etype == "model_change":
-        parts += ["model", _part(obj.get("modelId" if flavor == "pi" else "model"))]
+        parts += ["model", _part(obj.get(rules.model_key))]
     elif etype == "thinking_level_change":
         level = obj.get("thinkingLevel")
-        parts += ["thinking", "off" if flavor == "omp" and level is None else _part(level)]
+        parts += ["thinking", "off" if rules.thinking_off and level is None else _part(level)]
     elif etype == "custom":
         parts += ["custom", _part(obj.get("customType"))]
     elif etype == "label":

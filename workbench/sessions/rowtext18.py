@@ -17,12 +17,17 @@ from typing import Any
 
 from workbench.sessions.rowtext import (
     MISSING,
+    RowRules,
     cut16,
     format_tool_call,
     js_str,
     js_truthy,
     norm,
+    shorten18,
 )
+
+# A tool result's row: the call as oh-my-pi renders it, paths shortened the pi-tui 18 way.
+TOOL_ROWS18 = RowRules(omp_tools=True, shorten=shorten18)
 
 SETTINGS_TYPES18 = frozenset({
     "label", "custom", "model_change", "model_usage", "thinking_level_change", "service_tier_change", "title_change",
@@ -221,7 +226,7 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
             call_id = msg.get("toolCallId")
             call = tool_calls.get(call_id) if isinstance(call_id, str) and call_id else None
             if call is not None:
-                return format_tool_call(js_str(call[0]), call[1], home=home, flavor="omp18")
+                return format_tool_call(js_str(call[0]), call[1], home=home, rules=TOOL_ROWS18)
             name = msg.get("toolName")
             return f"[{js_str(name) if name is not None else 'tool'}]"
         if role == "bashExecution":
