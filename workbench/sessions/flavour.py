@@ -15,13 +15,14 @@ interface they use, so this module needs nothing from the list that holds it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
 
 from workbench.sessions.rowtext import RowRules, display_text, search_text, tool_call_only
 from workbench.sessions.treelayout import Layout, layout_forest, render_prefix
 from workbench.sessions.wordfilter import normalize_many, query_matcher, word_query
 
-__all__ = ["SETTINGS_TYPES", "Flavor", "Selector", "TreeFlavour"]
+__all__ = ["SETTINGS_TYPES", "ContextRules", "Flavor", "Selector", "TreeFlavour"]
 
 Flavor = Literal["omp", "pi", "omp57", "omp18"]
 
@@ -34,6 +35,21 @@ ROW_TYPES = frozenset({"message", "custom_message", "compaction", "branch_summar
 _SIMPLE_KEYS = {"up": "up", "down": "down", "left": "page_up", "right": "page_down", "pageup": "page_up",
                 "pagedown": "page_down", "home": "first", "end": "last", "escape": "escape", "backspace": "backspace"}
 _FILTER_LETTERS = {"d": "default", "t": "no-tools", "u": "user-only", "l": "labeled-only", "a": "all"}
+
+
+@dataclass(frozen=True, slots=True)
+class ContextRules:
+    """What the model sees at a leaf (``context.build_session_context``); the defaults: omp 5.7."""
+
+    drops_retry_recovery: bool = False  # an assistant turn marked retryRecovery carries nothing
+    error_turns: Literal["kept", "empty", "blank"] = "kept"  # failed turns dropped: none, empty, blank
+    thinking_off: bool = False  # a thinking change with no level reads "off"
+    model_source: Literal["roles", "roles18", "provider"] = "roles"  # how model changes are read
+    keeps_pinned_default: bool = False  # a model_change of the default role outlives later turns
+    # omp 18's records and passes: service tiers, modes, `/clear` boundaries, the configured thinking
+    # level, compaction metadata, rollovers, display-only custom messages, attribution and the last
+    # pass that drops tool calls without results.
+    records18: bool = False
 
 
 class Row(Protocol):
@@ -85,6 +101,7 @@ class TreeFlavour:
 
     # -- session facts --------------------------------------------------------------------------
     row_rules: ClassVar[RowRules] = RowRules()  # the row-text quirks (rowtext.RowRules)
+    context_rules: ClassVar[ContextRules] = ContextRules()  # what the model sees at a leaf
     settings_types: ClassVar[frozenset[str]] = SETTINGS_TYPES  # hidden by the default filter
     known_types: ClassVar[frozenset[str]] = ROW_TYPES  # entry types with a row text of their own
     summary_origin_field: ClassVar[str] = "fromExtension"  # where a branch summary says a hook made it

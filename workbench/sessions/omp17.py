@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from workbench.sessions.flavour import Flavor, Selector, TreeFlavour
+from workbench.sessions.flavour import ContextRules, Flavor, Selector, TreeFlavour
 from workbench.sessions.rowtext import RowRules
 
 __all__ = ["OMP17", "Omp17"]
@@ -21,6 +21,8 @@ class Omp17(TreeFlavour):
     follows: ClassVar[str] = "oh-my-pi 17"
     aliases: ClassVar[tuple[str, ...]] = ("omp17",)
     row_rules = RowRules(omp_tools=True, developer_rows=True, abort_texts=True, thinking_off=True, dots_are_empty=True)
+    context_rules = ContextRules(drops_retry_recovery=True, error_turns="empty", thinking_off=True,
+                                 keeps_pinned_default=True)
     word_search = True
     chain_anchor = True
     caps_indent = True

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from workbench.sessions.flavour import Flavor, S, Selector
+from workbench.sessions.flavour import ContextRules, Flavor, S, Selector
 from workbench.sessions.omp17 import Omp17
 from workbench.sessions.rowtext18 import (
     KNOWN_TYPES18,
@@ -34,6 +34,8 @@ class Omp18(Omp17):
     follows: ClassVar[str] = "oh-my-pi 18.3 with pi-tui 18.2.9"
     aliases: ClassVar[tuple[str, ...]] = ()
     row_rules = TOOL_ROWS18  # only tool calls: its own row text (rowtext18) does the rest
+    context_rules = ContextRules(drops_retry_recovery=True, error_turns="blank", thinking_off=True,
+                                 model_source="roles18", keeps_pinned_default=True, records18=True)
     settings_types = SETTINGS_TYPES18
     known_types = KNOWN_TYPES18
     selector_gets_real_leaf = True

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from workbench.sessions.flavour import Flavor, S, TreeFlavour
+from workbench.sessions.flavour import ContextRules, Flavor, S, TreeFlavour
 from workbench.sessions.rowtext import RowRules
 
 __all__ = ["PI", "Pi"]
@@ -20,6 +20,7 @@ class Pi(TreeFlavour):
     name: ClassVar[Flavor] = "pi"
     follows: ClassVar[str] = "pi-mono"
     row_rules = RowRules(model_key="modelId")
+    context_rules = ContextRules(model_source="provider")
     summary_origin_field = "fromHook"
     selector_gets_real_leaf = True
     here_before_lookup = True
