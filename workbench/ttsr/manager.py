@@ -82,7 +82,8 @@ def _num(value: Any) -> int | float:
     """Keep whole floats as ints so results compare like JS numbers."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    return value
+    number: int | float = value
+    return number
 
 
 class TtsrManager(JudgedRules):
@@ -103,7 +104,7 @@ class TtsrManager(JudgedRules):
         self._can_match_text = False
         self._can_match_thinking = False
         self._next_condition_id = 0
-        self._gate_cache: dict[tuple, tuple[RuleEntry, ...]] = {}
+        self._gate_cache: dict[tuple[Any, ...], tuple[RuleEntry, ...]] = {}
         self.diagnostics: list[Diagnostic] = []
         self.rejections: dict[str, str] = {}
 

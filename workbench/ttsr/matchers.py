@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from workbench.rules.jsstring import js_trim
 from workbench.ttsr.paths import (
     JS_DOT,
     JS_LINE_END,
@@ -23,7 +24,6 @@ from workbench.ttsr.paths import (
     JS_WS,
     argument_paths,
     candidates_for,
-    js_trim,
 )
 
 EditMode = Literal["replace", "patch", "hashline", "apply_patch", "sloppy"]
