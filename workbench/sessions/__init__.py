@@ -33,9 +33,9 @@ Public API (other packages code against these names):
 
 from __future__ import annotations
 
+from workbench.errors import Diagnostic
 from workbench.sessions.context import SessionContext, build_session_context
 from workbench.sessions.entries import (
-    Diagnostic,
     Entry,
     NotLoaded,
     Session,
@@ -57,6 +57,7 @@ from workbench.sessions.flavors import (
     flavour_aliases,
     resolve_flavor,
 )
+from workbench.sessions.forest import TreeNode
 from workbench.sessions.fuzzy import FuzzyMatch, classic_match, fuzzy_filter, word_match
 from workbench.sessions.fuzzy18 import word_match18
 from workbench.sessions.labels import append_label
@@ -76,7 +77,6 @@ from workbench.sessions.synthetic import (
 from workbench.sessions.tree import (
     NavigationResult,
     SessionTree,
-    TreeNode,
     branch_path,
     resolve_labels,
 )

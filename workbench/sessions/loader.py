@@ -24,8 +24,8 @@ from typing import Any
 
 from orjson import loads as _fast_loads
 
-from workbench.errors import SessionFileError
-from workbench.sessions.entries import Diagnostic, Entry, EntryLinks, NotLoaded, Session, make_entry, paused_gc
+from workbench.errors import Diagnostic, SessionFileError
+from workbench.sessions.entries import Entry, EntryLinks, NotLoaded, Session, make_entry, paused_gc
 from workbench.sessions.structure import (
     CURRENT_VERSION,
     LoadFacts,

@@ -21,14 +21,13 @@ from workbench.sessions.flattree import (
     FILTER_TAGS,
     FilterMode,
     FlatTree,
-    Flavor,
     RowMaker,
     TreeRow,
     pi_visible_forest,
     render_rows,
     truncate_to_width,
 )
-from workbench.sessions.flavors import TreeFlavour, resolve_flavor
+from workbench.sessions.flavors import Flavor, TreeFlavour, resolve_flavor
 from workbench.sessions.tree import SessionTree
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FilterMode", "Flavor", "TreeList", "TreeRow", "truncate_to_width"]
