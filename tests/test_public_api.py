@@ -78,7 +78,8 @@ PUBLIC = {
         "normalize_many", "normalized_text", "parse_session_bytes", "parse_session_text", "parse_timestamp_ms", "paused_gc",
         "query_matcher", "resolve_flavor", "resolve_labels", "session_files", "session_info", "time_tree",
         "usage_totals", "word_match", "word_match18", "word_matches",
-        "TOKEN_FIELDS", "BranchUsage", "ChildUsage", "JudgeUsage", "branch_usage", "subagent_files"
+        "TOKEN_FIELDS", "BranchUsage", "ChildUsage", "JudgeUsage", "branch_usage", "subagent_files",
+        "REGISTRY", "TreeFlavour", "flavour"
     },
     "workbench.replay": {
         "API_KEY_ENV", "AskJudge", "Bounded", "BufferView", "CHUNK_POLICIES", "ChunkPolicy", "Conversation",

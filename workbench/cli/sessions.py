@@ -8,9 +8,8 @@ from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json, print_json_fast
 from workbench.errors import NotFoundError
-from workbench.sessions import build_session_context, load_session
+from workbench.sessions import FLAVOR_CHOICES, FlavorGuess, build_session_context, choose_flavor, flavour, load_session
 from workbench.sessions.entries import Session, paused_gc
-from workbench.sessions.flavors import FLAVOR_CHOICES, FlavorGuess, choose_flavor, flavour
 from workbench.sessions.treelist import FILTER_MODES, TreeList
 
 

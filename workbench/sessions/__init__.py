@@ -7,7 +7,8 @@ Public API (other packages code against these names):
   a missing, empty or header-less file raises ``SessionFileError`` (``strict=True``, for the CLI and
   the app) or loads as no entries plus a diagnostic, as the agent loads it (``strict=False``).
 * ``FLAVOR_BUTTONS`` / ``flavour_aliases()``: the app's flavour buttons and the other names of flavours,
-  from the one registry the CLI choices come from.
+  from the one registry the CLI choices come from (``REGISTRY``: one ``TreeFlavour`` object per followed
+  version; ``flavour(name)`` gives the object of a name or alias).
 * ``choose_flavor(name, session) -> FlavorGuess`` (the one decision per file every command and the app
   use) / ``detect_flavor(session)`` / ``resolve_flavor(name, session)`` / ``FLAVOR_CHOICES``:
   which agent's rules a file is read with (``omp`` = omp17, ``omp18``, ``pi``; ``auto`` detects).
@@ -51,9 +52,12 @@ from workbench.sessions.files import (
 from workbench.sessions.flavors import (
     FLAVOR_BUTTONS,
     FLAVOR_CHOICES,
+    REGISTRY,
     FlavorGuess,
+    TreeFlavour,
     choose_flavor,
     detect_flavor,
+    flavour,
     flavour_aliases,
     resolve_flavor,
 )
@@ -106,6 +110,7 @@ __all__ = [
     "FILTER_TAGS",
     "FLAVOR_BUTTONS",
     "FLAVOR_CHOICES",
+    "REGISTRY",
     "STREAM_SUFFIX",
     "TOKEN_FIELDS",
     "BranchUsage",
@@ -123,6 +128,7 @@ __all__ = [
     "SessionContext",
     "SessionInfo",
     "SessionTree",
+    "TreeFlavour",
     "TreeList",
     "TreeNode",
     "TreeRow",
@@ -134,6 +140,7 @@ __all__ = [
     "choose_flavor",
     "classic_match",
     "detect_flavor",
+    "flavour",
     "flavour_aliases",
     "fuzzy_filter",
     "generate_session_records",
