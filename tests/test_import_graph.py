@@ -1,6 +1,6 @@
 """The import graph of ``workbench/``, read from the source with ``ast``: no cycles, every import down.
 
-Layers (DESIGN "one direction of imports"), lowest first; a module may import its own layer's
+Layers (docs/architecture.md), lowest first; a module may import its own layer's
 packages (without a package-level cycle) and any layer below, never one above:
 
     errors  <  rules, edits, ttsr, sessions  <  replay  <  store, backtest, rulecheck, export  <  ui, cli  <  __main__
@@ -132,9 +132,47 @@ def test_no_import_cycles_between_modules():
     # A submodule that imports its own package's __init__ closes a cycle with it (the package
     # imports the submodule), which is why the replay's modules import ``workbench.replay.engine``
     # rather than ``from workbench.replay import engine``.
-    # Imports under ``if TYPE_CHECKING:`` only name types for annotations and never run: not cycles.
-    graph = {m: {t for t, _line, runtime in edges if t != m and runtime} for m, edges in GRAPH.items()}
+    # Imports under ``if TYPE_CHECKING:`` count too: two modules that need each other's types are one
+    # concept split in two (a mixin declaring its host's state); give the one a Protocol instead.
+    graph = {m: {t for t, _line, _runtime in edges if t != m} for m, edges in GRAPH.items()}
     assert _cycle(graph) is None
+
+
+def test_the_cycle_check_counts_type_checking_imports():
+    # treelayout once named FlatTree under TYPE_CHECKING while flattree imported treelayout.
+    GRAPH["workbench.sessions.treelayout"].append(("workbench.sessions.flattree", 1, False))
+    try:
+        graph = {m: {t for t, _line, _runtime in edges if t != m} for m, edges in GRAPH.items()}
+        assert _cycle(graph) is not None
+    finally:
+        GRAPH["workbench.sessions.treelayout"].pop()
+
+
+def _private_imports(sources: dict[str, str]) -> list[str]:
+    """``from x import _name`` where ``x`` is another workbench module (``__dunder__`` names aside)."""
+    bad = []
+    for module, text in sources.items():
+        for node in ast.walk(ast.parse(text)):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            base = node.module or ""
+            if not (base.startswith("workbench") or node.level):
+                continue
+            for alias in node.names:
+                name = alias.name
+                if name.startswith("_") and not (name.startswith("__") and name.endswith("__")):
+                    bad.append(f"{module}:{node.lineno} imports {name} from {base or '.'}")
+    return bad
+
+
+def test_no_module_imports_another_modules_private_name():
+    sources = {m: p.read_text(encoding="utf-8") for m, p in MODULES.items()}
+    assert _private_imports(sources) == []
+
+
+def test_the_private_import_check_sees_one():
+    found = _private_imports({"workbench.a": "from workbench.b import _helper, public\nfrom typing import _T\n"})
+    assert found == ["workbench.a:1 imports _helper from workbench.b"]
 
 
 def test_the_cycle_finder_finds_a_two_file_cycle():

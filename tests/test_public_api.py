@@ -79,7 +79,8 @@ PUBLIC = {
         "query_matcher", "resolve_flavor", "resolve_labels", "session_files", "session_info", "time_tree",
         "usage_totals", "word_match", "word_match18", "word_matches",
         "TOKEN_FIELDS", "BranchUsage", "ChildUsage", "JudgeUsage", "branch_usage", "subagent_files",
-        "SubagentLink", "child_links", "entry_links", "parent_file", "MAX_IMAGE_BYTES", "ShownImage", "image_part", "answered_call"
+        "SubagentLink", "child_links", "entry_links", "parent_file", "MAX_IMAGE_BYTES", "ShownImage", "image_part", "answered_call",
+        "REGISTRY", "TreeFlavour", "flavour"
     },
     "workbench.replay": {
         "API_KEY_ENV", "AskJudge", "Bounded", "BufferView", "CHUNK_POLICIES", "ChunkPolicy", "Conversation",

@@ -10,9 +10,9 @@ import json
 
 import pytest
 
+from tests.replay.agent_ends import AgentEnd, replay_with_agent_ends
 from tests.replay.conftest import ev, prose_turn, rule, stream_of, tool_turn
 from workbench.replay import ReplayConfig
-from workbench.replay.agent_end import AgentEnd, replay_with_agent_ends
 from workbench.replay.conversation import text_of
 
 MODES = ["keep", "discard"]

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from workbench.sessions.flavors import flavour
 from workbench.sessions.rowtext import (
     cut16,
     display_text,
@@ -10,11 +11,11 @@ from workbench.sessions.rowtext import (
 
 
 def _text(obj, flavor="pi", calls=None):
-    return display_text(obj, flavor=flavor, tool_calls=calls or {}, home="/home/u")
+    return display_text(obj, rules=flavour(flavor).row_rules, tool_calls=calls or {}, home="/home/u")
 
 
 def test_tool_call_formats():
-    f = lambda n, a, fl="pi": format_tool_call(n, a, home="/home/u", flavor=fl)  # noqa: E731
+    f = lambda n, a, fl="pi": format_tool_call(n, a, home="/home/u", rules=flavour(fl).row_rules)  # noqa: E731
     assert f("read", {"path": "/home/u/x.ts", "offset": 10, "limit": 5}) == "[read: ~/x.ts:10-14]"
     assert f("read", {"file_path": "/etc/a", "offset": 3}) == "[read: /etc/a:3]"
     assert f("bash", {"command": "x" * 60}) == "[bash: " + "x" * 50 + "...]"
@@ -42,7 +43,7 @@ def test_js_string_conversions_per_flavour():
     legacy = {"type": "model_change", "provider": "openai", "modelId": "gpt-4o"}
     assert _text(legacy, "pi") == "[model: gpt-4o]"
     assert _text(legacy, "omp") == "[model: undefined]"
-    assert search_text(legacy, None, flavor="omp") == "model "
+    assert search_text(legacy, None, rules=flavour("omp").row_rules) == "model "
     null_level = {"type": "thinking_level_change", "thinkingLevel": None}
     assert _text(null_level, "pi") == "[thinking: null]" and _text(null_level, "omp") == "[thinking: off]"
     assert _text({"type": "label", "targetId": "x"}) == "[label: (cleared)]"

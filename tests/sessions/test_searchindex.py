@@ -12,7 +12,7 @@ from workbench.sessions.fuzzy import word_match
 from workbench.sessions.fuzzy18 import word_match18
 from workbench.sessions.searchindex import SearchIndex
 from workbench.sessions.treelist import TreeList
-from workbench.sessions.wordfilter import _swaps
+from workbench.sessions.wordfilter import swaps
 from workbench.sessions.wordfilter18 import normalized18, normalized18_many, query_matcher18
 
 # Pieces that exercise every rule: camelCase and acronym runs, digits next to letters (swap
@@ -122,7 +122,7 @@ def test_candidates_cover_every_matching_word():
     index = SearchIndex(words, fuzzy=True)
     for tok in QUERY_PIECES:
         for q in {normalized18(tok)} - {""}:
-            cand = index.candidates((q, *_swaps(q)))  # the token and its swap retries
+            cand = index.candidates((q, *swaps(q)))  # the token and its swap retries
             for n, w in enumerate(words):
                 if word_match18(q, w).matches and " " not in q:
                     assert n in cand, (q, w)

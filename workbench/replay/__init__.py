@@ -1,11 +1,11 @@
 """Recorded streams, the simulated agent session and the stepper.
 
-- ``Stream`` / ``StreamEvent`` (frozen) / ``StreamHeader``: the JSONL stream format (DESIGN "Recorded
-  streams"); ``read_stream(path)``, ``write_stream(stream, path)``, ``parse_stream(lines)``,
+- ``Stream`` / ``StreamEvent`` (frozen) / ``StreamHeader``: the JSONL stream format
+  (docs/stream-format.md); ``read_stream(path)``, ``write_stream(stream, path)``, ``parse_stream(lines)``,
   ``parse_event(mapping)``, ``make_stream(events)`` and ``event(type, **fields)`` to build one in memory.
 - ``derive_stream(session, *, policy="words"|"fixed"|"tokens", size=None, all_branches=False)``: a
   stream from a recorded session (each assistant message re-chunked into deltas); ``chunk_text``.
-- ``SimulatedSession``: the agent session of spec §8 driven by stream events through a ``TtsrManager``
+- ``SimulatedSession``: the agent session (docs/architecture.md) driven by stream events through a ``TtsrManager``
   (abort / retry / reminders / deferred prose / persistence into a copy of the session).
   ``run_session(source, rules, config) -> ReplayResult`` runs a whole stream.
 - ``ReplayConfig`` (settings, cwd, home, templates, resume, edit mode, judge, time bound) and

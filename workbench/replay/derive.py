@@ -26,8 +26,8 @@ from workbench.replay.stream import (
     Stream,
     StreamEvent,
     StreamHeader,
-    _freeze,
     args_json,
+    freeze_value,
     parse_event,
     read_stream,
     thaw,
@@ -89,7 +89,7 @@ def _pieces(text: str, policy: str, n: int) -> list[str]:
     return pieces
 
 
-def _branch(session: Any, leaf: str | None) -> list[Any]:
+def entry_branch(session: Any, leaf: str | None) -> list[Any]:
     by_id = {e.id: e for e in session.entries}
     if leaf is not None and leaf not in by_id:
         raise UsageError(f"no entry {leaf!r} in {session.path}")
@@ -130,7 +130,7 @@ def _call_start(index: int, block: Mapping[str, Any]) -> StreamEvent:
 
 
 def _call_end(index: int, args: Any) -> StreamEvent:
-    return StreamEvent("toolcall_end", content_index=index, arguments=_freeze(thaw(args)))
+    return StreamEvent("toolcall_end", content_index=index, arguments=freeze_value(thaw(args)))
 
 
 def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None) -> Iterator[StreamEvent]:
@@ -213,7 +213,7 @@ def derive_stream(
     if isinstance(session, (str, os.PathLike)):
         session = load_session(session)
     chunk_text("", policy, size)  # validate policy and size up front
-    entries: Sequence[Any] = list(session.entries) if all_branches else _branch(session, leaf)
+    entries: Sequence[Any] = list(session.entries) if all_branches else entry_branch(session, leaf)
     if lazy:
         return Stream(_header(session, policy, size, all_branches), LazyEvents(entries, policy, size))
     return _derive(session, entries, policy, size, all_branches, None)
@@ -389,7 +389,7 @@ def derive_turns(session: Any, plans: Sequence[FeedPlan | None], *, policy: str 
     contents ``parse_event`` would check: a placeholder hides no error. ``branch``: the active
     branch's entries when the caller has them already."""
     chunk_text("", policy, size)
-    return _derive(session, _branch(session, None) if branch is None else branch, policy, size, False, plans)
+    return _derive(session, entry_branch(session, None) if branch is None else branch, policy, size, False, plans)
 
 
 def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: int | None) -> list[StreamEvent]:

@@ -111,7 +111,7 @@ def path_candidates(raw: str, cwd: str) -> list[str]:
 
 @dataclass(frozen=True, slots=True)
 class ToolSurface:
-    """What the manager sees for one tool call at one delta (spec §7), and the edit mode it was read
+    """What the manager sees for one tool call at one delta, and the edit mode it was read
     with and why (``mode`` ``None``: not the edit tool)."""
 
     paths: tuple[str, ...] | None
@@ -150,7 +150,7 @@ def tool_surface(tool_name: str, args: Mapping[str, Any], cwd: str, edit_mode: s
 
 
 def render(template: str, rules: Sequence[Rule], *, cwd: str, home: str | None) -> str:
-    """Each rule rendered with ``template`` and joined by one blank line (spec §8.7)."""
+    """Each rule rendered with ``template`` and joined by one blank line."""
     return render_rules(list(rules), template, cwd=cwd, home=home)
 
 

@@ -6,7 +6,7 @@ exactly as the stepper presents it — and listen on its ``on_check`` hook. ``Fi
 those checks into firings with the offset of the first match in the buffer that fired and a short
 snippet around it. ``not_registered`` and ``ast_patterns`` are shared with ``workbench.rulecheck.scan``.
 The AST matcher reports no position, so AST firings locate their node with ``ast_spans`` (the
-snapshot it ran on is the buffer the regex check just wrote under the same key, spec §8.2).
+snapshot it ran on is the buffer the regex check just wrote under the same key).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """What a replay persists, kept in a copy of the session (the original file is never written).
 
 The agent appends a ``custom_message`` (the hidden ``ttsr-injection``) and a ``ttsr_injection``
-entry each time it injects rules (spec §8.8). The replay appends the same entries to an in-memory
+entry each time it injects rules (docs/architecture.md, "The simulated session"). The replay appends the same entries to an in-memory
 copy chained under the resumed leaf; ``write(path)`` saves header + original lines + new entries to a
 new file on request.
 """
@@ -50,7 +50,7 @@ class SessionCopy:
         return [dict(m) for m in build_session_context(self.session).messages]
 
     def injected_rule_names(self) -> list[str]:
-        """Unique names of ``ttsr_injection`` entries on the current branch, root to leaf (spec §8.1)."""
+        """Unique names of ``ttsr_injection`` entries on the current branch, root to leaf."""
         names: list[str] = []
         for entry in self._branch:
             if entry.type == "ttsr_injection":

@@ -42,7 +42,7 @@ from workbench.rules import Rule
 
 __all__ = ["TurnFilter", "muted_events", "play", "turn_filter"]
 
-_IDENT = re.compile(r"\$\$?\$?[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*")
+PATTERN_WORD = re.compile(r"\$\$?\$?[A-Za-z_][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,17 +53,17 @@ class TurnFilter:
     ast_keys: frozenset[Key]
 
 
-def _ast_literal(pattern: str) -> Key | None:
-    words = [w for w in _IDENT.findall(pattern) if not w.startswith("$")]
+def ast_literal(pattern: str) -> Key | None:
+    words = [w for w in PATTERN_WORD.findall(pattern) if not w.startswith("$")]
     return (max(words, key=len), False) if words else None
 
 
 def turn_filter(rules: Iterable[Rule]) -> TurnFilter | None:
     """The rule set's literals, or None when some rule could match without any (no skipping)."""
-    return _turn_filter(tuple((tuple(_patterns(r.condition)), tuple(_patterns(r.ast_condition))) for r in rules))
+    return _turn_filter(tuple((tuple(literal_patterns(r.condition)), tuple(literal_patterns(r.ast_condition))) for r in rules))
 
 
-def _patterns(value: Any) -> list[str]:
+def literal_patterns(value: Any) -> list[str]:
     if value is None:
         return []
     if isinstance(value, str):
@@ -87,7 +87,7 @@ def _turn_filter(rules: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> 
         for pattern in ast_patterns:
             if not pattern.strip():
                 continue
-            key = _ast_literal(pattern)
+            key = ast_literal(pattern)
             if key is None:
                 return None
             ast.add(key)
@@ -96,16 +96,16 @@ def _turn_filter(rules: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]) -> 
     return TurnFilter(frozenset(regex), frozenset(ast))
 
 
-def _strings(value: Any, out: list[str]) -> None:
+def collect_strings(value: Any, out: list[str]) -> None:
     if isinstance(value, str):
         out.append(value)
     elif isinstance(value, (list, tuple)):
         for v in value:
-            _strings(v, out)
+            collect_strings(v, out)
     elif isinstance(value, Mapping):
         for k, v in value.items():
             out.append(str(k))
-            _strings(v, out)
+            collect_strings(v, out)
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> list[Any]:
@@ -153,7 +153,7 @@ def _segment_haystacks(events: Sequence[Any], start: int, end: int) -> tuple[str
             ci = ev.content_index or 0
             args = thaw(ev.arguments) if ev.arguments else parse_partial("".join(raw[blocks[ci]]) if ci in blocks else "")
             tool_strings.append(compact_json(args))
-            _strings(args, tool_strings)
+            collect_strings(args, tool_strings)
         elif t == "message_start":
             if (ev.role or "assistant") != "assistant":
                 raise _Unusual
@@ -168,7 +168,7 @@ def _segment_haystacks(events: Sequence[Any], start: int, end: int) -> tuple[str
                 parsed = json.loads(body, object_pairs_hook=_pairs)
             except ValueError:
                 raise _Unusual from None
-            _strings(parsed, tool_strings)
+            collect_strings(parsed, tool_strings)
     return "".join(text), "".join(thinking), "\0".join(tool_strings)
 
 
@@ -207,7 +207,7 @@ def muted_events(stream: Stream, filt: TurnFilter | None) -> list[bool] | None:
     return out if any_muted else None
 
 
-_DELTAS = frozenset({"text_delta", "thinking_delta", "toolcall_delta"})
+DELTA_TYPES = frozenset({"text_delta", "thinking_delta", "toolcall_delta"})
 
 
 def play(sim: Any, stream: Stream, mute: Sequence[bool] | None, observe: Callable[[int, Any], None] | None = None,

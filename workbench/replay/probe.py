@@ -44,7 +44,7 @@ from workbench.replay.derive import (
     open_stream,
     says_stream,
 )
-from workbench.replay.prefilter import _DELTAS, muted_events, play, turn_filter
+from workbench.replay.prefilter import DELTA_TYPES, muted_events, play, turn_filter
 from workbench.replay.probe_plan import plan_session
 from workbench.replay.session import SimulatedSession
 from workbench.replay.stream import Stream, read_stream
@@ -159,7 +159,7 @@ def probe_firings(probe: ProbeStream, config: ReplayConfig, *, recorder: Callabl
         mute = probe.mute
     else:
         mute = muted_events(stream, turn_filter(probe.rules)) if prefilter._SKIP else None
-        if mute is not None and all(m or ev.type not in _DELTAS for m, ev in zip(mute, stream.events)):
+        if mute is not None and all(m or ev.type not in DELTA_TYPES for m, ev in zip(mute, stream.events)):
             return "completed", []
     # No ``stream=``: it only tells a retry whether a recorded turn is left, and nothing interrupts.
     sim = SimulatedSession(probe.rules, config)

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.replay.derive import FeedPlan, _branch, timestamp_ok
+from workbench.replay.derive import FeedPlan, entry_branch, timestamp_ok
 from workbench.replay.engine import (
     Key,
     compile_rule_condition,
@@ -29,7 +29,7 @@ from workbench.replay.engine import (
     tool_name_key,
 )
 from workbench.replay.memo import LastRuleSet
-from workbench.replay.prefilter import _IDENT, _ast_literal, _patterns, _strings, turn_filter
+from workbench.replay.prefilter import PATTERN_WORD, ast_literal, collect_strings, literal_patterns, turn_filter
 from workbench.replay.stream import args_json, compact_json, thaw
 from workbench.rules import Rule
 
@@ -149,8 +149,8 @@ def _tool_gate(rule: Rule, regex: bool) -> _ToolGate:
         glob_endings = None if any(e is None for e in found) else [e for ends in found if ends for e in ends]
     words = None
     if not regex:  # with a regex condition the rule may fire without its AST patterns
-        words = tuple(tuple(w for w in _IDENT.findall(p) if not w.startswith("$"))
-                      for p in _patterns(rule.ast_condition) if p.strip()) or None
+        words = tuple(tuple(w for w in PATTERN_WORD.findall(p) if not w.startswith("$"))
+                      for p in literal_patterns(rule.ast_condition) if p.strip()) or None
     return _ToolGate(None if scopes is None else tuple(scopes),
                      None if glob_endings is None else tuple(glob_endings), words)
 
@@ -189,13 +189,13 @@ def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
     tool_rules: list[int] = []
     for position, rule in enumerate(rules):
         regex: set[Key] = set()
-        for pattern in _patterns(rule.condition):
+        for pattern in literal_patterns(rule.condition):
             try:
                 cond = compile_rule_condition(pattern)
             except Exception:  # noqa: BLE001 - the manager skips an invalid condition: it never matches
                 continue
             regex |= cond.literals or set()  # never None: ``turn_filter`` would have said so
-        ast = {k for k in map(_ast_literal, (p for p in _patterns(rule.ast_condition) if p.strip())) if k is not None}
+        ast = {k for k in map(ast_literal, (p for p in literal_patterns(rule.ast_condition) if p.strip())) if k is not None}
         in_text, in_thinking, in_tool = rule_sources(rule)
         none: frozenset[Key] = frozenset()
         per_rule.append((frozenset(regex) if in_text else none, frozenset(regex) if in_thinking else none,
@@ -277,7 +277,7 @@ def _call_haystack(args: Any, lits: _RuleLiterals) -> tuple[str, str]:
     if lits.compact:
         rest.append(compact_json(args))
     if lits.strings:
-        _strings(thaw(args), rest)
+        collect_strings(thaw(args), rest)
     return args_json(args), "\0".join(rest)
 
 
@@ -307,7 +307,7 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
     plans: list[FeedPlan | None] = []
     found: tuple[set[Key], set[Key]] = (set(), set())  # literals held in text, thinking
     in_tools: set[int] = set()  # rules one of whose literals a call they may see holds
-    branch = tuple(_branch(session, None))
+    branch = tuple(entry_branch(session, None))
     cwd = session.cwd if isinstance(getattr(session, "cwd", None), str) else ""
     cwd = cwd.replace("\\", "/")
     for entry in branch:
@@ -366,7 +366,7 @@ def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[
     def strings() -> str:
         if not joined:
             pieces: list[str] = []
-            _strings(args, pieces)
+            collect_strings(args, pieces)
             pieces.append(cwd)
             joined.append("\0".join(pieces).replace("\\", "/"))
         return joined[0]

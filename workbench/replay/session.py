@@ -1,4 +1,4 @@
-"""The simulated agent session (spec §8): stream events in, TTSR decisions out.
+"""The simulated agent session (docs/architecture.md, "The simulated session"): stream events in, TTSR decisions out.
 
 ``SimulatedSession.feed(index, event)`` plays one recorded event through a ``TtsrManager`` the way
 the agent session does: buffers reset per turn, deltas routed by stream key, interrupting matches

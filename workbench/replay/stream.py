@@ -1,4 +1,4 @@
-"""Recorded streams: the JSONL file format of DESIGN "Recorded streams", read and written.
+"""Recorded streams: the JSONL file format of docs/stream-format.md, read and written.
 
 A stream file is a header line ``{"type":"stream","version":1,...}`` followed by the assistant-side
 events of one or more turns, in the order the agent saw them. Reading never guesses: every bad line
@@ -159,7 +159,7 @@ def parse_event(data: Mapping[str, Any], *, path: str | None = None, line: int |
             continue
         attr = _KEYS.get(key)
         if attr is None:
-            extra[key] = _freeze(value)
+            extra[key] = freeze_value(value)
         else:
             values[attr] = value
 
@@ -203,7 +203,7 @@ def parse_event(data: Mapping[str, Any], *, path: str | None = None, line: int |
         values["id"] = ""
     for attr in ("arguments", "content"):
         if values.get(attr) is not None:
-            values[attr] = _freeze(values[attr])
+            values[attr] = freeze_value(values[attr])
     return StreamEvent(kind, **values, extra=MappingProxyType(extra) if extra else _EMPTY, line=line)
 
 
@@ -255,7 +255,7 @@ def _parse_header(data: Mapping[str, Any], path: str | None, line: int) -> Strea
     for key in ("cwd", "session", "note"):
         if data.get(key) is not None and not isinstance(data[key], str):
             raise StreamFileError(f"'{key}' must be a string", path, line, key)
-    extra = {k: _freeze(v) for k, v in data.items() if k not in ("type", "version", "cwd", "session", "note")}
+    extra = {k: freeze_value(v) for k, v in data.items() if k not in ("type", "version", "cwd", "session", "note")}
     return StreamHeader(version, data.get("cwd"), data.get("session"), data.get("note"), MappingProxyType(extra))
 
 
@@ -276,12 +276,12 @@ def make_stream(events: Sequence[StreamEvent], *, cwd: str | None = None, note: 
     return Stream(StreamHeader(cwd=cwd, note=note), tuple(events))
 
 
-def _freeze(value: Any) -> Any:
+def freeze_value(value: Any) -> Any:
     """Deep read-only copy so a frozen event cannot be changed through its arguments."""
     if isinstance(value, dict):
-        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+        return MappingProxyType({k: freeze_value(v) for k, v in value.items()})
     if isinstance(value, list):
-        return tuple(_freeze(v) for v in value)
+        return tuple(freeze_value(v) for v in value)
     return value
 
 

@@ -1,4 +1,4 @@
-"""The trigger side of the simulated session (spec §8.2–§8.6): checks, the interrupt decision,
+"""The trigger side of the simulated session (docs/architecture.md, "The simulated session"): checks, the interrupt decision,
 per-tool claims, abort with placeholder results, retry on the next recorded turn, deferred prose.
 
 A mixin of ``SimulatedSession``, kept apart so each half stays readable; it uses the session's state
@@ -18,7 +18,7 @@ from workbench.rules import Rule
 
 
 def interrupts(mode: str, source: str) -> bool:
-    """Spec §8.3 for one effective interrupt mode: does a match on ``source`` abort the stream?"""
+    """The interrupt decision for one effective interrupt mode: does a match on ``source`` abort the stream?"""
     return mode == "always" or (mode == "prose-only" and source in ("text", "thinking")) or (
         mode == "tool-only" and source == "tool")
 
@@ -131,7 +131,7 @@ class TriggerHandling:
         return []
 
     def should_interrupt(self, matches: Sequence[Rule], source: str) -> bool:
-        """Spec §8.3: one rule whose effective mode interrupts for this source interrupts the batch."""
+        """The interrupt decision: one rule whose effective mode interrupts for this source interrupts the batch."""
         default = self.settings.interrupt_mode or "always"
         return any(interrupts(rule.interrupt_mode or default, source) for rule in matches)
 
@@ -164,7 +164,7 @@ class TriggerHandling:
                     fresh.append(rule)
             bucket.extend(fresh)
             if fresh:
-                self.manager.mark_injected(fresh)  # the claim (spec §8.4)
+                self.manager.mark_injected(fresh)  # the claim
             if self._first_announcement(key, names):
                 self._emit("ttsr_triggered", names, delta=ev.delta, source="tool", stream_key=key,
                            tool_call_id=call_id, interrupt=False, claimed=[r.name for r in fresh])
@@ -255,7 +255,7 @@ class TriggerHandling:
             self.status = NO_CONTINUATION
 
     def _after_message_end(self, stop: str) -> None:
-        """Spec §8.6 ``onAssistantMessageEnd``."""
+        """The agent's ``onAssistantMessageEnd``: deferred prose reminders."""
         if stop in ("aborted", "error"):
             self.tool_buckets.clear()  # claims are not released (17.4.1)
             if not self.abort_pending:
@@ -278,8 +278,7 @@ class TriggerHandling:
         return self._inject_content(content, tuple(r.name for r in rules), deferred=deferred)
 
     def injection_message(self, content: str, names: Sequence[str], delivery_id: int | None = None) -> Message:
-        """The hidden custom message that carries rendered rules to the model (spec §8.5); a deferred one
-        carries its ``deliveryId`` too."""
+        """The hidden custom message that carries rendered rules to the model (a deferred one also its ``deliveryId``)."""
         details: dict[str, Any] = {"rules": list(names)}
         if delivery_id is not None:
             details["deliveryId"] = delivery_id

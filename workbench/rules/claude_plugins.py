@@ -53,7 +53,8 @@ def _registry(path: Path, label: str, warnings: list[str]) -> dict[str, Any] | N
             or not isinstance(data.get("plugins"), dict):
         warnings.append(f"Failed to parse {label} plugin registry: {path}")
         return None
-    return data["plugins"]
+    plugins: dict[str, Any] = data["plugins"]
+    return plugins
 
 
 def _entries(plugins: dict[str, Any], warnings: list[str]) -> list[tuple[str, dict[str, Any]]]:

@@ -87,7 +87,7 @@ def load_yaml(text: str) -> Any:
     """Parse one YAML document with 1.2 core-schema semantics; raises ``yaml.YAMLError``.
 
     Infinities and NaN are kept here (they are non-null for the line fallback) and become ``None``
-    in ``to_js_values``, which is how the reference's values come out (checked in the spec, §3).
+    in ``to_js_values``, which is how the reference's values come out.
     """
     return yaml.load(text, Loader=_Yaml12Loader)  # noqa: S506 - a SafeLoader subclass
 

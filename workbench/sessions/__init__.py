@@ -7,7 +7,8 @@ Public API (other packages code against these names):
   a missing, empty or header-less file raises ``SessionFileError`` (``strict=True``, for the CLI and
   the app) or loads as no entries plus a diagnostic, as the agent loads it (``strict=False``).
 * ``FLAVOR_BUTTONS`` / ``flavour_aliases()``: the app's flavour buttons and the other names of flavours,
-  from the one registry the CLI choices come from.
+  from the one registry the CLI choices come from (``REGISTRY``: one ``TreeFlavour`` object per followed
+  version; ``flavour(name)`` gives the object of a name or alias).
 * ``choose_flavor(name, session) -> FlavorGuess`` (the one decision per file every command and the app
   use) / ``detect_flavor(session)`` / ``resolve_flavor(name, session)`` / ``FLAVOR_CHOICES``:
   which agent's rules a file is read with (``omp`` = omp17, ``omp18``, ``pi``; ``auto`` detects).
@@ -37,10 +38,10 @@ Public API (other packages code against these names):
 
 from __future__ import annotations
 
+from workbench.errors import Diagnostic
 from workbench.sessions.calls import answered_call
 from workbench.sessions.context import SessionContext, build_session_context
 from workbench.sessions.entries import (
-    Diagnostic,
     Entry,
     NotLoaded,
     Session,
@@ -56,12 +57,16 @@ from workbench.sessions.files import (
 from workbench.sessions.flavors import (
     FLAVOR_BUTTONS,
     FLAVOR_CHOICES,
+    REGISTRY,
     FlavorGuess,
+    TreeFlavour,
     choose_flavor,
     detect_flavor,
+    flavour,
     flavour_aliases,
     resolve_flavor,
 )
+from workbench.sessions.forest import TreeNode
 from workbench.sessions.fuzzy import FuzzyMatch, classic_match, fuzzy_filter, word_match
 from workbench.sessions.fuzzy18 import word_match18
 from workbench.sessions.images import MAX_IMAGE_BYTES, ShownImage, image_part
@@ -84,7 +89,6 @@ from workbench.sessions.synthetic import (
 from workbench.sessions.tree import (
     NavigationResult,
     SessionTree,
-    TreeNode,
     branch_path,
     resolve_labels,
 )
@@ -114,6 +118,7 @@ __all__ = [
     "FILTER_TAGS",
     "FLAVOR_BUTTONS",
     "FLAVOR_CHOICES",
+    "REGISTRY",
     "STREAM_SUFFIX",
     "TOKEN_FIELDS",
     "BranchUsage",
@@ -133,6 +138,7 @@ __all__ = [
     "SessionTree",
     "ShownImage",
     "SubagentLink",
+    "TreeFlavour",
     "TreeList",
     "TreeNode",
     "TreeRow",
@@ -147,6 +153,7 @@ __all__ = [
     "classic_match",
     "detect_flavor",
     "entry_links",
+    "flavour",
     "flavour_aliases",
     "fuzzy_filter",
     "generate_session_records",

@@ -1,4 +1,4 @@
-"""What the LLM would see at a leaf: ``buildSessionContext`` of the agents (spec §6).
+"""What the LLM would see at a leaf: ``buildSessionContext`` of the agents (docs/flavours.md, "Context at a leaf").
 
 Three flavours differ only in the model bookkeeping: ``pi`` keeps one ``model`` ({provider,
 modelId}); ``omp57`` keeps a ``models`` map by role that every assistant message overwrites at
@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from workbench.sessions.entries import Entry, Session, js_ms
+from workbench.sessions.flavors import flavour
+from workbench.sessions.flavour import ContextRules
+from workbench.sessions.rowtext18 import is_user_request18
 from workbench.sessions.tree import as_entries, branch_path
 
 ContextFlavor = Literal["omp", "omp57", "pi", "omp18"]
@@ -47,7 +50,7 @@ class SessionContext:
     configured_thinking_level: Any = None  # omp18: "auto" when auto thinking was on, else the level
 
     def llm_messages(self) -> list[dict[str, Any]]:
-        """``convertToLlm``: custom / branch / compaction summaries become user messages (§6.8)."""
+        """``convertToLlm``: custom / branch / compaction summaries become user messages."""
         out: list[dict[str, Any]] = []
         for msg in self.messages:
             role = msg.get("role")
@@ -116,24 +119,24 @@ def _empty_error_turn18(msg: Mapping[str, Any]) -> bool:
     return True
 
 
-def _emit(entry: Entry, flavor: ContextFlavor) -> dict[str, Any] | None:
+def _emit(entry: Entry, rules: ContextRules) -> dict[str, Any] | None:
     if entry.type == "message":
         msg = entry.message
         if msg is None:
             return None
-        if flavor in ("omp", "omp18") and msg.get("role") == "assistant":
+        if rules.drops_retry_recovery and msg.get("role") == "assistant":
             content = msg.get("content")
             if msg.get("retryRecovery"):
                 return None
-            if flavor == "omp18" and _empty_error_turn18(msg):
+            if rules.error_turns == "blank" and _empty_error_turn18(msg):
                 return None
-            if flavor == "omp" and msg.get("stopReason") == "error" and not content:
+            if rules.error_turns == "empty" and msg.get("stopReason") == "error" and not content:
                 return None  # omp17: an empty error turn carries nothing for the model
         return dict(msg)
     if entry.type == "custom_message":
-        if flavor == "omp18" and entry.get("customType") in _DISPLAY_ONLY18:
+        if rules.records18 and entry.get("customType") in _DISPLAY_ONLY18:
             return None
-        if flavor == "omp18" and "attribution" in entry.obj:
+        if rules.records18 and "attribution" in entry.obj:
             return {"role": "custom", "customType": entry.get("customType"), "content": entry.get("content"),
                     "display": entry.get("display"), "details": entry.get("details"),
                     "attribution": entry.get("attribution"), "timestamp": js_ms(entry.timestamp)}
@@ -161,6 +164,7 @@ def build_session_context(
     flavor: ContextFlavor = "omp",
 ) -> SessionContext:
     """Rebuild the context at ``leaf_id`` (None → empty; not given or unknown → the last entry)."""
+    ctx_rules = flavour(flavor).context_rules
     entries = as_entries(source)
     if leaf_id is None or not entries:
         return SessionContext(messages=(), thinking_level="off", leaf_id=None)
@@ -186,23 +190,23 @@ def build_session_context(
     for i, entry in enumerate(path):
         if entry.type == "thinking_level_change":
             level = entry.get("thinkingLevel")
-            thinking = "off" if (flavor in ("omp", "omp18") and level is None) else level
+            thinking = "off" if (ctx_rules.thinking_off and level is None) else level
             configured = entry.get("configured")
             configured_thinking = configured if configured is not None else level
-        elif entry.type == "service_tier_change" and flavor == "omp18":
+        elif entry.type == "service_tier_change" and ctx_rules.records18:
             tier = entry.get("serviceTier")
             service_tier = dict(tier) if isinstance(tier, Mapping) else None
-        elif entry.type == "mode_change" and flavor == "omp18":
+        elif entry.type == "mode_change" and ctx_rules.records18:
             mode, mode_data = entry.get("mode"), entry.get("data")
-        elif entry.type == "reset_boundary" and flavor == "omp18":
+        elif entry.type == "reset_boundary" and ctx_rules.records18:
             reset_at = i
         elif entry.type == "model_change":
-            if flavor == "omp18":
+            if ctx_rules.model_source == "roles18":
                 if entry.get("model"):
                     role = entry.get("role") or "default"
                     models[str(role)] = entry.get("model")
                     default_pinned = default_pinned or role == "default"
-            elif flavor == "pi":
+            elif ctx_rules.model_source == "provider":
                 model = {"provider": entry.get("provider"), "modelId": entry.get("modelId")}
             elif "model" in entry.obj and entry.get("model") is not None:
                 role = entry.get("role") or "default"
@@ -211,9 +215,9 @@ def build_session_context(
                     default_pinned = True
         elif entry.type == "message" and entry.role == "assistant":
             msg = entry.message or {}
-            if flavor == "pi":
+            if ctx_rules.model_source == "provider":
                 model = {"provider": msg.get("provider"), "modelId": msg.get("model")}
-            elif not (flavor in ("omp", "omp18") and default_pinned):
+            elif not (ctx_rules.keeps_pinned_default and default_pinned):
                 models["default"] = f"{_js_str(msg.get('provider'))}/{_js_str(msg.get('model'))}"
         elif entry.type == "compaction":
             compaction_at = i
@@ -225,7 +229,7 @@ def build_session_context(
     messages: list[dict[str, Any]] = []
 
     def push(e: Entry) -> None:
-        m = _emit(e, flavor)
+        m = _emit(e, ctx_rules)
         if m is not None:
             messages.append(m)
 
@@ -244,7 +248,7 @@ def build_session_context(
         compaction_id = comp.id
         summary_msg: dict[str, Any] = {"role": "compactionSummary", "summary": comp.get("summary"),
                                        "tokensBefore": comp.get("tokensBefore"), "timestamp": js_ms(comp.timestamp)}
-        if flavor == "omp18":
+        if ctx_rules.records18:
             # omp 18 carries the display metadata along (a snapcompact archive's frames, kept in
             # preserveData by a package that is not published, are not re-attached here).
             for key in ("shortSummary", "method", "tokensAfter", "warning"):
@@ -253,11 +257,9 @@ def build_session_context(
         messages.append(summary_msg)
         first_kept = comp.get("firstKeptEntryId")
         details = comp.get("details")
-        if flavor == "omp18" and isinstance(details, Mapping) and details.get("kind") == "experimental-context-rollover":
+        if ctx_rules.records18 and isinstance(details, Mapping) and details.get("kind") == "experimental-context-rollover":
             # A notes-backed rollover summarizes nothing: the latest user request before it (after any
             # `/clear`) comes back verbatim when it is older than the kept tail.
-            from workbench.sessions.rowtext18 import is_user_request18
-
             kept_at = next((k for k, e in enumerate(path) if e.id == first_kept), -1)
             for k in range(compaction_at - 1, reset_at, -1):
                 if is_user_request18(path[k].obj):
@@ -273,7 +275,7 @@ def build_session_context(
         for entry in path[compaction_at + 1:]:
             push(entry)
 
-    if flavor == "omp18":
+    if ctx_rules.records18:
         messages = _replayable18(messages)
     return SessionContext(
         messages=tuple(messages),
@@ -288,7 +290,7 @@ def build_session_context(
         mode=mode if isinstance(mode, str) else "none",
         mode_data=mode_data,
         reset_boundary_id=reset_id,
-        configured_thinking_level=configured_thinking if flavor == "omp18" else None,
+        configured_thinking_level=configured_thinking if ctx_rules.records18 else None,
     )
 
 

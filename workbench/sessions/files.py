@@ -1,7 +1,7 @@
 """Which files are sessions: the one walker behind ``ingest``, ``backtest`` and the app.
 
-A session file is a ``*.jsonl`` file that is not a recorded stream (``*.stream.jsonl``, DESIGN
-"Recorded streams"). Folders are walked recursively in sorted order, passing over hidden folders
+A session file is a ``*.jsonl`` file that is not a recorded stream (``*.stream.jsonl``,
+docs/stream-format.md). Folders are walked recursively in sorted order, passing over hidden folders
 (``.git``, and the agents' own ``.omp`` / ``.xcsh`` folders that hold rules and settings) and
 ``node_modules``. A file named directly is always taken, whatever its name: reading it is how the user
 hears that it is not a session (or, for the backtest and the stepper, a stream is played as it is).

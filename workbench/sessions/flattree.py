@@ -1,4 +1,4 @@
-"""The flattened `/tree` layout shared by every ``TreeList`` state (spec §8.2, §8.3, §8.7).
+"""The flattened `/tree` layout shared by every ``TreeList`` state (docs/flavours.md, "The `/tree` selector").
 
 ``FlatTree`` numbers the nodes of the session's forest (``SessionTree.positions()``) once, lays them
 out (``treelayout``), records every tool call for tool-result rows, answers the filter question and
@@ -14,15 +14,8 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from workbench.sessions.entries import Entry
+from workbench.sessions.flavors import Flavor, TreeFlavour, flavour
 from workbench.sessions.forest import Positions
-from workbench.sessions.rowtext import display_text, search_text, tool_call_only
-from workbench.sessions.rowtext18 import (
-    SETTINGS_TYPES18,
-    display_text18,
-    hidden_assistant18,
-    is_user_request18,
-    search_text18,
-)
 from workbench.sessions.tree import SessionTree
 
 # Re-exported: treelist and older callers import the layout helpers from here.
@@ -32,25 +25,18 @@ from workbench.sessions.treelayout import (
     VisibleForest,
     display_segments,
     layout_forest,
-    layout_forest18,
     pi_visible_forest,
     render_prefix,
-    render_prefix18,
-    window_scroll18,
 )
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FlatTree", "Layout", "TreeRow", "VisibleForest", "layout_forest",
            "pi_visible_forest", "render_prefix", "render_rows", "truncate_to_width"]
 from workbench.sessions.treesearch import IndexMode, SearchIndexed
-from workbench.sessions.wordfilter import norm_matches, normalize_many, query_matcher, word_query
-from workbench.sessions.wordfilter18 import normalized18_many, query_matcher18, query_tokens18
 
-Flavor = Literal["omp", "pi", "omp57", "omp18"]
 FilterMode = Literal["default", "no-tools", "user-only", "labeled-only", "all"]
 FILTER_MODES: tuple[FilterMode, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")
 FILTER_TAGS: dict[str, str] = {"default": "", "no-tools": " [no-tools]", "user-only": " [user]",
                                "labeled-only": " [labeled]", "all": " [all]"}
-_SETTINGS_TYPES = frozenset({"label", "custom", "model_change", "thinking_level_change"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +85,8 @@ class FlatTree(SearchIndexed):
 
     def __init__(self, tree: SessionTree, flavor: Flavor, leaf: str | None, home: str | None,
                  index: IndexMode = "auto") -> None:
-        self.flavor = flavor
+        self.flavour: TreeFlavour = flavour(flavor)  # what differs between the agents, asked below
+        self.flavor: Flavor = self.flavour.name
         self.leaf = leaf
         self.home = home
         self.tree = tree
@@ -126,7 +113,7 @@ class FlatTree(SearchIndexed):
         self.children = children  # never changed: it can be the forest's own
         active, on_path = _leaf_paths(ids, parent, leaf, unique=self.unique_ids)
         self.roots = root_nums  # the forest's order: file order, then where cycles were cut
-        layout = (layout_forest18 if flavor == "omp18" else layout_forest)(root_nums, children, on_path)
+        layout = self.flavour.layout(root_nums, children, on_path)
         self.order: list[int] = list(layout)  # flat display order (indices into entries)
         self.layout = layout
         self.multiple_roots = len(forest.roots) > 1
@@ -142,12 +129,12 @@ class FlatTree(SearchIndexed):
         self.pi_forests: dict[tuple[Any, ...], VisibleForest] = {}  # pi: laid-out visible forests, by query
         self._segments: Segments | None = None
         # Per-node facts every filter pass needs, computed once in one pass; tool calls of every
-        # assistant message in the whole tree (§8.2), visible or not.
+        # assistant message in the whole tree (the tool-result rows show them), visible or not.
         self.types: list[str] = [e.type for e in entries]
-        self.roles, self.hidden_always, assistants, calls, blocks = _message_facts(entries, self.types, ids, leaf, flavor)
+        self.roles, self.hidden_always, assistants, calls, blocks = _message_facts(entries, self.types, ids, leaf, self.flavour)
         self.tool_calls = self._tool_calls(assistants, calls, blocks)
         # What the filters treat as bookkeeping and as a user turn (omp 18.3 knows more types).
-        self.settings_types = SETTINGS_TYPES18 if flavor == "omp18" else _SETTINGS_TYPES
+        self.settings_types = self.flavour.settings_types
         self._user_rows: list[bool] | None = None
         self._display: list[str | None] = [None] * count
         self._search: list[str | None] = [None] * count
@@ -192,7 +179,7 @@ class FlatTree(SearchIndexed):
 
     def _tool_calls(self, assistants: list[int], calls: dict[Any, tuple[Any, Any]], blocks: int,
                     ) -> dict[Any, tuple[Any, Any]]:
-        """Every tool call of the assistant messages (§8.2), visible or not, by id: ``calls`` as
+        """Every tool call of the assistant messages (the tool-result rows show them), visible or not, by id: ``calls`` as
         gathered in node order, which is the answer unless an id is used twice. Then the one met
         last wins, in display order (omp 18: its roots last to first, each subtree in preorder)."""
         if blocks == len(calls) or len(assistants) < 2:
@@ -200,7 +187,7 @@ class FlatTree(SearchIndexed):
         return self._ordered_tool_calls(assistants)
 
     def _ordered_tool_calls(self, assistants: list[int]) -> dict[Any, tuple[Any, Any]]:
-        if self.flavor == "omp18":
+        if self.flavour.tool_calls_by_root:
             rank, root_of = _preorder_ranks(self.roots, self.children)
             assistants = sorted(assistants, key=lambda n: (-rank[root_of[n]], rank[n]))
         else:
@@ -216,8 +203,9 @@ class FlatTree(SearchIndexed):
         """Per node: a user turn, for the ``user-only`` filter (computed on first use)."""
         if self._user_rows is None:
             types = self.types
-            if self.flavor == "omp18":
-                self._user_rows = [types[n] in ("message", "custom_message") and is_user_request18(e.obj)
+            if self.flavour.user_rows_by_request:
+                request = self.flavour.user_request
+                self._user_rows = [types[n] in ("message", "custom_message") and request(e.obj)
                                    for n, e in enumerate(self.entries)]
             else:
                 self._user_rows = [role == "user" for role in self.roles]  # roles are set on messages only
@@ -272,10 +260,7 @@ class FlatTree(SearchIndexed):
         if text is None:
             entry = self.entries[n]
             obj = entry.data if entry.data is not None else entry.raw  # Entry.obj, without the property call
-            if self.flavor == "omp18":
-                text = display_text18(obj, tool_calls=self.tool_calls, home=self.home)
-            else:
-                text = display_text(obj, flavor=self.flavor, tool_calls=self.tool_calls, home=self.home)
+            text = self.flavour.display(obj, tool_calls=self.tool_calls, home=self.home)
             self._display[n] = text
         return text
 
@@ -283,10 +268,7 @@ class FlatTree(SearchIndexed):
         text = self._search[n]
         if text is None:
             obj, label = self.entries[n].obj, self.labels[n]
-            if self.flavor == "omp18":
-                text = search_text18(obj, label)
-            else:
-                text = search_text(obj, label, flavor=self.flavor)
+            text = self.flavour.search_text(obj, label)
             self._search[n] = text
         return text
 
@@ -304,7 +286,7 @@ class FlatTree(SearchIndexed):
 
     def normalized(self, rows: list[int]) -> list[str]:
         """Normalized search texts (omp17 / omp18 word search), filled for ``rows`` on first use in one batch."""
-        return self._fill(self._norm, rows, normalized18_many if self.flavor == "omp18" else normalize_many)
+        return self._fill(self._norm, rows, self.flavour.normalise_many)
 
     def mode_rows(self, mode: str) -> list[int]:
         """Display-order nodes shown by a filter mode with no search (cached per mode)."""
@@ -343,15 +325,11 @@ class FlatTree(SearchIndexed):
         rows = self.filtered(mode, tokens[:-1])
         tok = tokens[-1]
         # With the word index, only its candidate rows meet the exact test (a superset: same answer).
-        if self.flavor == "omp18":
-            # pi-tui 18.2.9's yes/no answer from the normalized text (no word index object per row).
-            subtokens = query_tokens18(tok)
+        if self.flavour.word_search:
+            # The flavour's yes/no answer from the normalized text (no word index object per row).
+            subtokens = self.flavour.query_tokens(tok)
             if subtokens is not None:
-                rows = self._word_filter(rows, subtokens, query_matcher18(tok))
-        elif self.flavor == "omp":
-            subtokens = word_query(tok)
-            if subtokens is not None:
-                rows = self._word_filter(rows, subtokens, query_matcher(tok))
+                rows = self._word_filter(rows, subtokens, self.flavour.query_matcher(tok))
         else:
             # Once the index is built every lowered text is cached (it is built from them), and a
             # substring test per row (~50 ns) costs no more than the index's candidates, which grow
@@ -386,16 +364,9 @@ class FlatTree(SearchIndexed):
             ok = True
         if not ok or not tokens:
             return ok
-        if self.flavor == "omp18":
-            norm18 = self.normalized([n])[n]
-            return all(query_matcher18(tok)(norm18) for tok in tokens)
-        if self.flavor == "omp":
+        if self.flavour.word_search:
             norm = self.normalized([n])[n]
-            for tok in tokens:
-                toks = word_query(tok)
-                if toks is not None and not norm_matches(toks, norm):
-                    return False
-            return True
+            return all(self.flavour.query_matcher(tok)(norm) for tok in tokens)
         text = self.lowered([n])[n]
         return all(tok in text for tok in tokens)
 
@@ -472,7 +443,7 @@ def _leaf_paths(ids: list[str], parent: list[int], leaf: str | None, *, unique: 
     return active, seen
 
 
-def _message_facts(entries: list[Entry], types: list[str], ids: list[str], leaf: str | None, flavor: Flavor,
+def _message_facts(entries: list[Entry], types: list[str], ids: list[str], leaf: str | None, kind: TreeFlavour,
                    ) -> tuple[list[str | None], list[bool], list[int], dict[Any, tuple[Any, Any]], int]:
     """Per node: the message role (None off messages) and whether the row is always hidden (a
     tool-call-only assistant message that is not the leaf); the assistant messages' nodes, their
@@ -483,7 +454,7 @@ def _message_facts(entries: list[Entry], types: list[str], ids: list[str], leaf:
     assistants: list[int] = []
     calls: dict[Any, tuple[Any, Any]] = {}
     blocks = 0
-    omp18 = flavor == "omp18"
+    hidden_assistant = kind.hidden_assistant
     for n in range(count):
         if types[n] != "message":
             continue
@@ -498,7 +469,7 @@ def _message_facts(entries: list[Entry], types: list[str], ids: list[str], leaf:
         if role == "assistant":
             assistants.append(n)
             if ids[n] != leaf:
-                hidden[n] = hidden_assistant18(msg) if omp18 else tool_call_only(msg, flavor)
+                hidden[n] = hidden_assistant(msg)
             blocks += _add_tool_calls(calls, msg.get("content"))
     return roles, hidden, assistants, calls, blocks
 
@@ -530,13 +501,14 @@ def render_rows(
     the same Layout object (every link of a chain shares its parent's) and the same glyph. ``make``
     builds each row from TreeRow's fields (``tree --json`` makes its dicts straight away).
     """
-    entries, labels, roles, active_nodes, flavor = flat.entries, flat.labels, flat.roles, flat.active_nodes, flat.flavor
+    entries, labels, roles, active_nodes, kind = flat.entries, flat.labels, flat.roles, flat.active_nodes, flat.flavour
     texts, display = flat._display, flat.display
     by_layout: dict[tuple[int, str | None], tuple[str, int, bool]] = {}
     out: list[Any] = []
     append = out.append
     # omp18: the rows rendered together share one horizontal offset (pi-tui 18.2.9's window offset).
-    scroll = window_scroll18([layout[visible[i]] for i in indices], width) if flavor == "omp18" else 0
+    scroll = kind.window_scroll([layout[visible[i]] for i in indices], width)
+    ellipsis = kind.ellipsis
     last_lay: Layout | None = None
     glyph = last_glyph = None
     prefix, depth, connector = "", 0, False
@@ -549,11 +521,8 @@ def render_rows(
             last_lay, last_glyph = lay, glyph
             pre = by_layout.get((id(lay), glyph))
             if pre is None:
-                if flavor == "omp18":
-                    pre = by_layout[(id(lay), glyph)] = render_prefix18(lay, scroll=scroll, memo=memo)
-                else:
-                    pre = by_layout[(id(lay), glyph)] = render_prefix(lay, multiple_roots=multiple_roots, flavor=flavor,
-                                                                      fold_glyph=glyph, width=width, memo=memo)
+                pre = by_layout[(id(lay), glyph)] = kind.prefix(lay, multiple_roots=multiple_roots, fold_glyph=glyph,
+                                                                width=width, scroll=scroll, memo=memo)
             prefix, depth, connector = pre
         entry = entries[n]
         active = n in active_nodes
@@ -568,6 +537,6 @@ def render_rows(
         tag = f"[{label}] " if label else ""
         line = f"{cursor}{prefix}{fold}{dot}{tag}{text}"
         if width is not None:
-            line = truncate_to_width(line, width, ellipsis=flavor == "omp18")
+            line = truncate_to_width(line, width, ellipsis=ellipsis)
         append(make(entry.id, entry.type, text, label, active, line, depth, i, is_sel, roles[n], entry.line))
     return out

@@ -1,4 +1,7 @@
-"""Which agent's `/tree` and context rules a session file is read with: named flavours and detection.
+"""Which agent's `/tree` and context rules a session file is read with: the registry and detection.
+
+``REGISTRY`` holds one ``flavour.TreeFlavour`` object per followed reference version (modules
+``omp17``, ``omp18``, ``pi``, ``omp57``); ``flavour(name)`` gives the object of a name or alias.
 
 Flavours: ``omp`` (oh-my-pi 17, also spelled ``omp17``), ``omp18`` (oh-my-pi 18.3 with pi-tui 18.2.9),
 ``pi`` (pi-mono) and ``omp57`` (oh-my-pi 5.7, for the conformance cases). ``auto`` picks one from the
@@ -27,31 +30,22 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from workbench.errors import UsageError
+from workbench.sessions.flavour import Flavor, TreeFlavour
+from workbench.sessions.omp17 import OMP17
+from workbench.sessions.omp18 import OMP18
+from workbench.sessions.omp57 import OMP57
+from workbench.sessions.pi import PI
 
-Flavor = Literal["omp", "pi", "omp57", "omp18"]
+__all__ = ["CURRENT", "FLAVOR_BUTTONS", "FLAVOR_CHOICES", "REGISTRY", "Flavor", "FlavorGuess", "TreeFlavour",
+           "choose_flavor", "detect_flavor", "flavour", "flavour_aliases", "resolve_flavor"]
 
-
-@dataclass(frozen=True, slots=True)
-class FlavourInfo:
-    """One followed reference version: its name, the names it is also given, what it follows, and
-    whether the command line and the app offer it (omp 5.7 is there for the conformance cases)."""
-
-    name: Flavor
-    follows: str
-    aliases: tuple[str, ...] = ()
-    offered: bool = True
-
-
-# The registry: the CLI's --flavor choices, the app's buttons, export and `auto` are built from it.
-REGISTRY: tuple[FlavourInfo, ...] = (
-    FlavourInfo("omp", "oh-my-pi 17", aliases=("omp17",)),
-    FlavourInfo("omp18", "oh-my-pi 18.3 with pi-tui 18.2.9"),
-    FlavourInfo("pi", "pi-mono"),
-    FlavourInfo("omp57", "oh-my-pi 5.7", offered=False),
-)
+# The registry, one object per followed reference version (``flavour.TreeFlavour``): the CLI's
+# --flavor choices, the app's buttons, export and `auto` are built from it.
+REGISTRY: tuple[TreeFlavour, ...] = (OMP17, OMP18, PI, OMP57)
+_BY_NAME: dict[str, TreeFlavour] = {n: f for f in REGISTRY for n in (f.name, *f.aliases)}
 _KNOWN = tuple(f.name for f in REGISTRY)
 _ALIASES = {alias: f.name for f in REGISTRY for alias in f.aliases}
 # auto first, then each offered flavour followed by its aliases: ("auto", "omp", "omp17", "omp18", "pi")
@@ -95,6 +89,14 @@ class FlavorGuess:
     def unmarked(self) -> bool:
         """True when no mark of the agent's version decided: the file is read as the current release."""
         return not self.given and self.reason.startswith("no mark")
+
+
+def flavour(name: str) -> TreeFlavour:
+    """The flavour object of a name or alias (``omp17`` → the ``omp`` flavour); not ``auto``."""
+    found = _BY_NAME.get(name)
+    if found is None:
+        raise UsageError(f"unknown tree flavor {name!r} (use {', '.join(FLAVOR_CHOICES)})")
+    return found
 
 
 def flavour_aliases() -> dict[str, str]:

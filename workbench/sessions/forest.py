@@ -1,4 +1,4 @@
-"""The branch forest of a session's entries: nodes, children order, orphans and cycle breaks (spec §4).
+"""The branch forest of a session's entries: nodes, children order, orphans and cycle breaks (docs/flavours.md, "The branch tree and labels").
 
 ``build_positions`` links every entry under its parent (a later duplicate id wins the lookup), makes
 orphans and self-parents roots, cuts parent cycles where they close, and sorts children by timestamp

@@ -1,4 +1,4 @@
-"""The two fuzzy scorers of the agents' `/tree` search and pickers (spec §9). Lower scores are better.
+"""The two fuzzy scorers of the agents' `/tree` search and pickers (docs/flavours.md, "Search"). Lower scores are better.
 
 * ``classic_match``: greedy left-to-right subsequence scan (omp57 coding-agent copy, pi / omp tui copies),
   with the optional retries of pi-mono (letter/digit blocks swapped) and of omp tui 2026-01..06
@@ -36,7 +36,7 @@ NO_MATCH = FuzzyMatch(False, 0)
 _ASTRAL = re.compile("[\U00010000-\U0010FFFF]")
 
 
-def _u16(text: str) -> str:
+def utf16(text: str) -> str:
     """The string as UTF-16 code units (astral characters become two surrogate "characters")."""
     if text.isascii() or not _ASTRAL.search(text):
         return text
@@ -82,8 +82,8 @@ def _scan(q: str, t: str, boundary: str | None) -> tuple[bool, float, int, int]:
 
 
 def _classic_core(query: str, text: str, boundary: str) -> FuzzyMatch:
-    q = _u16(query.lower())
-    t = _u16(text.lower())
+    q = utf16(query.lower())
+    t = utf16(text.lower())
     if not q:
         return FuzzyMatch(True, 0)
     if len(q) > len(t):
@@ -103,7 +103,7 @@ def _is_ascii_digit(c: str) -> bool:
     return "0" <= c <= "9"
 
 
-def _adjacent_swaps(q: str) -> list[str]:
+def adjacent_swaps(q: str) -> list[str]:
     out: list[str] = []
     for i in range(len(q) - 1):
         a, b = q[i], q[i + 1]
@@ -130,7 +130,7 @@ def classic_match(query: str, text: str, variant: ClassicVariant = "pimono_tui")
                     return FuzzyMatch(True, retry.score + 5)
         return result
     best: float | None = None
-    for swapped in _adjacent_swaps(q):
+    for swapped in adjacent_swaps(q):
         retry = _classic_core(swapped, text, boundary)
         if retry.matches and (best is None or retry.score + 5 < best):
             best = retry.score + 5
@@ -149,7 +149,7 @@ _NON_ALNUM = re.compile(r"[^a-z0-9]+")
 
 
 @lru_cache(maxsize=4096)
-def _normalize_cached(text: str) -> str:
+def normalize_cached(text: str) -> str:
     return normalize_words(text)
 
 
@@ -182,7 +182,7 @@ def normalize_words(text: str) -> str:
     return "".join(cleaned).strip()
 
 
-class _Word(NamedTuple):
+class Word(NamedTuple):
     text: str
     start: int
     ordinal: int
@@ -191,21 +191,21 @@ class _Word(NamedTuple):
 @dataclass(frozen=True, slots=True)
 class WordIndex:
     norm: str
-    words: tuple[_Word, ...]
+    words: tuple[Word, ...]
     compact: str
     starts: frozenset[int]
     chars: frozenset[str] = frozenset()
 
 
 def index_text(text: str) -> WordIndex:
-    norm = _u16(normalize_words(text))
-    words: list[_Word] = []
+    norm = utf16(normalize_words(text))
+    words: list[Word] = []
     starts: set[int] = set()
     offset = 0
     compact_pos = 0
     if norm:
         for ordinal, word in enumerate(norm.split(" ")):
-            words.append(_Word(word, offset, ordinal))
+            words.append(Word(word, offset, ordinal))
             starts.add(compact_pos)
             offset += len(word) + 1
             compact_pos += len(word)
@@ -220,7 +220,7 @@ def _char_score(tok: str, word: str) -> tuple[bool, float, int]:
     return ok, score, (last - first + 1) if ok else 0
 
 
-def _word_score(tok: str, w: _Word) -> float | None:
+def word_score(tok: str, w: Word) -> float | None:
     pos = 0.01 * w.start
     word = w.text
     if word == tok:
@@ -238,12 +238,12 @@ def _word_score(tok: str, w: _Word) -> float | None:
     return None
 
 
-def _acronym(tok: str, index: WordIndex) -> float | None:
+def acronym_score(tok: str, index: WordIndex) -> float | None:
     if not 2 <= len(tok) <= 4:
         return None
     ti = 0
-    first: _Word | None = None
-    last: _Word | None = None
+    first: Word | None = None
+    last: Word | None = None
     for word in index.words:
         if ti >= len(tok):
             break
@@ -268,10 +268,10 @@ def _direct(tok: str, index: WordIndex) -> float | None:
     if c >= 0 and c in index.starts:
         best = -140 + 0.01 * c
     for word in index.words:
-        s = _word_score(tok, word)
+        s = word_score(tok, word)
         if s is not None and (best is None or s < best):
             best = s
-    acr = _acronym(tok, index)
+    acr = acronym_score(tok, index)
     if acr is not None and (best is None or acr < best):
         best = acr
     return best
@@ -282,7 +282,7 @@ def _token(tok: str, index: WordIndex) -> float | None:
     if direct is not None:
         return direct
     best: float | None = None
-    for swapped in _adjacent_swaps(tok):
+    for swapped in adjacent_swaps(tok):
         s = _direct(swapped, index)
         if s is not None and (best is None or s + 5 < best):
             best = s + 5
@@ -303,7 +303,7 @@ def word_prefilter(query: str) -> re.Pattern[str] | None:
         return None
     parts: list[str] = []
     for tok in nq.split(" "):
-        variants = [tok, *_adjacent_swaps(tok)]
+        variants = [tok, *adjacent_swaps(tok)]
         # "[^c]*c" steps keep the subsequence test linear (".*?c" would backtrack polynomially).
         alts = sorted({"".join(f"[^{re.escape(c)}]*{re.escape(c)}" for c in v[:-2]) for v in variants if len(v) > 2})
         if alts and all(alts):
@@ -312,8 +312,8 @@ def word_prefilter(query: str) -> re.Pattern[str] | None:
 
 
 def word_match(query: str, text: str | WordIndex) -> FuzzyMatch:
-    """oh-my-pi's word-local scorer (spec §9.2)."""
-    nq = _u16(_normalize_cached(query))
+    """oh-my-pi's word-local scorer (docs/flavours.md, "Search")."""
+    nq = utf16(normalize_cached(query))
     if not nq:
         return FuzzyMatch(True, 0)
     index = text if isinstance(text, WordIndex) else index_text(text)

@@ -22,12 +22,12 @@ from functools import lru_cache
 from workbench.sessions.fuzzy import (
     NO_MATCH,
     FuzzyMatch,
+    Word,
     WordIndex,
-    _acronym,
-    _adjacent_swaps,
-    _u16,
-    _Word,
-    _word_score,
+    acronym_score,
+    adjacent_swaps,
+    utf16,
+    word_score,
 )
 
 __all__ = ["index_text18", "normalize18", "word_match18"]
@@ -35,7 +35,7 @@ __all__ = ["index_text18", "normalize18", "word_match18"]
 _ACRONYM_RUN = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _ASCII_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _NON_WORD_ASCII = re.compile(r"[^a-z0-9]+")
-_MIN_RESCAN = 3  # the reference does not rescan needles shorter than this
+MIN_RESCAN = 3  # the reference does not rescan needles shorter than this
 
 
 def normalize18(text: str) -> str:
@@ -53,18 +53,18 @@ def normalize18(text: str) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _norm_query(query: str) -> str:
-    return _u16(normalize18(query))
+def norm_query18(query: str) -> str:
+    return utf16(normalize18(query))
 
 
 def index_text18(text: str) -> WordIndex:
-    norm = _u16(normalize18(text))
-    words: list[_Word] = []
+    norm = utf16(normalize18(text))
+    words: list[Word] = []
     starts: set[int] = set()
     offset = compact_pos = 0
     if norm:
         for ordinal, word in enumerate(norm.split(" ")):
-            words.append(_Word(word, offset, ordinal))
+            words.append(Word(word, offset, ordinal))
             starts.add(compact_pos)
             offset += len(word) + 1
             compact_pos += len(word)
@@ -86,7 +86,7 @@ def _phrase_at(norm: str, phrase: str) -> int:
         return -1
     if _bounded(norm, first, len(phrase)):
         return first
-    if first == 0 or norm[first - 1] == " " or len(phrase) < _MIN_RESCAN:
+    if first == 0 or norm[first - 1] == " " or len(phrase) < MIN_RESCAN:
         return -1
     at = norm.find(phrase, first + 1)
     while at >= 0:
@@ -106,7 +106,7 @@ def _compact_at(index: WordIndex, needle: str) -> int:
         return -1
     if first in starts:
         return first
-    if len(needle) < _MIN_RESCAN:
+    if len(needle) < MIN_RESCAN:
         return -1
     at = compact.find(needle, first + 1)
     while at >= 0:
@@ -124,10 +124,10 @@ def _direct18(tok: str, index: WordIndex) -> float | None:
     if c >= 0:
         best = -140 + 0.01 * c
     for word in index.words:
-        s = _word_score(tok, word)
+        s = word_score(tok, word)
         if s is not None and (best is None or s < best):
             best = s
-    acr = _acronym(tok, index)
+    acr = acronym_score(tok, index)
     if acr is not None and (best is None or acr < best):
         best = acr
     return best
@@ -138,7 +138,7 @@ def _token18(tok: str, index: WordIndex) -> float | None:
     if direct is not None:
         return direct
     best: float | None = None
-    for swapped in _adjacent_swaps(tok):
+    for swapped in adjacent_swaps(tok):
         s = _direct18(swapped, index)
         if s is not None and (best is None or s + 5 < best):
             best = s + 5
@@ -147,7 +147,7 @@ def _token18(tok: str, index: WordIndex) -> float | None:
 
 def word_match18(query: str, text: str | WordIndex) -> FuzzyMatch:
     """pi-tui 18.2.9 ``fuzzyMatch``: every token must match one word (or initials); lower is better."""
-    nq = _norm_query(query)
+    nq = norm_query18(query)
     if not nq:
         return FuzzyMatch(True, 0)
     index = text if isinstance(text, WordIndex) else index_text18(text)

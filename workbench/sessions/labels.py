@@ -1,4 +1,4 @@
-"""Writing a label the way the agent does: one appended ``label`` entry, never a rewrite (spec §4.6).
+"""Writing a label the way the agent does: one appended ``label`` entry, never a rewrite (docs/flavours.md, "The branch tree and labels").
 
 The read-leaf-then-append step holds a ``filelock`` lock so two workbench writers cannot chain off the
 same leaf, and the line goes out in one ``os.write`` on an ``O_APPEND`` descriptor so a concurrently

@@ -1,9 +1,9 @@
 """Reading pi / oh-my-pi session files the way the agents read them, without ever writing them.
 
-The reference loader (spec §1.2) trims the whole file, splits it on ``\\n``, skips blank lines and
+The reference loader (docs/flavours.md, "Loading a file") trims the whole file, splits it on ``\\n``, skips blank lines and
 silently drops every line ``JSON.parse`` rejects, including a line holding two glued objects. We
 reproduce that result exactly and, unlike the agent, report each dropped line as a ``Diagnostic``.
-Migrations v1→v2→v3 (§3) are applied to copies in memory; the file is opened read-only.
+Migrations v1→v2→v3 are applied to copies in memory; the file is opened read-only.
 
 A file that is missing, empty, or whose first record is not a session header is an error for the
 command line and the app (``strict=True``, the default: ``SessionFileError`` naming the file, line and
@@ -27,8 +27,8 @@ from typing import Any
 
 from orjson import loads as _fast_loads
 
-from workbench.errors import SessionFileError
-from workbench.sessions.entries import Diagnostic, Entry, EntryLinks, NotLoaded, Session, make_entry, paused_gc
+from workbench.errors import Diagnostic, SessionFileError
+from workbench.sessions.entries import Entry, EntryLinks, NotLoaded, Session, make_entry, paused_gc
 from workbench.sessions.structure import (
     CURRENT_VERSION,
     LoadFacts,
@@ -128,7 +128,7 @@ def _split_objects(text: str) -> list[Any] | None:
 
 
 def is_title_slot(obj: Any) -> bool:
-    """The omp17 fixed-width title slot (spec §1.2 step 4)."""
+    """The omp17 fixed-width title slot (docs/flavours.md, "Loading a file")."""
     return (
         isinstance(obj, dict)
         and obj.get("type") == "title"

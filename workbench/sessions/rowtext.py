@@ -1,4 +1,7 @@
-"""One-line display text and searchable text of a tree row, per flavour (spec §8.8, §8.9).
+"""One-line display text and searchable text of a tree row (docs/flavours.md, "Row text and search text").
+
+What differs between the flavours is a ``RowRules`` value each flavour object holds; nothing here
+knows a flavour's name.
 
 JS string semantics are reproduced where users can see them: ``undefined``/``null`` spelled out in
 display text, emptied in search text; cuts count UTF-16 code units.
@@ -9,11 +12,11 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
-from typing import Any, Literal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
 
-RowFlavor = Literal["omp", "pi", "omp57", "omp18"]
-_MISSING: Any = object()
+MISSING: Any = object()
 _JS_WS = " \t\n\r\u000b\u000c\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 
@@ -39,10 +42,10 @@ def cut16(text: str, n: int) -> str:
 
 
 def js_str(value: Any) -> str:
-    """``String(value)`` / template conversion; ``_MISSING`` is ``undefined``."""
+    """``String(value)`` / template conversion; ``MISSING`` is ``undefined``."""
     if type(value) is str:  # the common case, first
         return value
-    if value is _MISSING:
+    if value is MISSING:
         return "undefined"
     if value is None:
         return "null"
@@ -80,7 +83,7 @@ def extract(content: Any) -> str:
         for block in content:
             # ``type(...) is dict`` first: the ABC check is slow and JSON gives plain dicts.
             if (type(block) is dict or isinstance(block, Mapping)) and block.get("type") == "text":
-                text = block.get("text", _MISSING)
+                text = block.get("text", MISSING)
                 out += text if type(text) is str else js_str(text)
                 if len(out) >= 200 or (not out.isascii() and len16(out) >= 200):
                     return cut16(out, 200)
@@ -92,19 +95,20 @@ def _join_text_blocks(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(js_str(b.get("text", _MISSING)) for b in content if isinstance(b, Mapping) and b.get("type") == "text")
+        return "".join(js_str(b.get("text", MISSING)) for b in content if isinstance(b, Mapping) and b.get("type") == "text")
     return ""
 
 
-def _truthy(value: Any) -> bool:
+def js_truthy(value: Any) -> bool:
     if type(value) is str:  # the usual value, first
         return value != ""
     if isinstance(value, float) and math.isnan(value):
         return False  # NaN is falsy in JS
-    return value is not _MISSING and value is not None and value is not False and value != "" and value != 0
+    return value is not MISSING and value is not None and value is not False and value != "" and value != 0
 
 
-def _shorten(path: Any, home: str | None) -> str:
+def shorten_path(path: Any, home: str | None) -> str:
+    """``shortenPath`` of omp 17 and pi: any value as a string, the home prefix as ``~``."""
     text = js_str(path)
     if home and text.startswith(home):
         return "~" + text[len(home):]
@@ -129,13 +133,6 @@ def _path_scope(value: Any) -> str:
     return ", ".join("" if v is None else js_str(v) for v in items) if items else "."
 
 
-def _shorten_scope(scope: str, home: str | None, flavor: RowFlavor) -> str:
-    # The joined list is shortened once, as a whole (only its first path can lose the home prefix).
-    if flavor == "omp18":
-        return shorten18(scope, home)
-    return _shorten(scope, home)
-
-
 def shorten18(path: Any, home: str | None) -> str:
     """pi-tui 18's ``shortenPath``: only a string; the home prefix must end at a path separator."""
     if not isinstance(path, str):
@@ -145,6 +142,19 @@ def shorten18(path: Any, home: str | None) -> str:
         if rest == "" or rest.startswith(("/", "\\")):
             return "~" + rest.replace("\\", "/")
     return path
+
+
+@dataclass(frozen=True, slots=True)
+class RowRules:
+    """The row-text quirks of one flavour (the defaults: pi-mono and oh-my-pi 5.7)."""
+
+    omp_tools: bool = False  # grep and glob rows name the paths they search; no find row (oh-my-pi)
+    shorten: Callable[[Any, str | None], str] = shorten_path  # a tool path with home as "~"
+    developer_rows: bool = False  # a developer message has a row of its own
+    abort_texts: bool = False  # an aborted or failed turn shows its error (or "Operation aborted")
+    model_key: str = "model"  # the model_change field the row shows
+    thinking_off: bool = False  # a missing thinking level reads "off"
+    dots_are_empty: bool = False  # text of only dots and ellipses counts as no text
 
 
 def _js_number(value: Any) -> float:
@@ -181,28 +191,28 @@ def _js_minus_one(value: Any) -> Any:
 
 def _or(args: Mapping[str, Any], *keys: str, default: Any = "") -> Any:
     for key in keys:
-        value = args.get(key, _MISSING)
-        if type(value) is str:  # _truthy's first case, without the call
+        value = args.get(key, MISSING)
+        if type(value) is str:  # js_truthy's first case, without the call
             if value:
                 return value
-        elif _truthy(value):
+        elif js_truthy(value):
             return value
     return default
 
 
-def format_tool_call(name: str, args: Any, *, home: str | None, flavor: RowFlavor) -> str:
+def format_tool_call(name: str, args: Any, *, home: str | None, rules: RowRules) -> str:
     if type(args) is not dict and not isinstance(args, Mapping):
         args = {}
-    shorten = shorten18 if flavor == "omp18" else _shorten
+    shorten = rules.shorten
     if name == "read":
         p = shorten(js_str(_or(args, "path", "file_path")), home)
-        offset, limit = args.get("offset", _MISSING), args.get("limit", _MISSING)
-        if offset is not _MISSING or limit is not _MISSING:
-            start = offset if offset is not _MISSING and offset is not None else 1
+        offset, limit = args.get("offset", MISSING), args.get("limit", MISSING)
+        if offset is not MISSING or limit is not MISSING:
+            start = offset if offset is not MISSING and offset is not None else 1
             end: Any = ""
-            if limit is not _MISSING:
+            if limit is not MISSING:
                 end = _js_minus_one(_js_plus(start, limit))
-            p += ":" + js_str(start) + ("-" + js_str(end) if _truthy(end) else "")
+            p += ":" + js_str(start) + ("-" + js_str(end) if js_truthy(end) else "")
         return f"[read: {p}]"
     if name in ("write", "edit"):
         return f"[{name}: {shorten(js_str(_or(args, 'path', 'file_path')), home)}]"
@@ -213,65 +223,66 @@ def format_tool_call(name: str, args: Any, *, home: str | None, flavor: RowFlavo
         # Every agent reads the pattern as ``String(args.pattern || "")``: a missing one is empty,
         # never "undefined".
         pattern = js_str(_or(args, "pattern"))
-        if flavor in ("omp", "omp18"):
+        if rules.omp_tools:
             scope = _path_scope(args.get("paths") if isinstance(args.get("paths"), (str, list)) else
                                 args.get("path") if isinstance(args.get("path"), str) else None)
-            return f"[grep: /{pattern}/ in {_shorten_scope(scope, home, flavor)}]"
-        return f"[grep: /{pattern}/ in {_shorten(_or(args, 'path', default='.'), home)}]"
-    if name == "find" and flavor not in ("omp", "omp18"):
-        return f"[find: {js_str(_or(args, 'pattern'))} in {_shorten(_or(args, 'path', default='.'), home)}]"
-    if name == "glob" and flavor in ("omp", "omp18"):
+            # The joined list is shortened once, as a whole (only its first path can lose the home).
+            return f"[grep: /{pattern}/ in {shorten(scope, home)}]"
+        return f"[grep: /{pattern}/ in {shorten_path(_or(args, 'path', default='.'), home)}]"
+    if name == "find" and not rules.omp_tools:
+        return f"[find: {js_str(_or(args, 'pattern'))} in {shorten_path(_or(args, 'path', default='.'), home)}]"
+    if name == "glob" and rules.omp_tools:
         # omp renders a glob call by where it looks, not by its pattern: no path reads "[glob: .]".
         path = args.get("path")
         paths = args.get("paths")
         scope = _path_scope(path if isinstance(path, str) else paths if isinstance(paths, (str, list)) else None)
-        return f"[glob: {_shorten_scope(scope, home, flavor)}]"
+        return f"[glob: {shorten(scope, home)}]"
     if name == "ls":
         return f"[ls: {shorten(js_str(_or(args, 'path', default='.')), home)}]"
     j = json.dumps(args, separators=(",", ":"), ensure_ascii=False)
     return f"[{name}: {cut16(j, 40)}{'...' if len16(j) > 40 else ''}]"
 
 
-def _meaningful(s: str, flavor: RowFlavor) -> bool:
+def _meaningful(s: str, rules: RowRules) -> bool:
     t = s.strip(_JS_WS)
-    if flavor == "omp":
+    if rules.dots_are_empty:
         t = t.replace(".", "").replace("…", "").strip(_JS_WS)
     return bool(t)
 
 
-def _has_text(content: Any, flavor: RowFlavor) -> bool:
+def _has_text(content: Any, rules: RowRules) -> bool:
     if isinstance(content, str):
-        return _meaningful(content, flavor)
+        return _meaningful(content, rules)
     if isinstance(content, list):
         # A plain loop with ``type(b) is dict`` first: this runs for every assistant message of a tree.
         for b in content:
             if (type(b) is dict or isinstance(b, Mapping)) and b.get("type") == "text":
                 text = b.get("text")
-                if isinstance(text, str) and _meaningful(text, flavor):
+                if isinstance(text, str) and _meaningful(text, rules):
                     return True
     return False
 
 
-def tool_call_only(msg: Mapping[str, Any], flavor: RowFlavor) -> bool:
-    """The tool-call-only assistant rule (§8.3 step 1) for an assistant message's ``message`` object,
+def tool_call_only(msg: Mapping[str, Any], rules: RowRules) -> bool:
+    """The tool-call-only assistant rule (the filters' first step) for an assistant message's ``message`` object,
     without the "is the current leaf" exception (the caller applies it)."""
-    if _has_text(msg.get("content"), flavor):
+    if _has_text(msg.get("content"), rules):
         return False
     stop = msg.get("stopReason")
     return not stop or stop in ("stop", "toolUse")
 
 
-def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mapping[str, Any], home: str | None) -> str:
+def display_text(obj: Mapping[str, Any], *, rules: RowRules, tool_calls: Mapping[str, Any], home: str | None) -> str:
     etype = obj.get("type")
     if etype == "message":
         msg = obj.get("message")
         if type(msg) is not dict and not isinstance(msg, Mapping):
             return "[undefined]"
-        role = msg.get("role", _MISSING)
+        role = msg.get("role", MISSING)
         content = msg.get("content")
         if role == "user":
             return "user: " + norm(extract(content))
-        if role == "developer" and flavor == "omp":
+        if role == "developer" and rules.developer_rows:
             return "developer: " + norm(extract(content))
         if role == "assistant":
             text = norm(extract(content))
@@ -279,22 +290,22 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
                 return "assistant: " + text
             stop = msg.get("stopReason")
             error = msg.get("errorMessage")
-            if flavor == "omp":
+            if rules.abort_texts:
                 if stop == "aborted":
                     if msg.get("silent") or msg.get("userInterrupt"):
                         return "assistant: (aborted)"
-                    return "assistant: " + cut16(norm(js_str(error)) if _truthy(error) else "Operation aborted", 80)
+                    return "assistant: " + cut16(norm(js_str(error)) if js_truthy(error) else "Operation aborted", 80)
                 if stop == "error":
-                    return "assistant: " + cut16(norm(js_str(error)) if _truthy(error) else "Error", 80)
+                    return "assistant: " + cut16(norm(js_str(error)) if js_truthy(error) else "Error", 80)
             if stop == "aborted":
                 return "assistant: (aborted)"
-            if _truthy(error):
+            if js_truthy(error):
                 return "assistant: " + cut16(norm(js_str(error)), 80)
             return "assistant: (no content)"
         if role == "toolResult":
             call = tool_calls.get(msg.get("toolCallId")) if isinstance(msg.get("toolCallId"), str) else None  # type: ignore[arg-type]
             if call is not None:
-                return format_tool_call(js_str(call[0]), call[1], home=home, flavor=flavor)
+                return format_tool_call(js_str(call[0]), call[1], home=home, rules=rules)
             name = msg.get("toolName")
             return f"[{js_str(name) if name is not None else 'tool'}]"
         if role == "bashExecution":
@@ -302,7 +313,7 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
             return "[bash]: " + norm(js_str(cmd) if cmd is not None else "")
         return f"[{js_str(role)}]"
     if etype == "custom_message":
-        return f"[{js_str(obj.get('customType', _MISSING))}]: " + norm(_join_text_blocks(obj.get("content")))
+        return f"[{js_str(obj.get('customType', MISSING))}]: " + norm(_join_text_blocks(obj.get("content")))
     if etype == "compaction":
         tokens = obj.get("tokensBefore")
         try:
@@ -311,17 +322,16 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
             k = "NaN"
         return f"[compaction: {k}k tokens]"
     if etype == "branch_summary":
-        return "[branch summary]: " + norm(js_str(obj.get("summary", _MISSING)))
+        return "[branch summary]: " + norm(js_str(obj.get("summary", MISSING)))
     if etype == "model_change":
-        key = "modelId" if flavor == "pi" else "model"
-        return f"[model: {js_str(obj.get(key, _MISSING))}]"
+        return f"[model: {js_str(obj.get(rules.model_key, MISSING))}]"
     if etype == "thinking_level_change":
-        level = obj.get("thinkingLevel", _MISSING)
-        if flavor == "omp" and (level is None or level is _MISSING):
+        level = obj.get("thinkingLevel", MISSING)
+        if rules.thinking_off and (level is None or level is MISSING):
             level = "off"
         return f"[thinking: {js_str(level)}]"
     if etype == "custom":
-        return f"[custom: {js_str(obj.get('customType', _MISSING))}]"
+        return f"[custom: {js_str(obj.get('customType', MISSING))}]"
     if etype == "label":
         label = obj.get("label")
         return f"[label: {js_str(label) if label is not None else '(cleared)'}]"
@@ -329,10 +339,10 @@ def display_text(obj: Mapping[str, Any], *, flavor: RowFlavor, tool_calls: Mappi
 
 
 def _part(value: Any) -> str:
-    return "" if value is None or value is _MISSING else js_str(value)
+    return "" if value is None or value is MISSING else js_str(value)
 
 
-def search_text(obj: Mapping[str, Any], label: str | None, *, flavor: RowFlavor) -> str:
+def search_text(obj: Mapping[str, Any], label: str | None, *, rules: RowRules) -> str:
     parts: list[str] = []
     if label:
         parts.append(label)
@@ -341,10 +351,10 @@ def search_text(obj: Mapping[str, Any], label: str | None, *, flavor: RowFlavor)
         msg = obj.get("message")
         if type(msg) is dict or isinstance(msg, Mapping):
             parts.append(_part(msg.get("role")))
-            content = msg.get("content", _MISSING)
-            if _truthy(content):  # JS truthiness: an empty array still counts
+            content = msg.get("content", MISSING)
+            if js_truthy(content):  # JS truthiness: an empty array still counts
                 parts.append(extract(content))
-            if msg.get("role") == "bashExecution" and _truthy(msg.get("command", _MISSING)):
+            if msg.get("role") == "bashExecution" and js_truthy(msg.get("command", MISSING)):
                 parts.append(js_str(msg.get("command")))
     elif etype == "custom_message":
         parts.append(_part(obj.get("customType")))
@@ -355,10 +365,10 @@ def search_text(obj: Mapping[str, Any], label: str | None, *, flavor: RowFlavor)
     elif etype == "branch_summary":
         parts += ["branch summary", _part(obj.get("summary"))]
     elif etype == "model_change":
-        parts += ["model", _part(obj.get("modelId" if flavor == "pi" else "model"))]
+        parts += ["model", _part(obj.get(rules.model_key))]
     elif etype == "thinking_level_change":
         level = obj.get("thinkingLevel")
-        parts += ["thinking", "off" if flavor == "omp" and level is None else _part(level)]
+        parts += ["thinking", "off" if rules.thinking_off and level is None else _part(level)]
     elif etype == "custom":
         parts += ["custom", _part(obj.get("customType"))]
     elif etype == "label":

@@ -16,13 +16,18 @@ from collections.abc import Mapping
 from typing import Any
 
 from workbench.sessions.rowtext import (
-    _MISSING,
-    _truthy,
+    MISSING,
+    RowRules,
     cut16,
     format_tool_call,
     js_str,
+    js_truthy,
     norm,
+    shorten18,
 )
+
+# A tool result's row: the call as oh-my-pi renders it, paths shortened the pi-tui 18 way.
+TOOL_ROWS18 = RowRules(omp_tools=True, shorten=shorten18)
 
 SETTINGS_TYPES18 = frozenset({
     "label", "custom", "model_change", "model_usage", "thinking_level_change", "service_tier_change", "title_change",
@@ -202,7 +207,7 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
         msg = obj.get("message")
         if not isinstance(msg, Mapping):
             return "[undefined]"
-        role = msg.get("role", _MISSING)
+        role = msg.get("role", MISSING)
         if role == "user":
             return "user: " + norm(_extract(msg.get("content")))
         if role == "developer":
@@ -221,7 +226,7 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
             call_id = msg.get("toolCallId")
             call = tool_calls.get(call_id) if isinstance(call_id, str) and call_id else None
             if call is not None:
-                return format_tool_call(js_str(call[0]), call[1], home=home, flavor="omp18")
+                return format_tool_call(js_str(call[0]), call[1], home=home, rules=TOOL_ROWS18)
             name = msg.get("toolName")
             return f"[{js_str(name) if name is not None else 'tool'}]"
         if role == "bashExecution":
@@ -232,7 +237,7 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
         if obj.get("customType") == "advisor":
             qualifier, text = advisor_display(obj.get("details"))
             return (f"advisor ({qualifier}): " if qualifier else "advisor: ") + norm(text)
-        return f"[{js_str(obj.get('customType', _MISSING))}]: " + norm(strip_system_wrapper(_join(obj.get("content"))))
+        return f"[{js_str(obj.get('customType', MISSING))}]: " + norm(strip_system_wrapper(_join(obj.get("content"))))
     if etype == "compaction":
         try:
             k = js_str(math.floor(float(obj.get("tokensBefore")) / 1000 + 0.5))  # type: ignore[arg-type]
@@ -243,7 +248,7 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
         summary = obj.get("summary")
         return "[branch summary]: " + norm(summary if isinstance(summary, str) else "")
     if etype == "model_change":
-        return f"[model: {js_str(obj.get('model', _MISSING))}]"
+        return f"[model: {js_str(obj.get('model', MISSING))}]"
     if etype == "model_usage":
         role = sanitize_field(obj.get("role"))
         return (f"[model usage: {sanitize_field(obj.get('purpose'))} {role + ' ' if role else ''}"
@@ -252,7 +257,7 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
         level = obj.get("thinkingLevel")
         return f"[thinking: {'off' if level is None else js_str(level)}]"
     if etype == "custom":
-        return f"[custom: {js_str(obj.get('customType', _MISSING))}]"
+        return f"[custom: {js_str(obj.get('customType', MISSING))}]"
     if etype == "label":
         label = obj.get("label")
         return f"[label: {js_str(label) if label is not None else '(cleared)'}]"
@@ -262,9 +267,9 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
         title = obj.get("title")
         return f"[title: {norm(title if isinstance(title, str) else js_str(title))}]"
     if etype == "mode_change":
-        return f"[mode: {js_str(obj.get('mode', _MISSING))}]"
+        return f"[mode: {js_str(obj.get('mode', MISSING))}]"
     if etype == "credential_pin":
-        return f"[credential pin: {js_str(obj.get('provider', _MISSING))}]"
+        return f"[credential pin: {js_str(obj.get('provider', MISSING))}]"
     # Bookkeeping and unknown types read as their type, never as an empty row.
     return f"[{(etype if isinstance(etype, str) else '').replace('_', ' ')}]"
 
@@ -277,8 +282,8 @@ def search_text18(obj: Mapping[str, Any], label: str | None) -> str:
         if isinstance(msg, Mapping):
             role = msg.get("role")
             parts.append("" if role is None else js_str(role))
-            content = msg.get("content", _MISSING)
-            if _truthy(content):  # JS truthiness: an empty block list still adds an (empty) part
+            content = msg.get("content", MISSING)
+            if js_truthy(content):  # JS truthiness: an empty block list still adds an (empty) part
                 parts.append(_extract(content))
             if role == "bashExecution" and msg.get("command"):
                 parts.append(js_str(msg.get("command")))

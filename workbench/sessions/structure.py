@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any
 
-from workbench.sessions.entries import Diagnostic, Entry
+from workbench.errors import Diagnostic
+from workbench.sessions.entries import Entry
 from workbench.sessions.rowtext18 import KNOWN_TYPES18
 
 # Entry types some agent this workbench follows writes: omp 18.3's set plus pi's session name.

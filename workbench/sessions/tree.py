@@ -1,4 +1,4 @@
-"""The branch tree of a session: leaf, paths, labels, children order and `/tree` navigation (spec §4, §7).
+"""The branch tree of a session: leaf, paths, labels, children order and `/tree` navigation (docs/flavours.md, "The branch tree and labels", "Navigation").
 
 ``SessionTree`` works on loaded entries in memory. Its append/branch methods mirror the agent's
 SessionManager so conformance scripts and the UI can reason about "what would happen"; nothing here
@@ -11,20 +11,19 @@ import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import Any
 
 from workbench.errors import NotFoundError
 from workbench.sessions.entries import Entry, Session, paused_gc
+from workbench.sessions.flavors import Flavor, TreeFlavour, flavour
 from workbench.sessions.forest import Positions, TreeNode, build_forest, build_positions  # TreeNode re-exported
-from workbench.sessions.rowtext18 import is_user_request18
 
-Flavor = Literal["omp", "pi", "omp57", "omp18"]
 _UNSET: Any = object()
 
 
 @dataclass(frozen=True, slots=True)
 class NavigationResult:
-    """What selecting ``target_id`` in `/tree` does (spec §7); ``summary_entry`` is not yet appended."""
+    """What selecting ``target_id`` in `/tree` does (docs/flavours.md, "Navigation"); ``summary_entry`` is not yet appended."""
 
     target_id: str
     old_leaf_id: str | None
@@ -86,7 +85,7 @@ def as_entries(source: Session | Iterable[Entry | Mapping[str, Any]]) -> list[En
 
 
 def branch_path(by_id: Mapping[str, Entry], from_id: str | None) -> list[Entry]:
-    """Root→``from_id`` path through ``parentId`` (§4.4); stops at a missing id or a repeated one."""
+    """Root→``from_id`` path through ``parentId``; stops at a missing id or a repeated one."""
     path: list[Entry] = []
     seen: set[str] = set()
     cur = by_id.get(from_id) if from_id is not None else None
@@ -99,7 +98,7 @@ def branch_path(by_id: Mapping[str, Entry], from_id: str | None) -> list[Entry]:
 
 
 def resolve_labels(entries: Iterable[Entry]) -> dict[str, str]:
-    """Global label map (§4.6): replay label entries in file order; absent/null/"" deletes."""
+    """Global label map: replay label entries in file order; absent/null/"" deletes."""
     labels: dict[str, str] = {}
     for entry in [e for e in entries if e.type == "label"]:
         obj = entry.data if entry.data is not None else entry.raw  # Entry.obj without the property call
@@ -144,7 +143,7 @@ class SessionTree:
         else:
             self.by_id = {}
             for entry in self.entries:
-                self.by_id[entry.id] = entry  # a later duplicate overwrites (§4.1)
+                self.by_id[entry.id] = entry  # a later duplicate overwrites
         self.leaf_id: str | None = (self.entries[-1].id if self.entries else None) if leaf is _UNSET else leaf
         self._tree: list[TreeNode] | None = None
         self._positions: Positions | None = None
@@ -189,9 +188,15 @@ class SessionTree:
             cur = self.by_id.get(cur.parent_id)
         return cur.id if cur is not None else None
 
+    @property
+    def flavour(self) -> TreeFlavour:
+        """The object of ``flavor``: what differs between the agents (``flavors.REGISTRY``)."""
+        return flavour(self.flavor)
+
     def leaf_for_selector(self, flavor: Flavor | None = None) -> str | None:
         """The leaf the `/tree` selector is given: pi and omp 18.3 pass the real leaf, omp17 the visible one."""
-        return self.leaf_id if (flavor or self.flavor) in ("pi", "omp18") else self.visible_leaf()
+        real = flavour(flavor or self.flavor).selector_gets_real_leaf
+        return self.leaf_id if real else self.visible_leaf()
 
     def get_tree(self) -> list[TreeNode]:
         """Roots in file order, children sorted by timestamp (stable); orphans and cycle breaks are roots."""
@@ -282,13 +287,13 @@ class SessionTree:
     def summary_record(
         self, target_id: str | None, summary: str, details: Any = None, from_hook: bool | None = None
     ) -> dict[str, Any]:
-        # Quirk kept: fromId is the new parent (or "root"), not the abandoned leaf (§2.2).
+        # Quirk kept: fromId is the new parent (or "root"), not the abandoned leaf (docs/flavours.md).
         obj: dict[str, Any] = {"type": "branch_summary", "fromId": target_id if target_id is not None else "root",
                                "summary": summary}
         if details is not None:
             obj["details"] = details
         if from_hook is not None:
-            obj["fromHook" if self.flavor == "pi" else "fromExtension"] = from_hook
+            obj[self.flavour.summary_origin_field] = from_hook
         return obj
 
     def create_branched(self, leaf_id: str) -> SessionTree:
@@ -312,7 +317,7 @@ class SessionTree:
         fork._invalidate()
         return fork
 
-    # ----- navigation (§7) ------------------------------------------------------------------
+    # ----- navigation ---------------------------------------------------------------------
     def navigate(
         self, target_id: str, *, summary: str | None = None, details: Any = None, interactive: bool = False
     ) -> NavigationResult:
@@ -322,24 +327,23 @@ class SessionTree:
         (the leaf minus trailing label/custom entries) as "already here", pi only the real leaf.
         """
         old = self.leaf_id
-        if self.flavor == "pi" and target_id == old:
+        kind = self.flavour
+        if kind.here_before_lookup and target_id == old:
             # pi checks "already here" before looking the target up; omp 18 looks it up first.
             return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
         target = self.by_id.get(target_id)
         if target is None:
             raise NotFoundError(f"Entry {target_id} not found")
-        is_user = target.type == "message" and target.role == "user"
-        if self.flavor == "omp18":
-            is_user = is_user_request18(target.obj)
+        is_user = kind.user_request(target.obj)
         # omp 18: navigateTree never treats a user prompt as "already here", it rewinds past it; its
         # `/tree` selector, though, stops at the real leaf first ("Already at this point"), unless
         # the leaf is an `ask` result (which reopens the question).
-        rewinds = self.flavor == "omp18" and is_user
-        if interactive and self.flavor == "omp18":
+        rewinds = kind.rewinds_past_user and is_user
+        if interactive and kind.selector_here == "leaf":
             ask = target.type == "message" and target.role == "toolResult" and (target.message or {}).get("toolName") == "ask"
             if target_id == old and not ask:
                 return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
-        elif interactive and self.flavor != "pi" and target_id == self.visible_leaf() and not rewinds:
+        elif interactive and kind.selector_here == "visible" and target_id == self.visible_leaf() and not rewinds:
             return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
         if target_id == old and not rewinds:
             return NavigationResult(target_id=target_id, old_leaf_id=old, no_op=True, new_leaf_id=old)
@@ -359,7 +363,7 @@ class SessionTree:
             to_summarize.reverse()
         editor: str | None = None
         new_leaf: str | None
-        skill = self.flavor == "omp18" and target.type == "custom_message" and target.get("customType") == "skill-prompt"
+        skill = kind.skill_prompt_selected and target.type == "custom_message" and target.get("customType") == "skill-prompt"
         if is_user or (target.type == "custom_message" and not skill):
             new_leaf = target.parent_id
             content = (target.message or {}).get("content") if target.type == "message" else target.get("content")

@@ -1,4 +1,4 @@
-"""Layout of the `/tree` list (spec §8.2, §8.3): indents, connectors, gutters and prefixes.
+"""Layout of the `/tree` list (docs/flavours.md, "Layout"): indents, connectors, gutters and prefixes.
 
 ``layout_forest`` lays out a forest of flat node numbers; ``render_prefix`` draws one row's indent
 cells (memoized per shared gutter tuple); ``pi_visible_forest`` re-lays out pi-mono's visible rows.
@@ -10,16 +10,11 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
-
-if TYPE_CHECKING:
-    from workbench.sessions.flattree import FlatTree
-
-Flavor = Literal["omp", "pi", "omp57", "omp18"]
+from typing import Any, NamedTuple, Protocol
 
 
 class Layout(NamedTuple):
-    """Where one row sits (§8.2): a plain tuple, because 100k of them are built per flattening."""
+    """Where one row sits: a plain tuple, because 100k of them are built per flattening."""
 
     indent: int
     just_branched: bool
@@ -30,7 +25,7 @@ class Layout(NamedTuple):
 
 
 def layout_forest(roots: list[int], children: Mapping[int, list[int]], active: set[int]) -> dict[int, Layout]:
-    """§8.2 layout over a forest of flat indices, in display order (iterative: 100k-entry chains are common).
+    """The layout of a forest of flat indices, in display order (iterative: 100k-entry chains are common).
 
     A node's gutters tuple is built once per parent and shared by all its children, so a long chain
     holds one tuple, and ``render_prefix`` can memoize on it.
@@ -173,10 +168,13 @@ def window_scroll18(layouts: list[Layout], width: int | None) -> int:
 
 
 def render_prefix(
-    lay: Layout, *, multiple_roots: bool, flavor: Flavor, fold_glyph: str | None, width: int | None,
-    memo: dict[tuple[Any, ...], tuple[str, int, bool]] | None = None,
+    lay: Layout, *, multiple_roots: bool, fold_glyph: str | None, width: int | None, anchor: bool = False,
+    cap: bool = False, memo: dict[tuple[Any, ...], tuple[str, int, bool]] | None = None,
 ) -> tuple[str, int, bool]:
     """The indent cells of one row: gutters, its own connector, omp17's chain anchor and width cap.
+
+    ``anchor``: a ``│`` continues under a chain's ``└─`` (omp17); ``cap``: deep indents are cut to
+    ``width`` with a leading ``…`` (omp17).
 
     ``fold_glyph`` (pi only) replaces the connector's middle ``─``: ``⊟`` foldable, ``⊞`` folded.
     Returns (prefix, display indent, whether the row draws a connector). ``memo`` caches prefixes by
@@ -186,30 +184,30 @@ def render_prefix(
     key = None
     if memo is not None:
         key = (id(lay.gutters), lay.indent, lay.show_connector, lay.is_last, lay.virtual_root_child,
-               multiple_roots, flavor, fold_glyph, width)
+               multiple_roots, anchor, cap, fold_glyph, width)
         hit = memo.get(key)
         if hit is not None:
             return hit
     disp = max(0, lay.indent - 1) if multiple_roots else lay.indent
     has_conn = lay.show_connector and not lay.virtual_root_child
     gutters = {pos: show for pos, show in lay.gutters}
-    anchor = -1
-    if flavor == "omp" and not has_conn and lay.gutters and not lay.gutters[-1][1]:
-        anchor = lay.gutters[-1][0] + 1  # omp17 chain anchor: a "│" continuing under a └─
+    anchor_at = -1
+    if anchor and not has_conn and lay.gutters and not lay.gutters[-1][1]:
+        anchor_at = lay.gutters[-1][0] + 1  # omp17 chain anchor: a "│" continuing under a └─
     cells: list[str] = []
     for level in range(disp):
         if level in gutters:
             cells.append("│  " if gutters[level] else "   ")
         elif has_conn and level == disp - 1:
             cells.append(("└" if lay.is_last else "├") + (fold_glyph or "─") + " ")
-        elif level == anchor:
+        elif level == anchor_at:
             cells.append("│  ")
         else:
             cells.append("   ")
-    if width is not None and flavor in ("omp", "omp18"):
-        cap = max(1, (width - max(24, width // 2) - 4) // 3)
-        if len(cells) > cap:
-            cells = cells[len(cells) - cap:]
+    if width is not None and cap:
+        levels = max(1, (width - max(24, width // 2) - 4) // 3)
+        if len(cells) > levels:
+            cells = cells[len(cells) - levels:]
             cells[0] = "…" + cells[0][1:]
     out = ("".join(cells), disp, has_conn)
     if memo is not None:
@@ -260,9 +258,23 @@ def display_segments(order: list[int], parent: list[int]) -> Segments:
     return Segments(pos_of, seg_of, start, above)
 
 
-def pi_visible_forest(flat: FlatTree, visible: list[int], folded: frozenset[int]) -> VisibleForest:
+class Flattened(Protocol):
+    """What pi's re-layout reads of the flattened tree (``flattree.FlatTree`` is one)."""
+
+    @property
+    def unique_ids(self) -> bool: ...
+    @property
+    def ids(self) -> list[str]: ...
+    @property
+    def leaf(self) -> str | None: ...
+    @property
+    def index_of(self) -> Mapping[str, int]: ...
+    def segments(self) -> Segments: ...
+
+
+def pi_visible_forest(flat: Flattened, visible: list[int], folded: frozenset[int]) -> VisibleForest:
     """Rebuild the forest of visible rows (parent = nearest visible ancestor), drop the descendants of
-    folded rows, and lay it out again (§8.3, pi only); rows keep the flattened order.
+    folded rows, and lay it out again (pi only); rows keep the flattened order.
 
     This runs at every pi keystroke, so it touches the visible rows and the chains they sit on, not
     every node: within a chain (``Segments``) a visible row's nearest visible ancestor is the visible
@@ -340,7 +352,7 @@ def pi_visible_forest(flat: FlatTree, visible: list[int], folded: frozenset[int]
     return VisibleForest(visible, vparent, vchildren, roots, layout_forest(roots, children, active))
 
 
-def _leaf_rows(flat: FlatTree, visible: list[int], vpos: list[int]) -> list[int]:
+def _leaf_rows(flat: Flattened, visible: list[int], vpos: list[int]) -> list[int]:
     """The visible rows of the leaf's id, in display order (one node per id: a lookup and a bisection
     of the visible positions ``vpos``, not a scan of the rows)."""
     if not flat.unique_ids:

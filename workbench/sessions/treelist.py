@@ -1,4 +1,4 @@
-"""The `/tree` selector as pure state: filters, search, selection, folding and rows (spec §8).
+"""The `/tree` selector as pure state: filters, search, selection, folding and rows (docs/flavours.md, "The `/tree` selector").
 
 ``TreeList`` is immutable: every key method returns a new ``TreeList`` that shares the ``FlatTree``
 (computed once, linear in the number of entries). Flavours: ``omp`` (oh-my-pi v17: fuzzy word search,
@@ -21,17 +21,14 @@ from workbench.sessions.flattree import (
     FILTER_TAGS,
     FilterMode,
     FlatTree,
-    Flavor,
     RowMaker,
     TreeRow,
     pi_visible_forest,
     render_rows,
     truncate_to_width,
 )
-from workbench.sessions.flavors import resolve_flavor
+from workbench.sessions.flavors import Flavor, TreeFlavour, resolve_flavor
 from workbench.sessions.tree import SessionTree
-from workbench.sessions.treefooter import selector_lines
-from workbench.sessions.treekeys import press_key
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FilterMode", "Flavor", "TreeList", "TreeRow", "truncate_to_width"]
 
@@ -91,8 +88,7 @@ class TreeList:
         self.filter_mode: str = filter_mode
         self.search = search
         if max_visible is None:
-            # omp 18.3's panel keeps 8 rows of chrome: at most height - 8 rows, at least 1.
-            max_visible = max(1, min(max(5, height // 2), height - 8)) if flavor == "omp18" else max(5, height // 2)
+                max_visible = self._b.flavour.max_visible(height)
         self.max_visible = max_visible
         self.width = width
         self.folded: frozenset[int] = frozenset()
@@ -101,7 +97,7 @@ class TreeList:
         self.selected_id: str | None = None
         self._compute()
         start = selected if selected is not None else leaf
-        if flavor == "omp57":
+        if self._b.flavour.keeps_row_index:
             self.selected_id = start if self._row_of(start) is not None else self._last_id()
         else:
             self.selected_id = self._nearest_visible(start)
@@ -113,7 +109,13 @@ class TreeList:
     # ----- derived state ---------------------------------------------------------------------
     @property
     def flavor(self) -> Flavor:
+        """The flavour's name (``omp``, ``omp18``, ``pi``, ``omp57``)."""
         return self._b.flavor
+
+    @property
+    def flavour(self) -> TreeFlavour:
+        """The flavour object the list asks what differs between the agents (``flavors.REGISTRY``)."""
+        return self._b.flavour
 
     @property
     def leaf_id(self) -> str | None:
@@ -137,7 +139,8 @@ class TreeList:
     def flat_ids(self) -> list[str]:
         return [self._b.ids[n] for n in self._b.order]
 
-    def _tokens(self) -> list[str]:
+    def search_tokens(self) -> list[str]:
+        """The query's whitespace-separated tokens, lowercased."""
         return [t for t in self.search.lower().split() if t]
 
     def _compute(self) -> None:
@@ -148,8 +151,8 @@ class TreeList:
         self._pos: dict[str, int] | None = None
         b = self._b
         # Shared with every other state of this family (and with later keystrokes): never mutated.
-        visible = b.filtered(self.filter_mode, self._tokens())
-        if b.flavor != "pi":
+        visible = b.filtered(self.filter_mode, self.search_tokens())
+        if not b.flavour.relays_out_visible:
             self._visible = visible
             self._vlayout = b.layout
             self._memo = b.prefix_memo
@@ -159,7 +162,7 @@ class TreeList:
             return
         # The forest of a (filter, query, folds) is the same every time: backspacing to a query
         # typed before, or clearing it, reuses it instead of laying out 100k rows again.
-        tokens = tuple(self._tokens())
+        tokens = tuple(self.search_tokens())
         if tokens and len(visible) == len(b.mode_rows(self.filter_mode)):
             tokens = ()  # the search hides no row of the mode (visible ⊆ mode rows): the mode's own forest
         key = (self.filter_mode, tokens, self.folded)
@@ -193,7 +196,7 @@ class TreeList:
         if self._pos is None:
             # Built by dict(zip(...)) in C: a Python loop here cost ~30 ms per keystroke on 100k rows.
             keys = map(self._b.ids.__getitem__, self._visible)
-            if self._b.flavor == "omp18":
+            if self._b.flavour.later_duplicate_row_wins:
                 # pi-tui 18's TreeView indexes rows by key: a later duplicate wins
                 self._pos = dict(zip(keys, range(len(self._visible))))
             else:
@@ -267,7 +270,7 @@ class TreeList:
         for k, v in changes.items():
             setattr(new, k, v)
         new._compute()
-        if new.flavor == "omp57":
+        if new.flavour.keeps_row_index:
             if new._row_of(self.selected_id) is not None:
                 new.selected_id = self.selected_id
             elif new._visible:
@@ -344,16 +347,16 @@ class TreeList:
         new.closed = True
         return new
 
-    # pi-mono folding (§8.6)
+    # pi-mono folding
     def _foldable(self, n: int) -> bool:
-        if self.flavor != "pi" or not self._vchildren.get(n):
+        if not self.flavour.relays_out_visible or not self._vchildren.get(n):
             return False
         p = self._vparent.get(n)
         return p is None or len(self._vchildren.get(p, ())) > 1
 
     def fold_left(self) -> TreeList:
         i = self.selected_index
-        if self.flavor != "pi" or i is None:
+        if not self.flavour.relays_out_visible or i is None:
             return self
         n = self._visible[i]
         if self._foldable(n) and n not in self.folded:
@@ -374,7 +377,7 @@ class TreeList:
 
     def fold_right(self) -> TreeList:
         i = self.selected_index
-        if self.flavor != "pi" or i is None:
+        if not self.flavour.relays_out_visible or i is None:
             return self
         n = self._visible[i]
         if n in self.folded:
@@ -395,7 +398,7 @@ class TreeList:
 
     def press(self, key: str) -> TreeList:
         """Apply a named key (conformance names: up, down, left, right, ctrl+o, alt+u, …) or typed text."""
-        return press_key(self, key)
+        return self.flavour.press(self, key)
 
     # ----- rendering ----------------------------------------------------------------------------
     def _glyph(self, n: int) -> str | None:
@@ -412,7 +415,7 @@ class TreeList:
         """
         sel = self.selected_index
         lo, hi, _ = slice(start, stop).indices(len(self._visible))
-        pi = self.flavor == "pi"
+        pi = self.flavour.relays_out_visible  # pi-mono: fold glyphs and folded rows
         with paused_gc():
             return render_rows(self._b, self._visible, self._vlayout, self._memo, range(lo, hi), selected=sel,
                                multiple_roots=self._multiple, width=self.width,
@@ -436,7 +439,7 @@ class TreeList:
 
     def lines(self) -> list[str]:
         """The rendered selector: the window of rows and the footer / empty state of the flavour."""
-        return selector_lines(self)
+        return self.flavour.selector_lines(self, FILTER_TAGS[self.filter_mode])
 
     def turn(self, direction: int) -> TreeList:
         """omp18's Alt+Up / Alt+Down: the nearest user or assistant message row that way (no wrap)."""

@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from workbench.sessions.entries import paused_gc
-from workbench.sessions.fuzzy import _Word, _word_score
-from workbench.sessions.rowtext import RowFlavor
+from workbench.sessions.flavour import TreeFlavour
+from workbench.sessions.fuzzy import Word, word_score
 from workbench.sessions.searchindex import SearchIndex
-from workbench.sessions.wordfilter import _swaps
+from workbench.sessions.wordfilter import swaps
 
 __all__ = ["INDEX_MIN_ROWS", "IndexMode", "SearchIndexed"]
 
@@ -26,18 +26,18 @@ IndexMode = Literal["auto", "background", "now", "off"]
 
 
 def _word_rule(tok: str, word: str) -> bool:
-    """The scorer's per-word rules (``fuzzy._word_score``, shared by omp17 and omp18) for one word."""
-    return _word_score(tok, _Word(word, 0, 0)) is not None
+    """The scorer's per-word rules (``fuzzy.word_score``, shared by omp17 and omp18) for one word."""
+    return word_score(tok, Word(word, 0, 0)) is not None
 
 
 class SearchIndexed:
-    """Mixin for ``FlatTree``: needs ``flavor``, ``entries``, ``normalized`` and ``lowered``."""
+    """Mixin for ``FlatTree``: needs ``flavour``, ``entries``, ``normalized`` and ``lowered``."""
 
     _index: SearchIndex | None
     _index_thread: threading.Thread | None
     _index_mode: IndexMode
     # What the FlatTree it is mixed into provides (declared for readers and type checkers).
-    flavor: RowFlavor
+    flavour: TreeFlavour
     entries: Sequence[Any]
     normalized: Callable[[list[int]], list[str]]
     lowered: Callable[[list[int]], list[str]]
@@ -55,7 +55,7 @@ class SearchIndexed:
     def haystacks(self) -> list[str]:
         """Every node's text as the flavour's search compares it (filled once, then cached)."""
         rows = list(range(len(self.entries)))
-        return self.normalized(rows) if self.flavor in ("omp", "omp18") else self.lowered(rows)
+        return self.normalized(rows) if self.flavour.word_search else self.lowered(rows)
 
     def build_search_index(self) -> SearchIndex:
         """Build the word index now (or wait for the background build); idempotent."""
@@ -64,7 +64,7 @@ class SearchIndexed:
             if thread is not None and thread is not threading.current_thread():
                 thread.join()
             if self._index is None:
-                self._index = SearchIndex(self.haystacks(), fuzzy=self.flavor in ("omp", "omp18"))
+                self._index = SearchIndex(self.haystacks(), fuzzy=self.flavour.word_search)
         return self._index
 
     def start_search_index(self) -> None:
@@ -118,7 +118,7 @@ class SearchIndexed:
         """
         index = self._search_index()
         norm = None
-        if index is not None and all(subtokens) and all(len(tok) == 1 and not _swaps(tok) for tok in subtokens):
+        if index is not None and all(subtokens) and all(len(tok) == 1 and not swaps(tok) for tok in subtokens):
             # One-character tokens: the index would give the rows with a word holding each (no
             # swap, prefix or acronym rule applies to one character), all sure; a substring test
             # per row finds the same rows without the candidates (a digit is in half the
@@ -131,7 +131,7 @@ class SearchIndexed:
             sure: set[int] | None = None
             cand: set[int] | None = None
             for tok in subtokens:
-                s, c = index.sure_and_candidates((tok, *_swaps(tok)), _word_rule)
+                s, c = index.sure_and_candidates((tok, *swaps(tok)), _word_rule)
                 sure = s if sure is None else sure & s
                 cand = c if cand is None else cand & c
             assert sure is not None and cand is not None
@@ -157,7 +157,7 @@ class SearchIndexed:
             return None
         found: set[int] | None = None
         for tok in subtokens:
-            rows = index.candidates((tok, *_swaps(tok)) if index.fuzzy else (tok,))
+            rows = index.candidates((tok, *swaps(tok)) if index.fuzzy else (tok,))
             found = rows if found is None else found & rows
             if not found:
                 break

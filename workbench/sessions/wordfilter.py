@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from workbench.sessions.fuzzy import (
-    _adjacent_swaps,
-    _normalize_cached,
-    _u16,
+    adjacent_swaps,
+    normalize_cached,
     normalize_words,
+    utf16,
 )
 
 __all__ = ["norm_matches", "query_matcher", "normalize_many", "normalized_text", "word_matches", "word_query"]
@@ -54,7 +54,7 @@ _SPACES = re.compile("  +")
 
 def normalized_text(text: str) -> str:
     """What ``fuzzy.index_text`` indexes: ``normalize_words`` in UTF-16 units."""
-    return _u16(normalize_words(text))
+    return utf16(normalize_words(text))
 
 
 def normalize_many(texts: list[str], fallback: Callable[[str], str] | None = None) -> list[str]:
@@ -102,7 +102,7 @@ class _TokenRules:
 
 
 @lru_cache(maxsize=512)
-def _rules(tok: str) -> _TokenRules:
+def token_rules(tok: str) -> _TokenRules:
     m = len(tok)
     esc = [re.escape(c) for c in tok]
     compact = re.compile(" ?".join(esc))
@@ -114,7 +114,7 @@ def _rules(tok: str) -> _TokenRules:
     return _TokenRules(tok, compact, shorter, subseq, limit)
 
 
-def _greedy_span(tok: str, word: str) -> int | None:
+def greedy_span(tok: str, word: str) -> int | None:
     """``fuzzy._scan`` without scores: the span of the greedy match of ``tok`` in ``word``, or None."""
     qi = 0
     first = -1
@@ -132,7 +132,7 @@ def _greedy_span(tok: str, word: str) -> int | None:
 
 
 def _direct(tok: str, norm: str) -> bool:
-    r = _rules(tok)
+    r = token_rules(tok)
     m = r.compact.search(norm)
     if m is not None and (m.start() == 0 or norm[m.start() - 1] == " "):
         return True
@@ -145,15 +145,15 @@ def _direct(tok: str, norm: str) -> bool:
         n = len(tok)
         for word in norm.split(" "):
             if n <= len(word) and tok[0] in word:
-                span = _greedy_span(tok, word)
+                span = greedy_span(tok, word)
                 if span is not None and span <= r.limit:
                     return True
     if 2 <= len(tok) <= 4:
-        return _acronym(tok, norm)
+        return acronym_matches(tok, norm)
     return False
 
 
-def _acronym(tok: str, norm: str) -> bool:
+def acronym_matches(tok: str, norm: str) -> bool:
     """Greedy: the first word starting with tok[0], then the next word starting with tok[1], …"""
     if norm.startswith(tok[0]):
         first = 0
@@ -173,19 +173,19 @@ def _acronym(tok: str, norm: str) -> bool:
 
 
 @lru_cache(maxsize=512)
-def _swaps(tok: str) -> tuple[str, ...]:
-    return tuple(_adjacent_swaps(tok))
+def swaps(tok: str) -> tuple[str, ...]:
+    return tuple(adjacent_swaps(tok))
 
 
 def _token(tok: str, norm: str) -> bool:
     if _direct(tok, norm):
         return True
-    return any(_direct(s, norm) for s in _swaps(tok))
+    return any(_direct(s, norm) for s in swaps(tok))
 
 
 def word_query(query: str) -> list[str] | None:
     """The normalized tokens of a query; None when it normalizes to nothing (matches everything)."""
-    nq = _u16(_normalize_cached(query))
+    nq = utf16(normalize_cached(query))
     return nq.split(" ") if nq else None
 
 
@@ -208,7 +208,7 @@ def norm_matches(toks: list[str], norm: str) -> bool:
 
 def _direct_check(tok: str) -> Callable[[str], bool]:
     """``_direct(tok, ·)`` with everything about the token worked out once (it runs once per row)."""
-    r = _rules(tok)
+    r = token_rules(tok)
     compact_search = r.compact.search
     subseq_search = r.subseq.search
     shorter = [(w, w + " ", " " + w, f" {w} ") for w in r.shorter]
@@ -229,10 +229,10 @@ def _direct_check(tok: str) -> Callable[[str], bool]:
         if subseq_search(norm) is not None:
             for word in norm.split(" "):
                 if n <= len(word) and first in word:
-                    span = _greedy_span(tok, word)
+                    span = greedy_span(tok, word)
                     if span is not None and span <= limit:
                         return True
-        return acronym and _acronym(tok, norm)
+        return acronym and acronym_matches(tok, norm)
 
     return check
 
@@ -244,7 +244,7 @@ def query_matcher(query: str) -> Callable[[str], bool]:
     if toks is None:
         return lambda norm: True
     required = "".join(sorted({c for tok in toks for c in tok[:-3]}))
-    token_checks = [[_direct_check(v) for v in (tok, *_swaps(tok))] for tok in toks]
+    token_checks = [[_direct_check(v) for v in (tok, *swaps(tok))] for tok in toks]
 
     def match(norm: str) -> bool:
         if not norm:

@@ -15,16 +15,16 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from workbench.sessions.fuzzy import _u16
-from workbench.sessions.fuzzy18 import _MIN_RESCAN, _norm_query, normalize18
-from workbench.sessions.wordfilter import _acronym, _greedy_span, _rules, _swaps, normalize_many
+from workbench.sessions.fuzzy import utf16
+from workbench.sessions.fuzzy18 import MIN_RESCAN, norm_query18, normalize18
+from workbench.sessions.wordfilter import acronym_matches, greedy_span, normalize_many, swaps, token_rules
 
 __all__ = ["normalized18", "normalized18_many", "query_matcher18"]
 
 
 def normalized18(text: str) -> str:
     """What ``fuzzy18.index_text18`` indexes: ``normalize18`` in UTF-16 units."""
-    return _u16(normalize18(text))
+    return utf16(normalize18(text))
 
 
 def normalized18_many(texts: list[str]) -> list[str]:
@@ -36,11 +36,11 @@ def normalized18_many(texts: list[str]) -> list[str]:
 
 def _direct_check18(tok: str) -> Callable[[str], bool]:
     """``fuzzy18._direct18(tok, index) is not None`` from the normalized text."""
-    r = _rules(tok)
+    r = token_rules(tok)
     compact_search = r.compact.search
     # A compact hit starting a word = the token's characters, single spaces allowed between them,
     # right after a space or at the start of the text.
-    at_word_start = re.compile("(?<![^ ])" + r.compact.pattern).search if len(tok) >= _MIN_RESCAN else None
+    at_word_start = re.compile("(?<![^ ])" + r.compact.pattern).search if len(tok) >= MIN_RESCAN else None
     subseq_search = r.subseq.search
     shorter = [(w, w + " ", " " + w, f" {w} ") for w in r.shorter]
     limit = r.limit
@@ -64,17 +64,17 @@ def _direct_check18(tok: str) -> Callable[[str], bool]:
         if subseq_search(norm) is not None:
             for word in norm.split(" "):
                 if n <= len(word) and first in word:
-                    span = _greedy_span(tok, word)
+                    span = greedy_span(tok, word)
                     if span is not None and span <= limit:
                         return True
-        return acronym and _acronym(tok, norm)
+        return acronym and acronym_matches(tok, norm)
 
     return check
 
 
 def query_tokens18(query: str) -> list[str] | None:
     """The normalized tokens of a query as pi-tui 18 splits them; None when nothing is left (all match)."""
-    nq = _norm_query(query)
+    nq = norm_query18(query)
     return nq.split(" ") if nq else None
 
 
@@ -85,7 +85,7 @@ def query_matcher18(query: str) -> Callable[[str], bool]:
     if toks is None:
         return lambda norm: True
     required = "".join(sorted({c for tok in toks for c in tok[:-3]}))
-    token_checks = [[_direct_check18(v) for v in (tok, *_swaps(tok))] for tok in toks]
+    token_checks = [[_direct_check18(v) for v in (tok, *swaps(tok))] for tok in toks]
 
     def match(norm: str) -> bool:
         if not norm:

@@ -21,7 +21,7 @@ A file that needs anything else (a v1/v2 migration, an omp title slot, a malform
 line, bytes that are not UTF-8, duplicate ids, a parent that is not an earlier entry) goes through
 ``workbench.sessions``, the parser the rest of the workbench uses; its rows reach DuckDB as columnar
 batches. Both roads produce the same rows (tests hold them to it). Nothing is inserted row by row:
-DuckDB's ``executemany`` costs about 1 ms a row (env-notes §5).
+DuckDB's ``executemany`` costs about 1 ms a row.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def _raw(path: str) -> str:
     return f"json_extract_string(s.raw, '{path}')"
 
 
-# The search text rule of workbench.store.search_text (spec §8.9) in SQL, for the fast road; a test holds
+# The search text rule of workbench.store.search_text in SQL, for the fast road; a test holds
 # the two together.
 _FIRST_BLOCKS = ", ".join(f"left({_f(b)}, {CUT})" for b in ("b0", "b1", "b2", "b3"))
 _TEXT_SQL = f"""CASE {_f('type')}
@@ -354,7 +354,7 @@ class Store:
         )
         # Rows of rejected files, and the header lines of accepted ones (a header is not an entry).
         con.execute("DELETE FROM entries WHERE session_id IS NULL OR (line = 1 AND path IN (SELECT path FROM _files))")
-        # spec §4.6: labels resolve globally in file order, last write wins, a falsy label clears.
+        # docs/flavours.md: labels resolve globally in file order, last write wins, a falsy label clears.
         con.execute(
             """UPDATE entries SET label = l.label
             FROM (SELECT path, json_extract_string(raw, '$.targetId') AS target,
@@ -369,7 +369,7 @@ class Store:
                        count(*) FILTER (WHERE {_INJECTION_WHERE}) AS injections,
                        count(DISTINCT parent_id) FILTER (WHERE parent_id IS NOT NULL AND parent_id <> id) AS parents
                 FROM entries WHERE path IN (SELECT path FROM _files) GROUP BY path),
-            -- pi's session name: the last session_info with a truthy name (spec §5)
+            -- pi's session name: the last session_info with a truthy name
             names AS (
                 SELECT path, arg_max(name, line) AS name
                 FROM (SELECT path, line, json_extract_string(raw, '$.name') AS name FROM entries
@@ -481,7 +481,7 @@ class Store:
     def search(self, query: str, *, limit: int = 50, deep: bool = False) -> list[dict[str, Any]]:
         """Entries whose search text contains ``query`` (case-insensitive), across all sessions.
 
-        The search text keeps 200 characters of each content (spec §8.9); ``deep=True`` searches the
+        The search text keeps 200 characters of each content; ``deep=True`` searches the
         whole raw JSON line instead (slower: every byte of the archive is read).
         """
         if not query.strip():
@@ -518,7 +518,7 @@ class Store:
         return rows
 
     def labels(self) -> list[dict[str, Any]]:
-        """Every entry with a resolved label (spec §4.6), by session and line."""
+        """Every entry with a resolved label, by session and line."""
         return self._dicts("SELECT session_id, path, id AS entry_id, type, line, label FROM entries "
                            "WHERE label IS NOT NULL ORDER BY path, line")
 

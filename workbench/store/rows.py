@@ -207,7 +207,7 @@ class RowBatch:
             data = data[3:]  # the parser drops a BOM before numbering lines; so do we
         lines = data.split(b"\n")
         labels: dict[str, Any] = {}
-        for e in session.entries:  # spec §4.6: global, file order, last write wins, falsy clears
+        for e in session.entries:  # labels (docs/flavours.md): global, file order, last write wins, falsy clears
             target = e.get("targetId")
             if e.type == "label" and isinstance(target, str):
                 if e.get("label"):

@@ -1,6 +1,6 @@
 """The search text of a session entry, in Python: the rule the store's ``entries.text`` column holds.
 
-After the tree's searchable text (spec §8.9): for a message the text blocks of its content joined and
+After the tree's searchable text (docs/flavours.md, "Row text and search text"): for a message the text blocks of its content joined and
 cut to ``CUT`` characters (tool output included; thinking and tool calls are not; the role has a
 column of its own), or a bash execution's command; for other entries their kind in words and what a
 person would look for in them (summaries in full).
@@ -18,7 +18,7 @@ from typing import Any
 
 __all__ = ["CUT", "json_str", "search_text"]
 
-CUT = 200  # search text keeps the first 200 characters of a content, like the tree's search (spec §8.9)
+CUT = 200  # search text keeps the first 200 characters of a content, like the tree's search (docs/flavours.md, "Row text and search text")
 
 # Entry kinds whose text is a word or two and one field of the entry.
 _WORD_AND_FIELD: dict[str, tuple[str, str]] = {

@@ -39,15 +39,7 @@ from workbench.ttsr.judged import (
 from workbench.ttsr.linearity import provably_linear
 from workbench.ttsr.literals import Key as LiteralKey
 from workbench.ttsr.literals import LiteralIndex, literal_index, required_literals
-from workbench.ttsr.manager import (
-    MSG_AST_FAILED,
-    MSG_INVALID_REGEX,
-    MSG_INVALID_SCOPE_TOKEN,
-    MSG_SCOPE_EXCLUDES_ALL,
-    RuleEntry,
-    TtsrManager,
-    rule_str_list,
-)
+from workbench.ttsr.manager import TtsrManager, rule_str_list
 from workbench.ttsr.matchers import (
     DEFAULT_EDIT_MODE,
     EDIT_MODE_STRATEGIES,
@@ -63,6 +55,7 @@ from workbench.ttsr.matchers import (
     split_sloppy_sections,
     tool_file_paths,
 )
+from workbench.ttsr.messages import MSG_AST_FAILED, MSG_INVALID_REGEX, MSG_INVALID_SCOPE_TOKEN, MSG_SCOPE_EXCLUDES_ALL
 from workbench.ttsr.partial_json import (
     PartialJsonParser,
     parse_partial_json,
@@ -71,6 +64,7 @@ from workbench.ttsr.partial_json import (
 from workbench.ttsr.paths import argument_paths, candidates_for, path_candidates
 from workbench.ttsr.pattern_shape import Shape
 from workbench.ttsr.playground import PlaygroundReport, explain_rule
+from workbench.ttsr.rule_entry import RuleEntry
 from workbench.ttsr.scope import DEFAULT_SCOPE, RuleScope, ToolScope, build_scope
 from workbench.ttsr.settings import (
     CONTEXT_MODES,

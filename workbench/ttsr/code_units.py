@@ -17,7 +17,7 @@ _SURROGATE_SHIFT = 0xF000 - 0xD800
 _NEEDS_MAP = re.compile("[\ud800-\udfff\U00010000-\U0010ffff]")
 
 
-def _unit(cu: int) -> str:
+def code_unit(cu: int) -> str:
     return chr(cu + _SURROGATE_SHIFT) if 0xD800 <= cu <= 0xDFFF else chr(cu)
 
 
@@ -25,8 +25,8 @@ def _map_char(m: re.Match[str]) -> str:
     cp = ord(m.group())
     if cp >= 0x10000:
         v = cp - 0x10000
-        return _unit(0xD800 + (v >> 10)) + _unit(0xDC00 + (v & 0x3FF))
-    return _unit(cp)
+        return code_unit(0xD800 + (v >> 10)) + code_unit(0xDC00 + (v & 0x3FF))
+    return code_unit(cp)
 
 
 def engine_text(text: str) -> str:
@@ -38,7 +38,7 @@ def engine_text(text: str) -> str:
 
 # JS `\s` (WhiteSpace + LineTerminator), `\w` and `\d` (ASCII only in non-unicode mode).
 JS_SPACE_CLASS = "\t\n\v\f\r \xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_ESCAPE_CLASS = {
+ESCAPE_CLASS = {
     "d": "[0-9]",
     "D": "[^0-9]",
     "w": "[A-Za-z0-9_]",
@@ -46,10 +46,10 @@ _ESCAPE_CLASS = {
     "s": f"[{JS_SPACE_CLASS}]",
     "S": f"[^{JS_SPACE_CLASS}]",
 }
-_ESCAPE_CLASS_BODY = {"d": "0-9", "w": "A-Za-z0-9_", "s": JS_SPACE_CLASS}
+ESCAPE_CLASS_BODY = {"d": "0-9", "w": "A-Za-z0-9_", "s": JS_SPACE_CLASS}
 
 
-def _py_char(ch: str) -> str:
+def py_char(ch: str) -> str:
     return f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}"
 
 
@@ -81,10 +81,10 @@ def nonfree_class(classes: tuple[str, ...] | None) -> str | None:
         common = frozenset(c for c in common if pos.match(c) is None)
     if not common:
         return "[^\\x00-\\uffff]"  # nothing is outside the free class
-    return "[" + "".join(_py_char(c) for c in sorted(common)) + "]"
+    return "[" + "".join(py_char(c) for c in sorted(common)) + "]"
 
 
-def _class_union(classes: tuple[str, ...] | None) -> str | None:
+def class_union(classes: tuple[str, ...] | None) -> str | None:
     if classes is None:
         return None
     if not classes:

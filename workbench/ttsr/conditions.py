@@ -3,7 +3,7 @@
 The reference (``compileRuleCondition``) turns only a *leading* ``(?`` + letters + ``)`` group made of
 ``i``, ``m`` and ``s`` into RegExp flags; everything else goes verbatim to ``new RegExp`` in
 non-unicode mode, and matching is ``RegExp.test`` on the whole buffer. Python's ``re`` differs in many
-places (``spec/ttsr-manager-oracle-notes.md`` §7), so the engine is ``regress`` (ECMAScript syntax and
+places (lookbehind, ``\\d`` on non-ASCII digits, ``$`` before a newline, ...), so the engine is ``regress`` (ECMAScript syntax and
 semantics) behind the small translation in ``workbench.ttsr.pattern_scanner``.
 """
 
@@ -64,13 +64,13 @@ class CompiledCondition:
         out: list[tuple[int, int]] = []
         for m in found:
             r = m.range()
-            start = _engine_to_text_index(text, etext, len(raw[: r.start].decode("utf-8", "surrogatepass")))
-            end = _engine_to_text_index(text, etext, len(raw[: r.stop].decode("utf-8", "surrogatepass")))
+            start = engine_to_text_index(text, etext, len(raw[: r.start].decode("utf-8", "surrogatepass")))
+            end = engine_to_text_index(text, etext, len(raw[: r.stop].decode("utf-8", "surrogatepass")))
             out.append((start, end))
         return out
 
 
-def _engine_to_text_index(text: str, etext: str, index: int) -> int:
+def engine_to_text_index(text: str, etext: str, index: int) -> int:
     """Map an index into ``engine_text(text)`` back to ``text`` (astral chars are 2 units there)."""
     if etext is text or len(etext) == len(text):
         return index

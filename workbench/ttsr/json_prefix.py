@@ -152,7 +152,7 @@ class JsonPrefix:
         """
         start = self.pending if self.pending > pos else pos + 1
         try:
-            end = scanstring(text, start, True)[1]
+            end: int = scanstring(text, start, True)[1]
         except ValueError:
             pass  # open, or unclean
         else:

@@ -115,7 +115,7 @@ class JudgedRules:
     _next_condition_id: int
     _can_match_text: bool
     _can_match_thinking: bool
-    _gate_cache: dict[tuple, Any]
+    _gate_cache: dict[tuple[Any, ...], Any]
     rejections: dict[str, str]
     diagnostics: list[Any]
     _can_trigger: Callable[[str], bool]

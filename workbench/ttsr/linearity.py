@@ -17,7 +17,7 @@ Anything not understood is "not provably linear" and keeps the pre-check.
 from __future__ import annotations
 
 from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition
-from workbench.ttsr.literals import _Info, _Parser
+from workbench.ttsr.literals import LiteralInfo, LiteralParser
 from workbench.ttsr.pattern_lexer import QUANTIFIER, ScanAbort, structural_chars
 from workbench.ttsr.pattern_shape import INF, UNKNOWN
 
@@ -28,7 +28,7 @@ _MAX_PATHS_ANY = 64
 _MAX_REACH = 10_000
 
 
-class _Walk(_Parser):
+class _Walk(LiteralParser):
     """The literal parser, also counting choice points and spotting nested quantifiers."""
 
     def __init__(self, pattern: str) -> None:
@@ -45,7 +45,7 @@ class _Walk(_Parser):
             elif c == ")" and stack:
                 self._opens[i] = stack.pop()
 
-    def disjunction(self) -> _Info:
+    def disjunction(self) -> LiteralInfo:
         start = self.i
         info = super().disjunction()
         inner = self.p[start : self.i]
@@ -53,7 +53,7 @@ class _Walk(_Parser):
         self.paths *= alternatives
         return info
 
-    def _quantified(self, atom: _Info) -> _Info:
+    def _quantified(self, atom: LiteralInfo) -> LiteralInfo:
         m = QUANTIFIER.match(self.p, self.i)
         if m is not None:
             if self.p[self.i - 1 : self.i] == ")" and (self.i - 1) in self._opens:
@@ -71,7 +71,7 @@ class _Walk(_Parser):
                 self.paths *= int(m.group(3)) - int(m.group(1)) + 1
         return super()._quantified(atom)
 
-    def atom_escape(self) -> _Info:
+    def atom_escape(self) -> LiteralInfo:
         info = super().atom_escape()
         if info.exact is None and self.p[self.i - 1 : self.i] not in "dDwWsS":
             self.backref = True  # `\1`, `\k<n>`: unknown text that is not a class escape

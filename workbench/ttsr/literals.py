@@ -41,7 +41,7 @@ Key = tuple[str, bool]  # (literal in engine units, case-insensitive)
 
 
 @dataclass(slots=True)
-class _Info:
+class LiteralInfo:
     exact: frozenset[str] | None
     cands: list[frozenset[str]]
 
@@ -50,7 +50,7 @@ def _score(s: frozenset[str]) -> tuple[int, int]:
     return (min(len(x) for x in s), -len(s))
 
 
-def _best(info: _Info) -> frozenset[str] | None:
+def _best(info: LiteralInfo) -> frozenset[str] | None:
     options = list(info.cands)
     if info.exact is not None and "" not in info.exact:
         options.append(info.exact)
@@ -78,7 +78,7 @@ def _cross(a: frozenset[str], b: frozenset[str]) -> frozenset[str] | None:
     return out if all(len(x) <= _MAX_LEN for x in out) else None
 
 
-class _Parser(PatternCursor):
+class LiteralParser(PatternCursor):
     """The grammar of ``pattern_scanner`` again, summarising literals instead of shapes.
 
     It is only run on patterns that scanner analysed fully, and follows the same decisions
@@ -89,7 +89,7 @@ class _Parser(PatternCursor):
         super().__init__(pattern, dotall=False, icase=icase)
         self.group_count, self.has_names = count_groups(pattern)
 
-    def disjunction(self) -> _Info:
+    def disjunction(self) -> LiteralInfo:
         alts = [self.alternative()]
         while self.i < len(self.p) and self.p[self.i] == "|":
             self.i += 1
@@ -107,9 +107,9 @@ class _Parser(PatternCursor):
             req = None if req is None or b is None else req | b
         if req is not None and len(req) > 4 * _MAX_SET:
             req = None
-        return _Info(exact, [req] if req else [])
+        return LiteralInfo(exact, [req] if req else [])
 
-    def alternative(self) -> _Info:
+    def alternative(self) -> LiteralInfo:
         run: frozenset[str] | None = frozenset([""])
         cands: list[frozenset[str]] = []
         exact: frozenset[str] | None = frozenset([""])
@@ -130,29 +130,29 @@ class _Parser(PatternCursor):
             run = joined
         if run is not None and "" not in run:
             cands.append(run)
-        return _Info(exact, cands)
+        return LiteralInfo(exact, cands)
 
-    def term(self) -> _Info:
+    def term(self) -> LiteralInfo:
         p, i = self.p, self.i
         c = p[i]
         if c in "^$":
             self.i += 1
-            return _Info(frozenset([""]), [])
+            return LiteralInfo(frozenset([""]), [])
         if c == "\\" and p[i + 1 : i + 2] in ("b", "B"):
             self.i += 2
-            return _Info(frozenset([""]), [])
+            return LiteralInfo(frozenset([""]), [])
         if p.startswith(("(?<=", "(?<!"), i):
             self.i += 4
             self.disjunction()
             self._close()
-            return _Info(frozenset([""]), [])  # reads before the start: no requirement
+            return LiteralInfo(frozenset([""]), [])  # reads before the start: no requirement
         if p.startswith(("(?=", "(?!"), i):
             self.i += 3
             body = self.disjunction()
             self._close()
             positive = p[i + 2] == "="
             best = _best(body) if positive else None
-            atom = _Info(frozenset([""]), [best] if best else [])
+            atom = LiteralInfo(frozenset([""]), [best] if best else [])
             return self._quantified(atom)
         return self._quantified(self.atom())
 
@@ -161,7 +161,7 @@ class _Parser(PatternCursor):
             raise ScanAbort
         self.i += 1
 
-    def _quantified(self, atom: _Info) -> _Info:
+    def _quantified(self, atom: LiteralInfo) -> LiteralInfo:
         m = QUANTIFIER.match(self.p, self.i)
         if m is None:
             return atom
@@ -180,25 +180,25 @@ class _Parser(PatternCursor):
             hi = lo
         if lo == 0:
             if hi == 1 and atom.exact is not None:
-                return _Info(atom.exact | {""}, [])
-            return _Info(None, [])
+                return LiteralInfo(atom.exact | {""}, [])
+            return LiteralInfo(None, [])
         best = _best(atom)
         exact = None
         if hi == lo and atom.exact is not None and lo <= 8:
             exact = frozenset([""])
             for _ in range(lo):
                 exact = _cross(exact, atom.exact) if exact is not None else None
-        return _Info(exact, [best] if best else [])
+        return LiteralInfo(exact, [best] if best else [])
 
-    def atom(self) -> _Info:
+    def atom(self) -> LiteralInfo:
         p, i = self.p, self.i
         c = p[i]
         if c == ".":
             self.i += 1
-            return _Info(None, [])
+            return LiteralInfo(None, [])
         if c == "[":
             self.char_class()  # reads the whole class; its members are not tracked
-            return _Info(None, [])
+            return LiteralInfo(None, [])
         if c == "(":
             return self.group()
         if c == "\\":
@@ -208,7 +208,7 @@ class _Parser(PatternCursor):
         self.i += 1
         return self._char(c)
 
-    def group(self) -> _Info:
+    def group(self) -> LiteralInfo:
         p, i = self.p, self.i
         if p.startswith("(?:", i):
             self.i += 3
@@ -228,41 +228,41 @@ class _Parser(PatternCursor):
         self._close()
         return body
 
-    def atom_escape(self) -> _Info:
+    def atom_escape(self) -> LiteralInfo:
         p, i = self.p, self.i
         if i + 1 >= len(p):
             raise ScanAbort
         e = p[i + 1]
         if e in "dDwWsS":
             self.i += 2
-            return _Info(None, [])
+            return LiteralInfo(None, [])
         if e.isdigit() and e != "0":
             m = re.compile(r"\d+").match(p, i + 1)
             assert m is not None
             if int(m.group()) <= self.group_count:
                 self.i = m.end()
-                return _Info(None, [])  # back-reference: unknown text
+                return LiteralInfo(None, [])  # back-reference: unknown text
         if e == "k" and self.has_names:
             m = re.compile(r"\\k<([A-Za-z_$][\w$]*)>").match(p, i)
             if m is None:
                 raise ScanAbort
             self.i = m.end()
-            return _Info(None, [])
+            return LiteralInfo(None, [])
         return self._char(self.char_escape(in_class=False))
 
-    def _char(self, ch: str) -> _Info:
+    def _char(self, ch: str) -> LiteralInfo:
         units = engine_text(ch)
         if self.icase:
             if not ch.isascii():
-                return _Info(None, [])  # non-ASCII case folding is not modelled
+                return LiteralInfo(None, [])  # non-ASCII case folding is not modelled
             units = units.lower()
-        return _Info(frozenset([units]), [])
+        return LiteralInfo(frozenset([units]), [])
 
 
 def required_literals(body: str, flags: str) -> frozenset[Key] | None:
     """Literals one of which every match contains at or after its start (None: unknown)."""
     icase = "i" in flags or re.search(r"\(\?[ims]*i[ims]*(?:-[ims]*)?:|\(\?[ims]*-[ims]*i", body) is not None
-    parser = _Parser(body, icase)
+    parser = LiteralParser(body, icase)
     try:
         info = parser.disjunction()
         if parser.i != len(body):

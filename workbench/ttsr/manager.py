@@ -1,8 +1,7 @@
 """``TtsrManager``: the reference's rule registry, stream buffers and repeat bookkeeping.
 
-Behaviour follows ``spec/ttsr-manager-oracle-notes.md`` §4-§6 (the reference at 7bf401f), quirks
-included: the text/thinking latches that drop deltas until a rule can see them, ``rule.globs``
-gating every source, asymmetric name trimming, ``restoreInjected`` replacing the record set, the AST
+Behaviour follows the reference manager (at 7bf401f; docs/architecture.md), quirks included: the
+text/thinking latches that drop deltas until a rule can see them, ``rule.globs`` gating every source, asymmetric name trimming, ``restoreInjected`` replacing the record set, the AST
 throttle keyed by buffer only. Judged rules (18.3: ``question``, a live settings source, hot reload)
 come from ``workbench.ttsr.judged``. Matching answers are the reference's; the work per delta is not
 (``workbench.ttsr.window``). No input makes a method raise: bad values become warnings in
@@ -84,11 +83,12 @@ def _num(value: Any) -> int | float:
     """Keep whole floats as ints so results compare like JS numbers."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
-    return value
+    number: int | float = value
+    return number
 
 
 class TtsrManager(JudgedRules):
-    """The engine. Method names follow the reference in snake_case (CONTRACT §1)."""
+    """The engine. Method names follow the reference in snake_case."""
 
     def __init__(self, settings: TtsrSettings | Mapping[str, Any] | SettingsSource | None = None) -> None:
         if callable(settings) and not isinstance(settings, (TtsrSettings, Mapping)):
@@ -106,7 +106,7 @@ class TtsrManager(JudgedRules):
         self._can_match_text = False
         self._can_match_thinking = False
         self._next_condition_id = 0
-        self._gate_cache: dict[tuple, tuple[RuleEntry, ...]] = {}
+        self._gate_cache: dict[tuple[Any, ...], tuple[RuleEntry, ...]] = {}
         self.diagnostics: list[Diagnostic] = []
         self.rejections: dict[str, str] = {}
 
@@ -330,7 +330,7 @@ class TtsrManager(JudgedRules):
         return list(self._records)
 
     def restore_injected(self, names: Iterable[Any], positions: Mapping[str, Any] | None = None) -> None:
-        """Replace all records with exactly ``names`` (not trimmed); see the notes §5."""
+        """Replace all records with exactly ``names`` (not trimmed), as the reference does."""
         old = dict(self._records)
         self._records = {}
         for name in names or []:

@@ -1,4 +1,4 @@
-"""Tool matcher surfaces (§7): what the manager sees of a (possibly partial) tool call.
+"""Tool matcher surfaces: what the manager sees of a (possibly partial) tool call.
 
 A tool may project its arguments onto three surfaces: a *digest* (the text the call introduces into
 files, without patch grammar), *paths* (the files it touches, even when they live inside the payload)
@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from workbench.rules.jsstring import js_trim
 from workbench.ttsr.paths import (
     JS_DOT,
     JS_LINE_END,
@@ -23,7 +24,6 @@ from workbench.ttsr.paths import (
     JS_WS,
     argument_paths,
     candidates_for,
-    js_trim,
 )
 
 EditMode = Literal["replace", "patch", "hashline", "apply_patch", "sloppy"]

@@ -143,14 +143,17 @@ class _LenientParser:
         if self.char() == '"':
             self.index += 1
             try:
-                return _strict(text[start : self.index - int(escape)])
+                closed: str = _strict(text[start : self.index - int(escape)])
+                return closed
             except ValueError as exc:
                 raise _Malformed(str(exc)) from exc
         try:
-            return _strict(text[start : self.index - int(escape)] + '"')
+            opened: str = _strict(text[start : self.index - int(escape)] + '"')
+            return opened
         except ValueError:
             # A half-typed escape (`\u00`): cut at the last backslash and retry (may fail again).
-            return _strict(_js_substring(text, start, text.rfind("\\")) + '"')
+            cut: str = _strict(_js_substring(text, start, text.rfind("\\")) + '"')
+            return cut
 
     def parse_object(self) -> dict[str, Any]:
         self.index += 1

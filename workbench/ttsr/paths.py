@@ -1,4 +1,4 @@
-"""The file paths a tool call touches, in the candidate forms path globs are matched against (§8.2).
+"""The file paths a tool call touches, in the candidate forms path globs are matched against.
 
 Also the small pieces of JavaScript semantics the reference's path and text handling rests on: Node's
 POSIX ``path`` functions (``normalize``, ``resolve``, ``relative``, ``extname``) and the ECMAScript
@@ -120,7 +120,7 @@ def extname(path: str) -> str:
     return base[dot:]
 
 
-# --- Path candidates (§8.2) ---------------------------------------------------------------------
+# --- Path candidates ---------------------------------------------------------------------------
 
 
 def path_candidates(raw: str, cwd: str) -> list[str]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from workbench.ttsr.code_units import _ESCAPE_CLASS_BODY, _py_char, _unit, engine_text
+from workbench.ttsr.code_units import ESCAPE_CLASS_BODY, code_unit, engine_text, py_char
 from workbench.ttsr.pattern_shape import ShapeInfo, char_info
 
 QUANTIFIER = re.compile(r"\*|\+|\?|\{(\d+)(?:(,)(\d*))?\}")
@@ -83,7 +83,7 @@ class PatternCursor:
         if e == "u":
             if _HEX4.match(p, i + 2):
                 self.i += 6
-                return _unit(int(p[i + 2 : i + 6], 16))
+                return code_unit(int(p[i + 2 : i + 6], 16))
             # JS non-unicode: `\u` not followed by four hex digits is the letter u (`\u{2}` = uu).
             self.i += 2
             return "u"
@@ -123,7 +123,7 @@ class PatternCursor:
             elif fold and not ch.isascii() and (ch.lower() != ch or ch.upper() != ch):
                 parts = None
             else:
-                parts.append(_py_char(units))
+                parts.append(py_char(units))
 
         while True:
             if self.i >= len(p):
@@ -140,8 +140,8 @@ class PatternCursor:
                     self.i += 2
                     has_nl = has_nl or CLASS_NEWLINE[e]
                     if parts is not None:
-                        if e in _ESCAPE_CLASS_BODY:
-                            parts.append(_ESCAPE_CLASS_BODY[e])
+                        if e in ESCAPE_CLASS_BODY:
+                            parts.append(ESCAPE_CLASS_BODY[e])
                         else:
                             parts = None
                     continue
@@ -172,8 +172,8 @@ class PatternCursor:
                         add_char(ch)
                         add_char("-")
                         if parts is not None:
-                            if e in _ESCAPE_CLASS_BODY:
-                                parts.append(_ESCAPE_CLASS_BODY[e])
+                            if e in ESCAPE_CLASS_BODY:
+                                parts.append(ESCAPE_CLASS_BODY[e])
                             else:
                                 parts = None
                         continue
@@ -191,7 +191,7 @@ class PatternCursor:
                 if ord(lo_u) <= 10 <= ord(hi_u):
                     has_nl = True
                 if parts is not None and ord(lo_u) <= ord(hi_u):
-                    parts.append(f"{_py_char(lo_u)}-{_py_char(hi_u)}")
+                    parts.append(f"{py_char(lo_u)}-{py_char(hi_u)}")
                     if fold and ord(hi_u) >= 0x80:
                         parts = None
                     elif fold and ord(lo_u) <= ord("z") and ord(hi_u) >= ord("A"):

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from workbench.ttsr import js_case_fold
 from workbench.ttsr.code_units import (
-    _ESCAPE_CLASS,
-    _class_union,
+    ESCAPE_CLASS,
+    class_union,
     engine_text,
     nonfree_class,
 )
@@ -221,7 +221,7 @@ class _Scanner(PatternCursor):
             self.out.append(p[i : i + 2])
             self.i += 2
             self._fold_set(start)
-            return char_info(CLASS_NEWLINE[e], _ESCAPE_CLASS[e])
+            return char_info(CLASS_NEWLINE[e], ESCAPE_CLASS[e])
         if e.isdigit() and e != "0":
             m = re.compile(r"\d+").match(p, i + 1)
             assert m is not None
@@ -319,7 +319,7 @@ def scan(pattern: str, flags: str) -> ScannedPattern:
         monotonic=not info.nonmono,
         caret=info.caret,
         barrier_count=info.bcount + 1,
-        free_class=_class_union(info.uset),
+        free_class=class_union(info.uset),
         nonfree_class=nonfree_class(info.uset) if info.uset else None,
     )
     return ScannedPattern("".join(sc.out), shape)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from workbench.ttsr.code_units import _py_char, engine_text
+from workbench.ttsr.code_units import engine_text, py_char
 
 __all__ = ["INF", "UNKNOWN", "Shape", "ShapeInfo", "char_info", "engine_text", "join_classes", "literal_info"]
 
@@ -114,5 +114,5 @@ def literal_info(ch: str, icase: bool) -> ShapeInfo:
     elif icase and not ch.isascii() and (ch.lower() != ch or ch.upper() != ch):
         cls = None  # non-ASCII case folding: not described
     else:
-        cls = f"[{_py_char(units)}]"
+        cls = f"[{py_char(units)}]"
     return ShapeInfo(width, width, 0, ch == "\n", False, False, None if cls is None else (cls,), width, ())

@@ -20,7 +20,7 @@ from ast_grep_py import SgRoot
 from workbench.errors import InputError
 from workbench.ttsr.ast import NATIVE_ALIASES, SUPPORTED_TEXT, language_for, native_pattern, parse_language
 from workbench.ttsr.code_units import engine_text
-from workbench.ttsr.conditions import _engine_to_text_index, compile_rule_condition, split_flags
+from workbench.ttsr.conditions import compile_rule_condition, engine_to_text_index, split_flags
 from workbench.ttsr.context import MatchContext, MatchSource
 from workbench.ttsr.manager import TtsrManager
 from workbench.ttsr.pattern_lexer import structural_chars
@@ -97,7 +97,7 @@ def _span(text: str, start: int, end: int) -> Span:
 
 def _text_index(text: str, etext: str, raw: bytes, byte: int) -> int:
     """A byte offset into the engine's UTF-8 text back to an index of ``text`` (see ``engine_text``)."""
-    return _engine_to_text_index(text, etext, len(raw[:byte].decode("utf-8", "surrogatepass")))
+    return engine_to_text_index(text, etext, len(raw[:byte].decode("utf-8", "surrogatepass")))
 
 
 def error_position(body: str, flags: str) -> int | None:

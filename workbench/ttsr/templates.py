@@ -1,4 +1,4 @@
-"""The reminder templates, their rendering and the post-render prompt formatter (§8.7).
+"""The reminder templates, their rendering and the post-render prompt formatter.
 
 A rule that fires is shown to the model wrapped in a template: the interrupt template when the stream
 is cut and retried, the tool-reminder template when the reminder is folded into a tool result. The

@@ -35,6 +35,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from functools import lru_cache
+from typing import Any
 
 from workbench.ttsr.code_units import engine_text
 from workbench.ttsr.conditions import CompiledCondition
@@ -57,13 +58,13 @@ class StreamBuffer:
         self.length = len(etext)  # engine units
         self.newlines: list[int] = _newline_positions(etext, 0)
         # condition id -> [clean_length (-1 = unknown), latched_match]
-        self.states: dict[int | tuple, list] = {}
+        self.states: dict[int | tuple[Any, ...], list[Any]] = {}
         # Literal prefilter: the keys indexed so far, how far they are scanned, last starts.
         self.lit_keys: frozenset[Key] = frozenset()
         self.lit_scanned = 0
         self.lit_last: dict[Key, int] = {}
         self.lit_seen = 0  # keys with an occurrence (bumps invalidate `alive`)
-        self.lit_alive: tuple | None = None
+        self.lit_alive: tuple[Any, ...] | None = None
 
     def append(self, delta: str) -> None:
         if not delta:
@@ -169,7 +170,7 @@ class StreamBuffer:
                 last[key] = pos
         self.lit_scanned = self.length
 
-    def alive(self, entries: tuple) -> tuple:
+    def alive(self, entries: tuple[Any, ...]) -> tuple[Any, ...]:
         """The rule entries (objects with ``conditions``) that can match this buffer now.
 
         An entry whose every condition requires literals none of which occurs in the buffer
@@ -182,7 +183,8 @@ class StreamBuffer:
             self._sync_literals()
         hit = self.lit_alive
         if hit is not None and hit[0] is entries and hit[1] == self.lit_seen:
-            return hit[2]
+            cached: tuple[Any, ...] = hit[2]
+            return cached
         for entry in entries:
             for cond in entry.conditions:
                 if cond.literals is not None and not cond.literals <= self.lit_keys:
@@ -209,7 +211,7 @@ def _newline_positions(text: str, offset: int) -> list[int]:
 _PREFILTER = True
 
 
-def condition_matches(cond: CompiledCondition, cid: int | tuple, buf: StreamBuffer) -> bool:
+def condition_matches(cond: CompiledCondition, cid: int | tuple[Any, ...], buf: StreamBuffer) -> bool:
     """``cond`` tested on the whole buffer, using (and updating) the buffer's memo for ``cid``."""
     if cond.parts is not None:
         return all(condition_matches(part, (cid, k), buf) for k, part in enumerate(cond.parts))
@@ -306,13 +308,13 @@ def _barrier_cut(buf: StreamBuffer, cid: object, clean: int, lower: int, nonfree
         found = [state[0] + m.start() for m in _nonfree_regex(nonfree).finditer(region)]
         state[1] = (state[1] + found)[-count:]
         state[0] = clean
-    positions = state[1]
+    positions: list[int] = state[1]
     if len(positions) >= count:
         return max(lower, positions[-count] + 1)
     return lower
 
 
-def memo_answer(cond: CompiledCondition, cid: int | tuple, buf: StreamBuffer) -> bool | None:
+def memo_answer(cond: CompiledCondition, cid: int | tuple[Any, ...], buf: StreamBuffer) -> bool | None:
     """What the memo already says about ``cond`` on the whole buffer (None: unknown). Pure."""
     if cond.parts is not None:
         answers = [memo_answer(part, (cid, k), buf) for k, part in enumerate(cond.parts)]

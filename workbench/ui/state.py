@@ -26,7 +26,7 @@ FLAVOURS = FLAVOR_BUTTONS
 FLAVOUR_ALIASES = flavour_aliases()  # names a link may carry for a button's flavour (omp17 → omp)
 TABS = ("sessions", "tree", "stepper", "rules", "backtest", "playground", "drafts", "timeline", "usage")
 
-# URL query key -> parameter name (UI.md: ?session=…&leaf=…&filter=…&q=…&stream=…&step=…)
+# URL query key -> parameter name (README "A tour": ?session=…&leaf=…&filter=…&q=…&stream=…&step=…)
 URL_KEYS = {
     "session": "session",
     "leaf": "leaf",

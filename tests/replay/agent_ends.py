@@ -1,4 +1,5 @@
-"""The agent's ``agent_end`` settles along a replay, derived from what the simulated session did.
+"""Test support: the agent's ``agent_end`` settles along a replay, derived from what the simulated
+session did (the agent-session tests check them; the workbench itself shows no settles).
 
 The agent emits ``agent_end`` whenever its loop stops. A TTSR abort stops it with the retry already
 scheduled (the session still has its abort pending), so that settle carries ``willContinue: true``;

@@ -1,0 +1,97 @@
+"""oh-my-pi 18.3 with pi-tui 18.2.9 (flavour ``omp18``): omp 17's selector with what 18 changed.
+
+Overrides (docs/flavours.md): every entry type 18.3 writes has a row (``rowtext18``); the word
+search of pi-tui 18.2.9 (``fuzzy18`` / ``wordfilter18``); the TreeView layout with one horizontal
+offset per window and ``…`` at a cut line; the real leaf given to the selector; user turns told by
+the message (a skill prompt is one); at most ``height - 8`` rows; footers without indent;
+Alt+Up/Down jump by turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from workbench.sessions.flavour import ContextRules, Flavor, S, Selector
+from workbench.sessions.omp17 import Omp17
+from workbench.sessions.rowtext18 import (
+    KNOWN_TYPES18,
+    SETTINGS_TYPES18,
+    TOOL_ROWS18,
+    display_text18,
+    hidden_assistant18,
+    is_user_request18,
+    search_text18,
+)
+from workbench.sessions.treelayout import Layout, layout_forest18, render_prefix18, window_scroll18
+from workbench.sessions.wordfilter18 import normalized18_many, query_matcher18, query_tokens18
+
+__all__ = ["OMP18", "Omp18"]
+
+
+class Omp18(Omp17):
+    name: ClassVar[Flavor] = "omp18"
+    follows: ClassVar[str] = "oh-my-pi 18.3 with pi-tui 18.2.9"
+    aliases: ClassVar[tuple[str, ...]] = ()
+    row_rules = TOOL_ROWS18  # only tool calls: its own row text (rowtext18) does the rest
+    context_rules = ContextRules(drops_retry_recovery=True, error_turns="blank", thinking_off=True,
+                                 model_source="roles18", keeps_pinned_default=True, records18=True)
+    settings_types = SETTINGS_TYPES18
+    known_types = KNOWN_TYPES18
+    selector_gets_real_leaf = True
+    rewinds_past_user = True
+    selector_here = "leaf"
+    skill_prompt_selected = True
+    later_duplicate_row_wins = True  # TreeView indexes rows by key
+    tool_calls_by_root = True
+    user_rows_by_request = True
+    ellipsis = True
+    indent = ""
+
+    def display(self, obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], home: str | None) -> str:
+        return display_text18(obj, tool_calls=tool_calls, home=home)
+
+    def search_text(self, obj: Mapping[str, Any], label: str | None) -> str:
+        return search_text18(obj, label)
+
+    def hidden_assistant(self, msg: Mapping[str, Any]) -> bool:
+        return hidden_assistant18(msg)
+
+    def user_request(self, obj: Mapping[str, Any]) -> bool:
+        return is_user_request18(obj)
+
+    def normalise_many(self, texts: list[str]) -> list[str]:
+        return normalized18_many(texts)
+
+    def query_tokens(self, query: str) -> list[str] | None:
+        return query_tokens18(query)
+
+    def query_matcher(self, query: str) -> Callable[[str], bool]:
+        return query_matcher18(query)
+
+    def layout(self, roots: list[int], children: Mapping[int, list[int]], active: set[int]) -> dict[int, Layout]:
+        return layout_forest18(roots, children, active)
+
+    def window_scroll(self, layouts: list[Layout], width: int | None) -> int:
+        return window_scroll18(layouts, width)
+
+    def prefix(self, lay: Layout, *, multiple_roots: bool, fold_glyph: str | None, width: int | None, scroll: int,
+               memo: dict[tuple[Any, ...], tuple[str, int, bool]] | None) -> tuple[str, int, bool]:
+        return render_prefix18(lay, scroll=scroll, memo=memo)
+
+    def max_visible(self, height: int) -> int:
+        # The panel keeps 8 rows of chrome: at most height - 8 rows, at least 1.
+        return max(1, min(max(5, height // 2), height - 8))
+
+    def empty_state(self, tl: Selector, tag: str) -> list[str]:
+        if not tl.total:
+            return ["No entries found", f"(0/0){tag}"]  # 18.2.9 counts the empty list too
+        return super().empty_state(tl, tag)
+
+    def extra_key(self, tl: S, key: str) -> S | None:
+        if key in ("alt+up", "alt+down"):
+            return tl.turn(-1 if key == "alt+up" else 1)
+        return None
+
+
+OMP18 = Omp18()
