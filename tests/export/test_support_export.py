@@ -36,6 +36,9 @@ def test_the_payload_carries_diffs_per_call_and_per_answered_result(tmp_path):
     assert "src" not in images[0]  # the viewer reads the record's own data: an image is not carried twice
     assert images[2]["note"].startswith("image not shown: 3.0 MB")
     assert "u1" not in extras
+    assert extras["r-task"]["subagents"] == [
+        {"id": "0-Scout", "agent": "scout", "description": "find the bug", "file": "support-parent/0-Scout.jsonl"},
+        {"id": "1-Gone", "agent": "reviewer", "description": "a file not kept", "file": None}]
 
 
 def test_markdown_shows_each_edit_as_a_diff_fence(tmp_path):
@@ -66,7 +69,9 @@ def test_the_exported_page_draws_the_diff_and_the_image_offline(tmp_path, page):
     assert page.evaluate("(i) => i.complete && i.naturalWidth", img.element_handle()) == PNG_WIDTH
     expect(page.locator(".extras .image-note")).to_have_count(2)
     expect(page.locator(".extras .image-note").last).to_contain_text("3.0 MB")
-    assert [u for u in requests if not u.startswith(("file:", "data:"))] == []  # nothing asked of a network
     if os.environ.get("WORKBENCH_SHOTS"):  # the picture for docs/screenshots
         page.set_viewport_size({"width": 1400, "height": 900})
         page.screenshot(path=str(Path(os.environ["WORKBENCH_SHOTS"]) / "export_image.png"))
+    page.locator("ol.rows li", has_text="task").click()
+    expect(page.locator(".extras .subagent").first).to_contain_text("its session: support-parent/0-Scout.jsonl")
+    assert [u for u in requests if not u.startswith(("file:", "data:"))] == []  # nothing asked of a network

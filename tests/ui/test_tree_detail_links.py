@@ -39,3 +39,22 @@ def test_a_task_result_opens_its_child_and_the_child_its_parent(tmp_path):
     assert back.label == "↑ Open parent session support-parent.jsonl"
     back.clicks += 1
     assert opened[-1] == str(paths["parent"])
+
+
+def test_a_fork_names_its_source_as_forked_from(tmp_path):
+    import json
+
+    paths = write_family(tmp_path)
+    fork = tmp_path / "fork.jsonl"
+    fork.write_text(json.dumps({"type": "session", "version": 3, "id": "F", "cwd": "/", "timestamp": "2026-11-30T11:00:00Z",
+                                "parentSession": str(paths["parent"])}) + "\n" + json.dumps(
+        {"type": "message", "id": "f1", "parentId": None, "timestamp": "2026-11-30T11:00:01Z",
+         "message": {"role": "user", "content": "again"}}) + "\n", encoding="utf-8")
+    opened: list[str] = []
+    detail = _detail(opened)
+    detail.show(SessionDoc(fork, "auto"), "f1")
+    notes = " ".join(getattr(o, "object", "") or "" for o in detail.links.objects)
+    assert "Forked from <b>support-parent.jsonl</b>" in notes and "subagent's session" not in notes
+    [back] = _buttons(detail)
+    back.clicks += 1
+    assert opened == [str(paths["parent"])]

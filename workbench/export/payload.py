@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from workbench.edits import edit_diff
 from workbench.replay import Snapshot, Stepper
 from workbench.replay.stream import thaw
-from workbench.sessions import FILTER_MODES, Entry, Session, TreeList, answered_call, image_part
+from workbench.sessions import FILTER_MODES, Entry, Session, TreeList, answered_call, entry_links, image_part
 
 # Events after which the conversation is worth carrying (message and turn boundaries).
 _KEY_EVENT_TYPES = frozenset({"message_end", "turn_end", "tool_result", "user_message", "turn_start"})
@@ -41,8 +42,9 @@ class _Strings:
 
 def entry_extras(entry: Entry, session: Session | None = None) -> dict[str, Any] | None:
     """What the viewer draws beside an entry's record: the diff of each edit or write call
-    (``edits.edit_diff``) and whether each image part may be shown (``sessions.image_part``; the viewer
-    takes the data from the record itself, checked again, so an image is not carried twice)."""
+    (``edits.edit_diff``), whether each image part may be shown (``sessions.image_part``; the viewer
+    takes the data from the record itself, checked again, so an image is not carried twice) and the
+    subagents a task result names, with their files relative to the session's folder."""
     msg = entry.message
     content = msg.get("content") if msg is not None else None
     if not isinstance(content, (list, tuple)):
@@ -68,7 +70,16 @@ def entry_extras(entry: Entry, session: Session | None = None) -> dict[str, Any]
             shown = image_part(block)
             images.append({"block": index, "mime": shown.mime, "size": shown.size, "shown": shown.shown,
                            "note": shown.note})
-    return {"diffs": diffs, "images": images} if diffs or images else None
+    subagents = []
+    if session is not None and msg is not None and msg.get("role") == "toolResult":
+        folder = Path(session.path).parent
+        for link in entry_links(session, entry):
+            file = None
+            if link.path is not None:
+                file = str(link.path.relative_to(folder)) if link.path.is_relative_to(folder) else link.path.name
+            subagents.append({"id": link.agent_id, "agent": link.agent, "description": link.description, "file": file})
+    out = {"diffs": diffs, "images": images, **({"subagents": subagents} if subagents else {})}
+    return out if diffs or images or subagents else None
 
 
 def session_payload(session: Session, *, leaf: str | None = None, flavor: str = "omp") -> dict[str, Any]:

@@ -162,6 +162,10 @@
     if (!item || !x) return;
     (x.diffs || []).forEach(function (d) { box.appendChild(diffNode(d)); });
     (x.images || []).forEach(function (im) { box.appendChild(imageNode(item.raw, im)); });
+    (x.subagents || []).forEach(function (a) {
+      var who = "subagent " + a.id + (a.agent ? " (" + a.agent + ")" : "") + (a.description ? ": " + a.description : "");
+      box.appendChild(el("p", { cls: "subagent", text: who + " · " + (a.file ? "its session: " + a.file + " (open it in the workbench; not in this export)" : "its session file was not found") }));
+    });
   }
 
   // ---- stepper ----------------------------------------------------------------------------------

@@ -161,7 +161,10 @@ class TreeDetail(Viewer):
         back = doc.session.header.get("parentSession")
         if isinstance(back, str) and back:
             parent = self._parent(doc)
-            note = (f'<div class="wb-subagents wb-parent-note">A subagent\'s session: started by <b>{esc(Path(back).name)}</b>'
+            # the agent writes parentSession for a subagent (its file starts with session_init) and for a fork
+            sub = any(e.type == "session_init" for e in doc.session.entries[:8])
+            said = "A subagent's session: started by" if sub else "Forked from"
+            note = (f'<div class="wb-subagents wb-parent-note">{said} <b>{esc(Path(back).name)}</b>'
                     + ("" if parent else " (that file is not found next to this one)") + "</div>")
             rows.append(pn.pane.HTML(note, stylesheets=theme_sheets(), sizing_mode="stretch_width", margin=0))
             if parent is not None:
