@@ -58,6 +58,10 @@ def _has_ast_rule(case: dict[str, Any]) -> bool:
     return any("astCondition" in r.get("frontmatter", {}) for r in case.get("rules", []))
 
 
+def _judged_yes(case: dict[str, Any]) -> bool:
+    return case.get("judge") == "yes" and any("question" in r.get("frontmatter", {}) for r in case.get("rules", []))
+
+
 # The coordinator suite (test_coordinator.py): differences between the workbench's replay and the
 # reference's TtsrCoordinator driven by the fake host of harness/coordinator_oracle.ts.
 COORDINATOR_DEVIATIONS: list[Deviation] = [
@@ -68,5 +72,14 @@ COORDINATOR_DEVIATIONS: list[Deviation] = [
         "on the finalized call, so an ast-grep rule can fire, abort and be injected earlier here, on a "
         "partial snapshot that already parses as the pattern.",
         _has_ast_rule,
+    ),
+    Deviation(
+        "replay.judged-verdict-order",
+        "The coordinator judges a finished message's outputs concurrently, one request each, and a rule "
+        "flagged on several outputs is claimed by the verdict that arrives first, which depends on the "
+        "judge's latency (here, on how many awaits each output's candidate check takes). The workbench "
+        "takes the verdicts in output order (tool calls, reply, reasoning), so such a rule's warning can "
+        "name another output (its subject) and group differently.",
+        _judged_yes,
     ),
 ]

@@ -182,7 +182,8 @@ def _rules(rng: random.Random) -> list[dict[str, Any]]:
             value = rng.choice(pool)
             if value is not None:
                 fm[key] = value
-        where = rng.choice([f"{CWD}/.omp/rules", f"{HOME}/.omp/agent/rules", "/opt/rules", f"{CWD}/../shared"])
+        where = rng.choice([f"{CWD}/.omp/rules", f"{HOME}/.omp/agent/rules", "/opt/rules", f"{CWD}/../shared",
+                            f"{CWD}2/rules", f"{HOME}x/rules", f"{CWD}/./a/../rules"])
         body = "\n".join(_lines(rng, 1, 4))
         if rng.random() < 0.2:
             body = f"\n  {body}\n\n"
@@ -283,3 +284,37 @@ def ast_early_case(seed: int) -> dict[str, Any]:
     return {"seed": seed, "cwd": CWD, "home": HOME, "editMode": "hashline", "workbenchEditMode": "auto",
             "agentName": "main", "judge": None, "settings": {"interruptMode": "always"}, "rules": [rule],
             "events": events}
+
+
+def judged_order_case(seed: int) -> dict[str, Any]:
+    """One finished message with an edit call, a tool call without hooks and a reply, and judged rules a
+    yes-judge flags on all of them (the case ``replay.judged-verdict-order`` is about)."""
+    rng = _Rng(seed)
+    events: list[dict[str, Any]] = [{"type": "user_message", "content": "go"}, {"type": "turn_start"},
+                                    {"type": "message_start", "role": "assistant", "timestamp": 1000}]
+    calls = []
+    for k, (name, args) in enumerate((("edit", _edit_args(rng, "hashline")), ("bash", {"command": _line(rng)}))):
+        evs = [{"type": "toolcall_start", "contentIndex": k, "id": f"call_0_{k}", "name": name}]
+        acc = ""
+        for piece in _cut(rng, json.dumps(args)):
+            acc += piece
+            partial = parse_partial(acc)
+            ev: dict[str, Any] = {"type": "toolcall_delta", "contentIndex": k, "delta": piece, "args": partial}
+            if name == "edit":
+                ev["surface"] = _surface("hashline", partial, final=False)
+            evs.append(ev)
+        end: dict[str, Any] = {"type": "toolcall_end", "contentIndex": k, "arguments": args}
+        if name == "edit":
+            end["surface"] = _surface("hashline", args, final=True)
+        events += [*evs, end]
+        calls.append((f"call_0_{k}", name))
+    events += _prose(rng, "text", 2)
+    events.append({"type": "message_end", "stopReason": "toolUse"})
+    events += [{"type": "tool_result", "toolCallId": cid, "toolName": name, "content": [{"type": "text", "text": "ok"}],
+                "isError": False} for cid, name in calls]
+    events.append({"type": "turn_end"})
+    rules = [{"name": f"judged-{i}", "path": f"{CWD}/.omp/rules/judged-{i}.md", "body": "Check it.",
+              "frontmatter": {"question": "Is this wrong?", "scope": scope}, "provider": "native"}
+             for i, scope in enumerate((["tool", "text"], ["tool:edit", "tool:bash"]))]
+    return {"seed": seed, "cwd": CWD, "home": HOME, "editMode": "hashline", "workbenchEditMode": "auto",
+            "agentName": "main", "judge": "yes", "settings": {}, "rules": rules, "events": events}

@@ -6,7 +6,8 @@ fake host of ``harness/coordinator_oracle.ts``; the workbench side is ``Simulate
 (``workbench.replay``) on the same stream. Cases (``generate_coordinator.py``): every edit mode and the
 write tool, ``agents:`` rules for main/sub/named agents, ast-grep and judged rules (a judge answering
 yes or no, or none), interrupt, context and repeat modes, disabled and bundled rules, aborted and failed
-messages; and a few sessions where an ast-grep pattern is complete mid-call. Compared step by step:
+messages; and a few sessions built for each listed deviation (an ast-grep pattern complete mid-call,
+judged rules flagged on several outputs of one message). Compared step by step:
 every ``ttsr_triggered``, abort (its reason and the call it is scoped to), retry and its injection,
 per-tool reminder, deferred delivery, judged-rule warning (delivered as an aside),
 each finished message's outputs (what judged rules and ``/omfg`` read), the "Injecting rule: …" notices
@@ -20,13 +21,14 @@ import pytest
 
 from tests.reference.deviations import COORDINATOR_DEVIATIONS
 from tests.reference.differential import Suite, _short
-from tests.reference.generate_coordinator import HOME, ast_early_case, coordinator_case
+from tests.reference.generate_coordinator import HOME, ast_early_case, coordinator_case, judged_order_case
 from tests.reference.oracle import Oracle
 from tests.reference.workbench_coordinator import agent_templates, comparable_reference, run_workbench
 
 GENERATED = 600
 EARLY_AST = 5
-CASES = GENERATED + EARLY_AST
+JUDGED_ORDER = 5
+CASES = GENERATED + EARLY_AST + JUDGED_ORDER
 _TEMPLATES: dict[str, str] = {}
 _ANSWERS: dict[int, list[dict]] = {}  # id(cases) -> the reference's answers (one Bun run per session)
 
@@ -58,7 +60,8 @@ def _differ(case: dict, ref: dict, ours: dict) -> str | None:
 
 
 COORDINATOR = Suite("coordinator", [coordinator_case(seed) for seed in range(GENERATED)]
-                    + [ast_early_case(90_000 + seed) for seed in range(EARLY_AST)], _ours, _differ,
+                    + [ast_early_case(90_000 + seed) for seed in range(EARLY_AST)]
+                    + [judged_order_case(95_000 + seed) for seed in range(JUDGED_ORDER)], _ours, _differ,
                     reference=_reference, deviations=COORDINATOR_DEVIATIONS)
 
 

@@ -288,7 +288,7 @@ async function runCase(c: Json): Promise<Json> {
 	let skipping = false;
 	let ended = false;
 	let turnHadTools = false;
-	const completed = new Set<string>(); // tool calls whose arguments finished streaming
+	const completed = new Set<Json>(); // tool-call blocks whose arguments finished streaming
 	for (let i = 0; i < c.events.length; i++) {
 		const ev = c.events[i];
 		step = i;
@@ -337,7 +337,7 @@ async function runCase(c: Json): Promise<Json> {
 			case "toolcall_end": {
 				const block = partial.content[index];
 				block.arguments = ev.arguments ?? block.arguments;
-				completed.add(block.id);
+				completed.add(block);
 				aborted = await update({ type: "toolcall_end", contentIndex: index, toolCall: block });
 				break;
 			}
@@ -377,7 +377,7 @@ async function runCase(c: Json): Promise<Json> {
 		const message = endMessage("aborted", general);
 		events.push({ step, type: "abort", reason: general, toolCallId: scopedCall });
 		for (const block of message.content) {
-			if (block.type !== "toolCall" || !block.id || !completed.has(block.id)) continue; // a result pairs by id
+			if (block.type !== "toolCall" || !completed.has(block)) continue;
 			const why = typeof reason === "string" ? reason : (reason.perTool[block.id] ?? reason.otherReason);
 			messages.push({ role: "toolResult", toolCallId: block.id, toolName: block.name, isError: true,
 				content: [{ type: "text", text: `Tool execution was aborted: ${why}` }] });
