@@ -14,15 +14,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from workbench.sessions.entries import Entry, Session, js_ms
 from workbench.sessions.flavors import flavour
-from workbench.sessions.flavour import ContextRules
+from workbench.sessions.flavour import ContextRules, Flavor
 from workbench.sessions.rowtext18 import is_user_request18
 from workbench.sessions.tree import as_entries, branch_path
 
-ContextFlavor = Literal["omp", "omp57", "pi", "omp18"]
+ContextFlavor = Flavor  # the one spelling of the flavour names (flavour.Flavor)
 # Custom messages omp 18 persists for display but never sends to the model.
 _DISPLAY_ONLY18 = frozenset({"prewalk-plan", "vibe-mode-context"})
 _UNSET: Any = object()
