@@ -36,7 +36,7 @@ PUBLIC = {
     "workbench.errors": {
         "AccessError", "Diagnostic", "FieldError", "InputError", "JudgeError", "JudgeFileError", "JudgePending",
         "NotFoundError", "RuleFileError", "SessionFileError", "StoreError", "StreamFileError",
-        "TimeBoundError", "UsageError", "WorkbenchError"
+        "TimeBoundError", "UsageError", "WorkbenchError", "WorkerFileError"
     },
     "workbench.rules": {
         "AGENT_EDIT_MODES", "DEFAULT_AGENT", "RuleSetOptions", "discover_rule_set",

@@ -617,6 +617,7 @@ def _dask_batch(items: list[tuple[str, str | bytes]], rules: list[Rule], options
 
 def _worker_name() -> str:
     try:
+        # Optional dependency (the `cluster` extra): only called inside a Dask worker.
         from distributed import get_worker
 
         return str(get_worker().address)
