@@ -315,7 +315,8 @@ def big_sessions(args) -> int:
             t0 = time.perf_counter()
             box.press_sequentially("module42")
             typed = time.perf_counter()
-            count.filter(has_text=re.compile(r"^\s*[\d,]+/100,000 shown\s*$")).first.wait_for()  # answered, no "indexing…"
+            # answered: a count other than the whole list's, and no "indexing…"
+            count.filter(has_text=re.compile(r"^\s*(?!100,000/)[\d,]+/100,000 shown\s*$")).first.wait_for()
             out["search_after_open"] = time.perf_counter() - typed
             out["search_from_open"] = time.perf_counter() - opened
             out["typing"] = typed - t0
@@ -359,7 +360,8 @@ def big_sessions(args) -> int:
           f"{out['second_after']:.2f}s ({out['second_after'] / out['idle_load']:.2f}x; goal <= 2x)")
     print(f"search typed right after the 100k session opened: 'indexing…' shown at the first row: "
           f"{'yes' if out['indexing_seen'] else 'no (already built)'}; answered {out['search_after_open']:.2f}s after the "
-          f"last key ({out['search_from_open']:.2f}s after the first row; goal <= 1 s, or 'indexing…' ending within 2 s)")
+          f"last key ({out['search_from_open']:.2f}s after the first row, typing {out['typing']:.2f}s; goal <= 1 s, "
+          "or 'indexing…' ending within 2 s)")
     return 0
 
 

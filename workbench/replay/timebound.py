@@ -44,8 +44,6 @@ from workbench.replay.stream import Stream
 from workbench.rules import Rule
 
 _POLL = 0.01
-_BACKGROUND_NICE = 10  # a ``PreCheck``'s priority once its first events are checked (Linux: per thread)
-_FULL_SPEED_EVENTS = 5000  # events a ``PreCheck`` checks at the usual priority: the first steps shown
 _MAX_PARALLEL = 8
 _RETRIES = 2  # hangs that do not reproduce (a loaded machine) before giving up
 _COUNT = struct.Struct("q")
@@ -392,7 +390,6 @@ class PreCheck:
         self.state: Literal["running", "done", "failed", "cancelled"] = "running"
         self.error: BaseException | None = None
         self._progress = progress
-        self._yielding = False
         self._cond = threading.Condition()
         self._cancel = threading.Event()
         rules = list(rules)
@@ -411,7 +408,6 @@ class PreCheck:
         return self._thread is not None
 
     def _run(self, stream: Stream, rules: list[Rule], config: ReplayConfig, explain: bool) -> None:
-        self._tid = threading.get_native_id()
         try:
             disabled, events = guard(stream, rules, config, explain=explain, progress=self._on_progress,
                                      tick=self._tick, on_disable=self._on_disable)
@@ -433,8 +429,6 @@ class PreCheck:
             raise _Cancelled
 
     def _on_progress(self, done: int, total: int) -> None:
-        if done >= _FULL_SPEED_EVENTS and not self._yielding:
-            self._yield_cpu()
         with self._cond:
             if done > self.verified:
                 self.verified = done
@@ -448,25 +442,6 @@ class PreCheck:
             self.generation += 1
             self.verified = 0
             self._cond.notify_all()
-
-    def _yield_cpu(self) -> None:
-        """Once the first events (the first steps shown) are checked, the rest of the check must not
-        slow the server's other users: the child replaying now, and every child this thread forks
-        later (they inherit its nice value), yield the CPU to them. At full speed until then: on a
-        busy machine a check started at low priority kept the first step waiting. Linux only (the
-        children are found in /proc); elsewhere the check runs at the usual priority."""
-        self._yielding = True
-        tid = getattr(self, "_tid", None)
-        if tid is None:
-            return
-        try:
-            os.setpriority(os.PRIO_PROCESS, tid, _BACKGROUND_NICE)
-            with open(f"/proc/self/task/{tid}/children") as fh:
-                children = fh.read().split()
-            for pid in children:
-                os.setpriority(os.PRIO_PROCESS, int(pid), _BACKGROUND_NICE)
-        except (OSError, AttributeError, ValueError):
-            pass
 
     def cancel(self) -> None:
         """Stop checking (children are killed within a poll); ``state`` becomes ``cancelled``."""
