@@ -19,11 +19,19 @@ from workbench.ui.sessions_view import money
 pytestmark = pytest.mark.e2e
 
 COUNT = 240
+HOSTILE = "<img src=x onerror=window.__pwned=1>"
 
 
 @pytest.fixture(scope="module")
 def corpus(tmp_path_factory) -> list[Path]:
-    return write_corpus(tmp_path_factory.mktemp("many") / "archive", COUNT)
+    files = write_corpus(tmp_path_factory.mktemp("many") / "archive", COUNT)
+    # one more session, titled with markup and with no model call (so the usage figures are the corpus's)
+    records = [{"type": "session", "version": 3, "id": "hostile", "timestamp": "2026-09-01T00:00:00Z",
+                "cwd": "/home/dev/hostile", "title": HOSTILE},
+               {"type": "message", "id": "h1", "parentId": None, "timestamp": "2026-09-01T00:00:01Z",
+                "message": {"role": "user", "content": f"hostile words {HOSTILE}"}}]
+    (files[0].parent.parent / "hostile.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    return files
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +50,7 @@ def test_the_sessions_table_shows_file_project_date_model_cost_and_a_total(page,
     for title in ("File", "Title", "Project (cwd)", "Date", "Model", "Cost"):
         expect(table.locator(".tabulator-col-title", has_text=re.compile(f"^{re.escape(title)}$"))).to_have_count(1)
     total = page.locator(".wb-sessions-total")
-    expect(total).to_contain_text(f"{COUNT} session(s)")
+    expect(total).to_contain_text(f"{COUNT + 1} session(s)")
     expect(total).to_contain_text(f"total cost {money(_cost(corpus))}")
     # the newest session leads the first page; its row names its file, project and model
     newest = max(corpus, key=lambda p: json.loads(p.read_text().splitlines()[0])["timestamp"])
@@ -58,6 +66,12 @@ def test_the_picker_filters_by_file_title_or_project_and_opens_the_session(page,
     page.goto(url)
     box = page.locator(".wb-session-picker input")
     expect(box).to_be_visible()
+    # a title is text in the menu, never markup
+    box.fill("")
+    box.press_sequentially("onerror")
+    expect(page.locator(".wb-session-picker .bk-menu > div").first).to_contain_text(f"hostile.jsonl · {HOSTILE}")
+    expect(page.locator(".wb-session-picker .bk-menu img")).to_have_count(0)
+    box.press("Escape")
     box.fill("")
     box.press_sequentially("session-00077")
     menu = page.locator(".wb-session-picker .bk-menu > div")
@@ -92,12 +106,20 @@ def test_live_search_counts_hits_lists_files_and_opens_a_hit_at_its_entry(page, 
     # one hit: its file is listed, and a click opens that session with the entry selected in the tree
     box.fill("")
     box.press_sequentially("done with step 1 of task 77")
-    expect(count).to_contain_text("1 hit(s) in 1 session(s)")
+    expect(count).to_contain_text("1 hit(s) in 1 session(s) for done with step 1 of task 77")
     hit = hits.filter(has_text="session-00077.jsonl")
     expect(hit).to_have_count(1)
     hit.click()
     expect(page).to_have_url(re.compile(r"tab=tree"))
     expect(page.locator(".wb-tree-row.wb-selected")).to_contain_text("done with step 1 of task 77")
+    # a hit's title and words from the file are text
+    page.locator(".bk-tab", has_text="Sessions").first.click()
+    box.fill("")
+    box.press_sequentially("hostile words")
+    expect(count).to_contain_text("1 hit(s) in 1 session(s) for hostile words")
+    expect(hits.first).to_contain_text(HOSTILE)
+    expect(page.locator(".wb-search-hits img")).to_have_count(0)
+    assert page.evaluate("window.__pwned") is None
 
 
 def test_the_usage_tab_charts_the_groups_and_totals_the_cost(page, url, corpus, shot):

@@ -226,8 +226,15 @@ class SessionsView(Viewer):
         # escaped here, then shown as HTML: the words around the match, the match marked
         shown = [{**h, "title": titles.get(str(h["session"]), ""), "text": snippet_html(str(h.get("text", "")), query)}
                  for h in hits]
-        self._hits.value = pd.DataFrame(shown, columns=_HIT_COLUMNS)
-        self._hits.visible = bool(query.strip())
+        frame = pd.DataFrame(shown, columns=_HIT_COLUMNS)
+        if query.strip() and not self._hits.visible:
+            # Shown first, filled on the next tick: Tabulator given rows while it is hidden (display:
+            # none) draws none of them once shown again.
+            self._hits.visible = True
+            self.bg.call_soon(lambda: setattr(self._hits, "value", frame) if self._searched == query else None)
+        else:
+            self._hits.value = frame
+            self._hits.visible = bool(query.strip())
         entries, files = count
         if not query.strip():
             self._hit_count.object = ""
