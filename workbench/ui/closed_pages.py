@@ -92,3 +92,21 @@ def quiet_closed_sends() -> ClosedSendFilter:
     for name in _LOGGERS:
         logging.getLogger(name).addFilter(shared)
     return shared
+
+
+KNOWN_REFERENCE = r"reference already known"
+
+
+def quiet_known_references() -> None:
+    """Ignore Bokeh's "reference already known 'pNNNN'" warning (once per process).
+
+    A model added to a page after its first document (the Problems table, made when its tab is first
+    opened) is sent back by the browser in full with its first event (a cell click); the server's
+    decoder finds the id it already has, warns, and uses that same instance. Nothing is wrong with
+    the page, so the warning is not printed on the terminal of ``workbench serve``.
+    """
+    import warnings
+
+    from bokeh.util.warnings import BokehUserWarning
+
+    warnings.filterwarnings("ignore", message=KNOWN_REFERENCE, category=BokehUserWarning)
