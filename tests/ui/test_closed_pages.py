@@ -97,6 +97,6 @@ def test_a_known_reference_warning_is_not_printed_and_other_bokeh_warnings_are()
     with warnings.catch_warnings(record=True) as seen:
         warnings.simplefilter("default")
         closed_pages.quiet_known_references()
-        warnings.warn("reference already known 'p1235'", BokehUserWarning)
-        warnings.warn("something else", BokehUserWarning)
+        warnings.warn("reference already known 'p1235'", BokehUserWarning, stacklevel=1)
+        warnings.warn("something else", BokehUserWarning, stacklevel=1)
     assert [str(w.message) for w in seen] == ["something else"]

@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
+import warnings
 from typing import Any
 
+from bokeh.util.warnings import BokehUserWarning
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
 
@@ -61,8 +64,6 @@ class ClosedSendFilter(logging.Filter):
 
     def __init__(self, clock: Any = None) -> None:
         super().__init__()
-        import time
-
         self._clock = clock or time.monotonic
         self._last: float | None = None
         self.dropped = 0
@@ -105,8 +106,4 @@ def quiet_known_references() -> None:
     decoder finds the id it already has, warns, and uses that same instance. Nothing is wrong with
     the page, so the warning is not printed on the terminal of ``workbench serve``.
     """
-    import warnings
-
-    from bokeh.util.warnings import BokehUserWarning
-
     warnings.filterwarnings("ignore", message=KNOWN_REFERENCE, category=BokehUserWarning)
