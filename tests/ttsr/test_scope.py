@@ -39,3 +39,11 @@ def test_tool_glob_without_name_means_any_tool_on_those_paths() -> None:
     assert scope.allows(MatchContext("tool", tool_name="bash", file_paths=("x.md",)))
     assert not scope.allows(MatchContext("tool", tool_name="bash", file_paths=("x.ts",)))
     assert scope.explain(MatchContext("text")) == "scope: text not monitored"
+
+
+def test_explain_says_no_file_path_in_words() -> None:
+    scope, _ = _build(["tool:edit(*.ts)"])
+    bare = scope.explain(MatchContext("tool", tool_name="write", file_paths=()))
+    assert bare == "scope: tool write (no file path) not in [tool:edit(*.ts)]" and "[]" not in bare.split(" not in ")[0]
+    on = scope.explain(MatchContext("tool", tool_name="write", file_paths=("a.py", "b.py")))
+    assert on == "scope: tool write on a.py, b.py not in [tool:edit(*.ts)]"

@@ -56,3 +56,33 @@ def test_rules_editor_buttons_fit(narrow, app_url, shot):
     _inside(page, page.get_by_role("button", name="Open first fire in Stepper"))
     _inside(page, page.locator("textarea").first)
     shot(page, f"rules_{WIDTH}")
+
+
+# The chosen option's text, in the select's own font, against the room the select gives it (its
+# width less the arrow and padding): a <select> clips its text without any overflow to measure.
+_FITS = """(sel) => {
+  const style = getComputedStyle(sel);
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const text = sel.options[sel.selectedIndex].text;
+  const room = sel.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 16;
+  return {text, fits: ctx.measureText(text).width <= room};
+}"""
+
+
+def test_judge_and_rules_from_selects_show_their_whole_choice(page, tmp_path):
+    from tests.ui.conftest import FIXTURES, serving
+
+    bare = tmp_path / "bare"  # a folder without any rules: "Rules from" says so
+    bare.mkdir()
+    (bare / "branched.jsonl").write_text((FIXTURES / "branched.jsonl").read_text(), encoding="utf-8")
+    with serving([bare]) as url:
+        page.goto(f"{url}?session=branched.jsonl&tab=stepper")
+        expect(page.locator(".wb-step-position")).to_contain_text("step ")
+        selects = page.locator(".wb-tab-stepper select")
+        expect(selects.first).to_be_visible()
+        judge = page.locator("select").filter(has_text="yes to all").first
+        rules = page.locator("select").filter(has_text="no rules folder").first
+        for select in (judge, rules):
+            result = select.evaluate(_FITS)
+            assert result["fits"], result

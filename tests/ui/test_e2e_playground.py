@@ -14,7 +14,8 @@ def test_typing_shows_matches_and_an_example_is_saved_after_its_diff(page, app_u
     page.goto(f"{app_url}?tab=playground&rules=project")
     page.locator(".wb-play-rule select").select_option("no-unwrap")
     box = page.locator(".wb-play-input textarea")
-    box.fill("Here <i>is</i> the fix:\nlet v = res.unwrap();")
+    # the second line is long: its example line in the diff must wrap, not run past the pane's edge
+    box.fill("Here <i>is</i> the fix, " + "with a long explanation of why it is written so " * 6 + "\nlet v = res.unwrap();")
     report = page.locator(".wb-play-report")
     expect(report).to_contain_text("fires")
     expect(report.locator("mark.wb-match")).to_have_text(".unwrap(")
@@ -26,6 +27,12 @@ def test_typing_shows_matches_and_an_example_is_saved_after_its_diff(page, app_u
     page.get_by_role("button", name="Save as example…").click()
     diff = page.locator(".wb-play-diff")
     expect(diff).to_contain_text("+examples:")
+    # every diff line fits the pane (wrapped, not cut off at its edge)
+    right = diff.evaluate("el => el.getBoundingClientRect().right")
+    lines = diff.locator(".wb-diff > div")
+    assert lines.count() > 3
+    assert all(lines.evaluate_all("(ls, right) => ls.map(l => l.scrollWidth <= l.clientWidth + 1 "
+                                  "&& l.getBoundingClientRect().right <= right + 1)", right))
     assert rule_file.read_text(encoding="utf-8") == before
     shot(page, "playground")
     page.get_by_role("button", name="Write to rule file").click()

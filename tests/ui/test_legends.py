@@ -34,3 +34,10 @@ def test_graph_legend_selected_has_a_marker_before_anything_is_selected():
     assert _has_a_point(items["selected"])
     # the ring renderer is in the same item: hiding "selected" hides the ring itself
     assert any(r.data_source is ring for r in items["selected"].renderers)
+
+
+def test_graph_title_has_its_line_to_itself():
+    # above, the toolbar shared the title's line and a big session's title ran into it
+    lay = layout([Node("r", [Node("c")])], active={"r", "c"})
+    fig, _ = build_figure(lay, {}, {"r", "c"}, {}, lambda e: "")
+    assert fig.title_location == "above" and fig.toolbar_location == "below"

@@ -247,6 +247,7 @@ def create_app(paths: Iterable[str | os.PathLike[str]] = (), db: str | None = No
     page_bundles.install()  # no MathJax or WebGL bundle on the page: the app uses neither
     pn.config.notifications = True
     closed_pages.quiet_closed_sends()  # a page closed mid-update: one log line, not one per message
+    closed_pages.quiet_known_references()  # a lazily added table's first click: harmless (see there)
     server = Server(paths, db)
 
     def app() -> Any:

@@ -40,7 +40,8 @@ PLAYGROUND_CSS = """
 .wb-play-text mark.wb-node { background: #ddf4ff; border-bottom: 2px solid #0969da; }
 .wb-play-text mark.wb-parse-error { background: #ffebe9; text-decoration: wavy underline #d1242f; }
 .wb-caret { color: #d1242f; font-weight: 700; }
-.wb-diff { white-space: pre; font-family: var(--wb-mono); font-size: 12px; overflow: auto; max-height: 260px; }
+.wb-diff { white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(--wb-mono); font-size: 12px; overflow: auto;
+           max-height: 260px; }  /* long lines wrap: with "pre" they ran past the pane's edge, cut off */
 .wb-diff .add { background: #dafbe1; } .wb-diff .del { background: #ffebe9; }
 """
 
