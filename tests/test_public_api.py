@@ -39,7 +39,7 @@ PUBLIC = {
         "TimeBoundError", "UsageError", "WorkbenchError", "WorkerFileError"
     },
     "workbench.rules": {
-        "AGENT_EDIT_MODES", "DEFAULT_AGENT", "RuleSetOptions", "discover_rule_set",
+        "AGENT_EDIT_MODES", "DEFAULT_AGENT", "TTSR_DEFAULTS", "RuleSetOptions", "discover_rule_set",
         "AgentSettings", "AgentTemplates", "find_agent_templates", "templates_from", "JudgeState", "judge_state", "MAIN_AGENT", "SUB_AGENT", "SettingValue", "agent_from_session", "parse_rule_agents",
         "read_agent_settings", "rule_applies_to_agent", "rules_for_agent",
         "BucketedRule", "BundledSource", "ConditionAndScope", "DiscoveredRule", "EXAMPLES_KEY",
@@ -70,7 +70,7 @@ PUBLIC = {
         "split_sloppy_sections", "substitute", "token_prefix", "tool_file_paths"
     },
     "workbench.sessions": {
-        "CURRENT_VERSION", "KNOWN_ENTRY_TYPES", "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FLAVOR_BUTTONS", "FLAVOR_CHOICES", "FlavorGuess", "FuzzyMatch",
+        "CURRENT_VERSION", "KNOWN_ENTRY_TYPES", "read_record", "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FLAVOR_BUTTONS", "FLAVOR_CHOICES", "FlavorGuess", "FuzzyMatch",
         "ModelUsage", "NavigationResult", "NotLoaded", "Progress", "STREAM_SUFFIX", "Session", "SessionContext",
         "SessionInfo", "SessionTree", "TreeList", "TreeNode", "TreeRow", "UsageTotals", "append_label",
         "branch_path", "build_session_context", "choose_flavor", "classic_match", "detect_flavor", "flavour_aliases", "fuzzy_filter",

@@ -8,6 +8,10 @@ from pathlib import Path
 import pytest
 
 from workbench.cli import main
+from workbench.export.formats import conversation_markdown
+from workbench.sessions import choose_flavor, load_session
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
 
 
 def _session(tmp_path: Path) -> Path:
@@ -48,3 +52,13 @@ def test_json_is_the_entries_on_the_path(tmp_path: Path, capsys: pytest.CaptureF
     assert session.read_bytes() == before
     assert main(["export", str(session), "--format", "json", "--out", str(session)]) == 2
     assert session.read_bytes() == before
+
+
+def test_markdown_reads_the_file_with_its_detected_flavour():
+    # omp18-billing.jsonl carries omp 18's marks; read as omp 17 its conversation differs, so the
+    # Markdown must follow the detection (as tree and context do), not a fixed omp 17.
+    session = load_session(SAMPLES / "omp18-billing.jsonl")
+    assert choose_flavor("auto", session).flavor == "omp18"
+    as_auto = conversation_markdown(session, flavor="auto")
+    assert as_auto == conversation_markdown(session, flavor="omp18")
+    assert as_auto != conversation_markdown(session, flavor="omp")

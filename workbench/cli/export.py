@@ -96,7 +96,7 @@ def _text_export(args: argparse.Namespace, session: Any, redactor: Redactor | No
     target = Path(args.out)
     if target.resolve() == Path(session.path).resolve():
         raise UsageError(f"--out {args.out}: that is an input of the export; it is never overwritten")
-    data: Any = (conversation_markdown(session, args.leaf, flavor=args.flavor) if args.format == "md"
+    data: Any = (conversation_markdown(session, args.leaf, flavor=choose_flavor(args.flavor, session).flavor) if args.format == "md"
                  else path_json(session, args.leaf))
     found = None
     if redactor is not None:

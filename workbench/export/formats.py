@@ -11,7 +11,7 @@ from typing import Any
 
 from workbench.edits import FileDiff, edit_diff
 from workbench.replay.stream import thaw
-from workbench.sessions import Session, branch_path, build_session_context, image_part
+from workbench.sessions import Session, branch_path, build_session_context, image_part, resolve_flavor
 
 FORMATS = ("html", "md", "json")
 
@@ -90,9 +90,10 @@ def _message_md(msg: Mapping[str, Any]) -> str:
     return "\n\n".join(out)
 
 
-def conversation_markdown(session: Session, leaf: str | None = None, *, flavor: str = "omp") -> str:
-    """The conversation the model sees at ``leaf`` as Markdown; text is HTML-escaped (trackers render it)."""
-    ctx = build_session_context(session, _leaf(session, leaf), flavor="pi" if flavor == "pi" else "omp")
+def conversation_markdown(session: Session, leaf: str | None = None, *, flavor: str = "auto") -> str:
+    """The conversation the model sees at ``leaf`` as Markdown, read with the file's one flavour decision
+    (``auto`` detects it, as every command does); text is HTML-escaped (trackers render it)."""
+    ctx = build_session_context(session, _leaf(session, leaf), flavor=resolve_flavor(flavor, session))
     title = session.title or session.id
     lines = [f"# {html.escape(title)}", f"*session {html.escape(session.id)} · leaf {ctx.leaf_id} · "
              f"{len(ctx.messages)} message(s)*"]

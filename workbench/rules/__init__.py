@@ -32,7 +32,14 @@ Public API:
   as one typed value, and the rules it names; ``AGENT_EDIT_MODES``, ``DEFAULT_AGENT``.
 """
 
-from workbench.rules.agent_settings import AgentSettings, JudgeState, SettingValue, judge_state, read_agent_settings
+from workbench.rules.agent_settings import (
+    TTSR_DEFAULTS,
+    AgentSettings,
+    JudgeState,
+    SettingValue,
+    judge_state,
+    read_agent_settings,
+)
 from workbench.rules.agent_texts import AgentTemplates, find_agent_templates, templates_from
 from workbench.rules.agents import (
     MAIN_AGENT,
@@ -86,6 +93,7 @@ from workbench.rules.selection import (
 __all__ = [
     "AGENT_EDIT_MODES",
     "DEFAULT_AGENT",
+    "TTSR_DEFAULTS",
     "RuleSetOptions",
     "discover_rule_set",
     "MAIN_AGENT",
