@@ -72,8 +72,11 @@ def test_opening_sessions_three_ways_logs_no_model_errors_and_rings_the_selectio
     page.locator(".tabulator-row", has_text="e09").first.click()
     expect(page.locator(f"{ROW}.wb-selected")).to_contain_text("Approach B: return a Result instead.")
     _ring_on_selection(page)
-    # 3. the header's session list
-    page.locator(".wb-session-select select").select_option(label="ttsr-fired.jsonl")
+    # 3. the header's session picker
+    picker = page.locator(".wb-session-picker input")
+    picker.fill("")
+    picker.press_sequentially("ttsr-fired")
+    page.locator(".wb-session-picker .bk-menu > div", has_text="ttsr-fired.jsonl").first.click()
     expect(page).to_have_url(re.compile(r"session=ttsr-fired\.jsonl"))
     expect(page.locator(".wb-entry")).not_to_contain_text("id e09")
     _ring_on_selection(page)
