@@ -206,10 +206,15 @@ def norm_matches(toks: list[str], norm: str) -> bool:
     return all(_token(tok, norm) for tok in toks)
 
 
-def _direct_check(tok: str) -> Callable[[str], bool]:
-    """``_direct(tok, ·)`` with everything about the token worked out once (it runs once per row)."""
+def direct_check(tok: str, rescan_min: int | None = None) -> Callable[[str], bool]:
+    """``_direct(tok, ·)`` with everything about the token worked out once (it runs once per row).
+
+    ``rescan_min``: pi-tui 18's one different rule (``fuzzy18._compact_at``): for needles at least
+    that long, any compact hit that starts a word counts, not only the first one found."""
     r = token_rules(tok)
     compact_search = r.compact.search
+    at_word_start = (re.compile("(?<![^ ])" + r.compact.pattern).search
+                     if rescan_min is not None and len(tok) >= rescan_min else None)
     subseq_search = r.subseq.search
     shorter = [(w, w + " ", " " + w, f" {w} ") for w in r.shorter]
     limit = r.limit
@@ -220,9 +225,13 @@ def _direct_check(tok: str) -> Callable[[str], bool]:
     def check(norm: str) -> bool:
         if tok in norm:
             return True
-        m = compact_search(norm)
-        if m is not None and (m.start() == 0 or norm[m.start() - 1] == " "):
-            return True
+        if at_word_start is not None:
+            if at_word_start(norm) is not None:
+                return True
+        else:
+            m = compact_search(norm)
+            if m is not None and (m.start() == 0 or norm[m.start() - 1] == " "):
+                return True
         for w, head, tail, mid in shorter:
             if w in norm and (norm == w or norm.startswith(head) or norm.endswith(tail) or mid in norm):
                 return True
@@ -237,18 +246,17 @@ def _direct_check(tok: str) -> Callable[[str], bool]:
     return check
 
 
-@lru_cache(maxsize=256)
-def query_matcher(query: str) -> Callable[[str], bool]:
-    """``lambda norm: word_matches(query, norm)``, compiled once per query for use on many rows."""
-    toks = word_query(query)
+def tokens_matcher(toks: list[str] | None, make_check: Callable[[str], Callable[[str], bool]]) -> Callable[[str], bool]:
+    """A row matcher for a query's tokens: every token (or one of its letter/digit swaps) must pass
+    ``make_check(token)``; the characters every match needs reject most rows first."""
     if toks is None:
         return lambda norm: True
     required = "".join(sorted({c for tok in toks for c in tok[:-3]}))
-    token_checks = [[_direct_check(v) for v in (tok, *swaps(tok))] for tok in toks]
+    token_checks = [[make_check(v) for v in (tok, *swaps(tok))] for tok in toks]
 
     def match(norm: str) -> bool:
         if not norm:
-            return False
+            return False  # no words: no match
         for c in required:
             if c not in norm:
                 return False
@@ -261,3 +269,9 @@ def query_matcher(query: str) -> Callable[[str], bool]:
         return True
 
     return match
+
+
+@lru_cache(maxsize=256)
+def query_matcher(query: str) -> Callable[[str], bool]:
+    """``lambda norm: word_matches(query, norm)``, compiled once per query for use on many rows."""
+    return tokens_matcher(word_query(query), direct_check)
