@@ -260,12 +260,23 @@ def acronym_score(tok: str, index: WordIndex) -> float | None:
     return -30 + 4 * span - 2 * len(tok) + 0.01 * first.start
 
 
-def _direct(tok: str, index: WordIndex) -> float | None:
+CompactAt = Callable[[WordIndex, str], int]  # where a needle's compact-text hit counts, or -1
+
+
+def first_compact_at(index: WordIndex, needle: str) -> int:
+    """omp 17's compact-text hit: only the first occurrence counts, and only where it starts a word."""
+    c = index.compact.find(needle)
+    return c if c >= 0 and c in index.starts else -1
+
+
+def direct_score(tok: str, index: WordIndex, compact_at: CompactAt = first_compact_at) -> float | None:
+    """A token's best score against one text's words (compact hit, per-word rules, acronym); the
+    flavours differ only in ``compact_at`` (pi-tui 18 rescans for a later hit: ``fuzzy18``)."""
     if not tok:
         return 0
     best: float | None = None
-    c = index.compact.find(tok)
-    if c >= 0 and c in index.starts:
+    c = compact_at(index, tok)
+    if c >= 0:
         best = -140 + 0.01 * c
     for word in index.words:
         s = word_score(tok, word)
@@ -277,13 +288,14 @@ def _direct(tok: str, index: WordIndex) -> float | None:
     return best
 
 
-def _token(tok: str, index: WordIndex) -> float | None:
-    direct = _direct(tok, index)
+def token_score(tok: str, index: WordIndex, compact_at: CompactAt = first_compact_at) -> float | None:
+    """``direct_score``, else the best of the token's adjacent swaps with a 5-point penalty."""
+    direct = direct_score(tok, index, compact_at)
     if direct is not None:
         return direct
     best: float | None = None
     for swapped in adjacent_swaps(tok):
-        s = _direct(swapped, index)
+        s = direct_score(swapped, index, compact_at)
         if s is not None and (best is None or s + 5 < best):
             best = s + 5
     return best
@@ -335,7 +347,7 @@ def word_match(query: str, text: str | WordIndex) -> FuzzyMatch:
     if c >= 0 and c in index.starts:
         total += -1200 + 0.01 * c
     for tok in nq.split(" "):
-        s = _token(tok, index)
+        s = token_score(tok, index)
         if s is None:
             return NO_MATCH
         total += s

@@ -24,10 +24,8 @@ from workbench.sessions.fuzzy import (
     FuzzyMatch,
     Word,
     WordIndex,
-    acronym_score,
-    adjacent_swaps,
+    token_score,
     utf16,
-    word_score,
 )
 
 __all__ = ["index_text18", "normalize18", "word_match18"]
@@ -116,35 +114,6 @@ def _compact_at(index: WordIndex, needle: str) -> int:
     return -1
 
 
-def _direct18(tok: str, index: WordIndex) -> float | None:
-    if not tok:
-        return 0
-    best: float | None = None
-    c = _compact_at(index, tok)
-    if c >= 0:
-        best = -140 + 0.01 * c
-    for word in index.words:
-        s = word_score(tok, word)
-        if s is not None and (best is None or s < best):
-            best = s
-    acr = acronym_score(tok, index)
-    if acr is not None and (best is None or acr < best):
-        best = acr
-    return best
-
-
-def _token18(tok: str, index: WordIndex) -> float | None:
-    direct = _direct18(tok, index)
-    if direct is not None:
-        return direct
-    best: float | None = None
-    for swapped in adjacent_swaps(tok):
-        s = _direct18(swapped, index)
-        if s is not None and (best is None or s + 5 < best):
-            best = s + 5
-    return best
-
-
 def word_match18(query: str, text: str | WordIndex) -> FuzzyMatch:
     """pi-tui 18.2.9 ``fuzzyMatch``: every token must match one word (or initials); lower is better."""
     nq = norm_query18(query)
@@ -169,7 +138,7 @@ def word_match18(query: str, text: str | WordIndex) -> FuzzyMatch:
         total -= 1200
         total += c * 0.01
     for tok in tokens:
-        s = _token18(tok, index)
+        s = token_score(tok, index, _compact_at)
         if s is None:
             return NO_MATCH
         total += s

@@ -3,7 +3,7 @@
 ``word_match(query, text).matches`` builds a word index of the text and scores every word; the `/tree`
 filter (omp17) only needs the boolean. ``word_matches(query, norm)`` answers it from the text's
 normalized form (``normalized_text``) with string searches and small regexes, one rule at a time, in
-the same order of cases as ``fuzzy._direct`` so the answer is identical (a fuzz test pins it):
+the same order of cases as ``fuzzy.direct_score`` so the answer is identical (a fuzz test pins it):
 
 * the whole token in the compact text, first occurrence at a word start;
 * the token inside one word (covers ``word == tok`` and prefixes);
@@ -207,7 +207,7 @@ def norm_matches(toks: list[str], norm: str) -> bool:
 
 
 def direct_check(tok: str, rescan_min: int | None = None) -> Callable[[str], bool]:
-    """``_direct(tok, ·)`` with everything about the token worked out once (it runs once per row).
+    """``direct_score(tok, ·) is not None`` with everything about the token worked out once (it runs once per row).
 
     ``rescan_min``: pi-tui 18's one different rule (``fuzzy18._compact_at``): for needles at least
     that long, any compact hit that starts a word counts, not only the first one found."""
