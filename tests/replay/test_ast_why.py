@@ -33,11 +33,13 @@ def test_a_toml_rule_fires_through_the_dynamic_grammar() -> None:
 
 def test_a_miss_on_broken_source_says_the_engines_may_differ() -> None:
     rule = _ast_rule("no-name", '"name": $V')
-    stream = stream_of(_write_turn("package.json", '{\n  "name": "x",\n  "deps": {}\n}\n'))
+    # AST conditions run only on the finished call (as the agent's coordinator does), so the broken
+    # source is the written file itself: an object left open.
+    stream = stream_of(_write_turn("package.json", '{\n  "name": "x",\n  "deps": {\n'))
     st = Stepper(stream, [rule], ReplayConfig(cwd="/proj", time_bound=None))
     whys = [w for w in _whys(st, "no-name") if w and w.startswith("AST")]
     assert whys, _whys(st, "no-name")
-    assert any("does not parse cleanly yet" in w for w in whys)  # a partial snapshot
+    assert any("does not parse cleanly yet" in w for w in whys)
     assert all("is a bare pair" in w for w in whys)  # the JSON note the native engine needs
     assert any("does not compile for 'json'" in w for w in whys)
 
