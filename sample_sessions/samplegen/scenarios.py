@@ -216,9 +216,10 @@ AST_AS_ANY = Scenario(
     key="ast-as-any",
     prompt="Add a currentUserId(req) helper to src/session.ts that returns undefined for anonymous requests.",
     note=(
-        "Rule ts-no-as-any (.agent/rules, astCondition '$EXPR as any', scope tool:edit(*.ts)) fires while the "
-        "edit's new_string streams, once the partial source contains `(req as any)`; the older regex rule of "
-        "the same name in .cursor is shadowed. Turn 2 is the retry with a type guard."
+        "Rule ts-no-as-any (.agent/rules, astCondition '$EXPR as any', scope tool:edit(*.ts)) fires when the "
+        "edit call is complete (toolcall_end: the agent checks ast-grep rules on the finished call only), "
+        "although the partial new_string holds `(req as any)` earlier; the older regex rule of the same name "
+        "in .cursor is shadowed. Turn 2 is the retry with a type guard."
     ),
     turns=(
         Turn(

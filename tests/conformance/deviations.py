@@ -65,14 +65,6 @@ BEHAVIOUR_DEVIATIONS: dict[str, dict[str, str]] = {
         "why": "the grammar wheels hide the symbol ast-grep-py's dynamic loading needs",
         "test": "tests/ttsr/test_ast_native.py::test_the_dynamic_grammars_register",
     },
-    "replay::ast-per-delta": {
-        "reference": "the 18.3.4 agent runs AST conditions only on the finalized tool call",
-        "workbench": "the replay runs them on every tool-call delta (spec 8.2) and again at toolcall_end, so an "
-                     "AST rule can fire earlier, on a partial snapshot, and an interrupting match then drops the "
-                     "incomplete call instead of giving it a placeholder result",
-        "why": "the sample stream ast-as-any and the spec's per-delta model rely on it; kept until decided",
-        "test": "tests/replay/test_session.py::test_ast_rule_interrupts_an_edit_of_a_matching_file",
-    },
     "engine::regex-icase-backreference": {
         "reference": "under the i flag a back-reference compares with JavaScript's case folding",
         "workbench": "back-references compare with regress's folding (`ſ`, `ı`, KELVIN SIGN fold otherwise); "

@@ -54,10 +54,6 @@ DEVIATIONS: list[Deviation] = [
 ]
 
 
-def _has_ast_rule(case: dict[str, Any]) -> bool:
-    return any("astCondition" in r.get("frontmatter", {}) for r in case.get("rules", []))
-
-
 def _judged_yes(case: dict[str, Any]) -> bool:
     return case.get("judge") == "yes" and any("question" in r.get("frontmatter", {}) for r in case.get("rules", []))
 
@@ -65,14 +61,6 @@ def _judged_yes(case: dict[str, Any]) -> bool:
 # The coordinator suite (test_coordinator.py): differences between the workbench's replay and the
 # reference's TtsrCoordinator driven by the fake host of harness/coordinator_oracle.ts.
 COORDINATOR_DEVIATIONS: list[Deviation] = [
-    Deviation(
-        "replay.ast-per-delta",
-        "AST conditions run on every tool-call delta as well as at toolcall_end (the workbench's replay "
-        "spec, so the stepper can show when a pattern first matches); the 18.3.4 coordinator runs them only "
-        "on the finalized call, so an ast-grep rule can fire, abort and be injected earlier here, on a "
-        "partial snapshot that already parses as the pattern.",
-        _has_ast_rule,
-    ),
     Deviation(
         "replay.judged-verdict-order",
         "The coordinator judges a finished message's outputs concurrently, one request each, and a rule "

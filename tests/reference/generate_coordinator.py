@@ -263,7 +263,9 @@ def coordinator_case(seed: int) -> dict[str, Any]:
 
 def ast_early_case(seed: int) -> dict[str, Any]:
     """A session where an ast-grep rule's pattern is complete mid-call: a write to a ``.ts`` file whose
-    content opens with ``console.log(...)`` and goes on (the case ``replay.ast-per-delta`` is about)."""
+    content opens with ``console.log(...)`` and goes on. The agent checks ast-grep conditions only on the
+    finished call, so the rule must fire at ``toolcall_end`` (the call then gets a placeholder result),
+    not at the delta where the partial content first parses as the pattern."""
     rng = _Rng(seed)
     content = f"console.log({rng.choice(['1', 'x', 'a + b'])});\n" + "\n".join(_lines(rng, 2, 4))
     args = {"path": rng.choice(["src/a.ts", "lib/c.ts"]), "content": content}

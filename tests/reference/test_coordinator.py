@@ -6,8 +6,9 @@ fake host of ``harness/coordinator_oracle.ts``; the workbench side is ``Simulate
 (``workbench.replay``) on the same stream. Cases (``generate_coordinator.py``): every edit mode and the
 write tool, ``agents:`` rules for main/sub/named agents, ast-grep and judged rules (a judge answering
 yes or no, or none), interrupt, context and repeat modes, disabled and bundled rules, aborted and failed
-messages; and a few sessions built for each listed deviation (an ast-grep pattern complete mid-call,
-judged rules flagged on several outputs of one message). Compared step by step:
+messages; a few sessions where an ast-grep pattern is complete mid-call (it must fire only at
+``toolcall_end``, as the agent checks AST conditions on the finished call); and a few built for the
+listed deviation (judged rules flagged on several outputs of one message). Compared step by step:
 every ``ttsr_triggered``, abort (its reason and the call it is scoped to), retry and its injection,
 per-tool reminder, deferred delivery, judged-rule warning (delivered as an aside),
 each finished message's outputs (what judged rules and ``/omfg`` read), the "Injecting rule: …" notices

@@ -33,11 +33,13 @@ def test_a_toml_rule_fires_through_the_dynamic_grammar() -> None:
 
 def test_a_miss_on_broken_source_says_the_engines_may_differ() -> None:
     rule = _ast_rule("no-name", '"name": $V')
-    stream = stream_of(_write_turn("package.json", '{\n  "name": "x",\n  "deps": {}\n}\n'))
+    # AST conditions run only on the finished call (as the agent's coordinator does), so the broken
+    # source is the written file itself: an object left open.
+    stream = stream_of(_write_turn("package.json", '{\n  "name": "x",\n  "deps": {\n'))
     st = Stepper(stream, [rule], ReplayConfig(cwd="/proj", time_bound=None))
     whys = [w for w in _whys(st, "no-name") if w and w.startswith("AST")]
     assert whys, _whys(st, "no-name")
-    assert any("does not parse cleanly yet" in w for w in whys)  # a partial snapshot
+    assert any("does not parse cleanly yet" in w for w in whys)
     assert all("is a bare pair" in w for w in whys)  # the JSON note the native engine needs
     assert any("does not compile for 'json'" in w for w in whys)
 
@@ -53,3 +55,20 @@ def test_a_language_without_a_grammar_is_named() -> None:
     rule = _ast_rule("no-todo", "TODO")
     st = Stepper(stream_of(_write_turn("build.just", "build:\n    TODO\n", pieces=1)), [rule], ReplayConfig(cwd="/proj", time_bound=None))
     assert any(w and "no grammar package here provides it" in w for w in _whys(st, "no-todo"))
+
+
+def test_tool_call_deltas_say_the_ast_check_waits_for_the_finished_call() -> None:
+    """The agent (18.3.4's coordinator) runs ast-grep conditions only at toolcall_end: at each delta the
+    why text says so, and the rule fires at the call's end although the pattern is complete earlier."""
+    from workbench.replay.stepper import AST_AT_CALL_END
+
+    rule = _ast_rule("no-eval", "eval($X)")
+    st = Stepper(stream_of(_write_turn("a.js", "eval(1);\n" + "x = 2;\n" * 20, pieces=8)), [rule],
+                 ReplayConfig(cwd="/proj", time_bound=None))
+    snaps = st.snapshots()
+    deltas = [s for s in snaps if s.event.type == "toolcall_delta"]
+    assert len(deltas) >= 4
+    assert all(s.rule("no-eval").why == f"no regex condition (AST only); {AST_AT_CALL_END}" for s in deltas)
+    first = st.next_trigger(-1)
+    assert first is not None and snaps[first].event.type == "toolcall_end"
+    assert snaps[first].rule("no-eval").why is None and "no-eval" in snaps[first].matched

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
@@ -17,7 +17,7 @@ import pytest
 from tests.replay.test_prefilter import RULES, _rule, _session
 from workbench.backtest import BacktestOptions, backtest_batch, backtest_session
 from workbench.backtest import run as backtest_run
-from workbench.replay import ReplayConfig, may_hang, prefilter, probe, probe_plan, record_firings
+from workbench.replay import Firing, ReplayConfig, may_hang, prefilter, probe, probe_plan, record_firings
 from workbench.replay.derive import (
     PLACEHOLDER,
     FeedPlan,
@@ -231,3 +231,39 @@ def test_rule_sets_taking_turns_each_get_their_own_answers(tmp_path: Path) -> No
         for i, rules in enumerate(sets):
             mixed[i].append(backtest_session(p, list(rules), options))  # a new list, the same rules
     assert mixed == alone and len({sum(len(o.hits) for o in a) for a in alone}) == len(sets)
+
+
+def test_a_call_only_ast_patterns_can_fire_in_is_fed_as_one_delta(tmp_path: Path) -> None:
+    """The agent checks ast-grep conditions only on the finished call (toolcall_end), so a call where
+    only AST-only rules can fire has its argument deltas joined into the last one; a regex rule that
+    can fire there keeps them apart from its first literal on. The firings equal a full replay's."""
+    body = "const id = (req as any).user;\n" + "const n = 1;\n" * 40
+    records = [{"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/proj"},
+               {"type": "message", "id": "u", "parentId": None, "timestamp": "2026-01-01T00:00:01Z",
+                "message": {"role": "user", "content": [{"type": "text", "text": "go"}], "timestamp": 1767225600001}},
+               {"type": "message", "id": "a", "parentId": "u", "timestamp": "2026-01-01T00:00:02Z",
+                "message": {"role": "assistant", "stopReason": "toolUse", "timestamp": 1767225600002, "content": [
+                    {"type": "toolCall", "id": "c1", "name": "write", "arguments": {"path": "src/a.ts", "content": body}}]}}]
+    path = tmp_path / "s.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    session = load_session(str(path))
+    ast_only = _rule("as-any", ast_condition=("$EXPR as any",), scope=("tool:write(*.ts)",))
+    regex = _rule("any", condition=(r"as any",), scope=("tool:write(*.ts)",))
+    for rules, joined in (([ast_only], True), ([ast_only, regex], False)):
+        rules = _played(rules)
+        planned = probe_plan.plan_session(session, rules)
+        assert planned is not None
+        plan = planned[0][0]
+        assert plan is not None and 0 in plan.calls
+        fed = [e for e in derive_turns(session, planned[0], size=3).events if e is not PLACEHOLDER]
+        deltas = [e for e in fed if e.type == "toolcall_delta"]
+        assert (len(deltas) == 1) is joined, len(deltas)
+        stream = derive_stream(session, size=3)
+        _, full = record_firings(stream, rules, ReplayConfig.of(PROBE, cwd="/proj"))
+        assert full.firings and {f.rule for f in full.firings} == {r.name for r in rules}
+        outcome = backtest_session(str(path), rules, BacktestOptions(time_bound=None, size=3))
+        keys = [f.name for f in fields(Firing)]
+        assert sorted(tuple(getattr(h, k) for k in keys) for h in outcome.hits) == sorted(
+            tuple(getattr(f, k) for k in keys) for f in full.firings)
+        end = next(i for i, e in enumerate(stream.events) if e.type == "toolcall_end")
+        assert [h.step for h in outcome.hits if h.rule == "as-any"] == [end]  # at the finished call

@@ -164,7 +164,15 @@ def test_ast_rule_interrupts_an_edit_of_a_matching_file():
     args = {"path": "a.ts", "old_string": "", "new_string": "console.log(1)"}
     raw = ['{"path": "a.ts", "old_string": "", "new_str', 'ing": "console.log(1)"}']
     result = _run(stream_of(tool_turn("c1", "edit", raw, args, "ok"), prose_turn("ok")), [ast_rule])
-    assert [(e.type, e.step) for e in result.events][:2] == [("ttsr_triggered", 4), ("abort", 4)]
+    # The agent (18.3.4 coordinator) checks ast-grep conditions only on the finalized call: not at the
+    # delta (step 4) where the partial new_string already reads ``console.log(1)``, but at toolcall_end
+    # (step 5). The call is complete by then, so it is not dropped: it gets the placeholder result.
+    assert [(e.type, e.step) for e in result.events][:2] == [("ttsr_triggered", 5), ("abort", 5)]
+    abort = result.events[1]
+    assert abort.detail["placeholder_results"] == ["c1"] and abort.detail["dropped_calls"] == []
+    kept = _run(stream_of(tool_turn("c1", "edit", raw, args, "ok"), prose_turn("ok")), [ast_rule], contextMode="keep")
+    placeholder = next(m for m in kept.context if m.get("role") == "toolResult")
+    assert placeholder["content"][0]["text"] == "Tool execution was aborted: TTSR matched rule: no-console"
     other = dict(args, path="a.md")
     quiet = _run(stream_of(tool_turn("c1", "edit", [json.dumps(other)], other, "ok")), [ast_rule])
     assert quiet.events == ()

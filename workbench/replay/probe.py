@@ -14,7 +14,9 @@ which carry no file paths). So, working on the session's messages rather than on
   its groups (its text deltas, its thinking deltas, each tool call's events) that hold such a
   literal. A group's deltas that end before its first literal occurrence can end are joined into
   the first delta that reaches it: no condition can match before, and every fed step sees the
-  buffer it would have seen (``derive.FeedPlan``). The events not fed are ``derive.PLACEHOLDER``:
+  buffer it would have seen (``derive.FeedPlan``). A call where only rules without a regex
+  condition can fire has all its deltas joined into the last: AST conditions are checked only on
+  the finished call (``toolcall_end``), as the agent does. The events not fed are ``derive.PLACEHOLDER``:
   same indices, so firings keep their steps.
 
 What a skipped event would have done besides feeding a buffer (the conversation, the message being

@@ -172,6 +172,9 @@ class _RuleLiterals:
     gates: tuple[_ToolGate, ...] = ()  # per rule that can match in tool calls (``tool_rules``)
     tool_rules: tuple[int, ...] = ()  # positions of the rules with tool literals
     open_gates: bool = True  # every gate admits every call: ``tool`` is each call's presence
+    # positions of the rules that can match in tool calls only through AST patterns: the agent checks
+    # those once, on the finished call (toolcall_end), so no delta's buffer decides them
+    ast_only: frozenset[int] = frozenset()
     by_rules: dict[frozenset[int], _Presence | None] = field(default_factory=dict, hash=False, compare=False)
 
     def tool_presence(self, admitted: frozenset[int]) -> _Presence | None:
@@ -187,6 +190,7 @@ def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
     per_rule: list[tuple[frozenset[Key], frozenset[Key], frozenset[Key]]] = []
     gates: list[_ToolGate] = []
     tool_rules: list[int] = []
+    ast_only: set[int] = set()
     for position, rule in enumerate(rules):
         regex: set[Key] = set()
         for pattern in literal_patterns(rule.condition):
@@ -203,6 +207,8 @@ def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
         if in_tool and (regex or ast):
             tool_rules.append(position)
             gates.append(_tool_gate(rule, bool(regex)))
+            if not regex:  # no valid regex condition (an invalid one never matches)
+                ast_only.add(position)
     parts = [frozenset().union(*(r[i] for r in per_rule)) for i in range(3)]
     texts = [k[0] for part in parts for k in part]
     # ``json.dumps`` (``ensure_ascii=False``) writes a string's characters as they are except ``"``,
@@ -214,7 +220,7 @@ def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
     compact = any("," in t or ":" in t for t in texts)
     text_in, thinking_in, tool_in = (_Presence(p) if p else None for p in parts)
     return _RuleLiterals(text_in, thinking_in, tool_in, tuple(per_rule), strings, compact, tuple(gates),
-                         tuple(tool_rules), all(g.open for g in gates))
+                         tuple(tool_rules), all(g.open for g in gates), frozenset(ast_only))
 
 
 # --- turns of a session ---------------------------------------------------------------------------
@@ -347,9 +353,12 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
                 if rest and _start(presence, engine_text(rest), held) is not None:
                     start = 0
                 if start is not None:
-                    fed[at] = start
-                    in_tools.update(i for i in (lits.tool_rules if admitted is None else admitted)
-                                    if not held.isdisjoint(lits.per_rule[i][2]))
+                    firing = {i for i in (lits.tool_rules if admitted is None else admitted)
+                              if not held.isdisjoint(lits.per_rule[i][2])}
+                    # Only AST patterns can fire here: they are checked at toolcall_end on the finished
+                    # call, so the deltas are joined into the last one (one partial parse, not one each).
+                    fed[at] = len(raw) if firing and firing <= lits.ast_only else start
+                    in_tools.update(firing)
         plans.append(FeedPlan(text_at, thinking_at, fed) if fed or text_at is not None or thinking_at is not None
                      else None)
     rules = frozenset(i for i, keys in enumerate(lits.per_rule) if any(not f.isdisjoint(k) for f, k in zip(found, keys)))

@@ -214,10 +214,9 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         args = msg.partial_arguments(ev.content_index or 0)
         surface = self._tool_surface(block.name, args, key)
         ctx = engine.context("tool", tool_name=block.name, file_paths=surface.paths, stream_key=key)
-        if self._handle(self._regex(surface, ctx, delta), ctx, ev):
-            return
-        if self.manager.has_ast_rules():
-            self._handle(self._ast(surface, ctx), ctx, ev)
+        # Regex conditions only: the agent (18.3.4 coordinator) runs ast-grep conditions once, on the
+        # finalized call at ``toolcall_end`` (docs/architecture.md, "The simulated session").
+        self._handle(self._regex(surface, ctx, delta), ctx, ev)
 
     def _on_message_end(self, ev: StreamEvent) -> None:
         msg = self._streaming(ev)

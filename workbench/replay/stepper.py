@@ -29,6 +29,9 @@ __all__ = ["NOT_CHECKED", "BufferView", "RuleState", "Snapshot", "Stepper"]
 # The regex gates' answers that leave an AST rule to its patterns (an AST miss then says why).
 _AST_OPEN = "not yet checked"
 _AST_OPEN_REASONS = frozenset({_AST_OPEN, "no regex condition (AST only)", "no condition matched"})
+# Said at a tool-call delta for a rule with AST conditions the regex gates let through: the agent
+# (18.3.4's coordinator) runs ast-grep only on the finished call, so the AST answer comes at toolcall_end.
+AST_AT_CALL_END = "the agent checks ast-grep rules when the call is complete"
 
 
 @dataclass
@@ -38,6 +41,7 @@ class _StepChecks:
     keys: list[str] = field(default_factory=list)
     why: dict[str, str | None] = field(default_factory=dict)
     matched: list[str] = field(default_factory=list)
+    tool_delta: bool = False  # the step is a toolcall_delta: AST conditions wait for toolcall_end
 
 
 class Stepper:
@@ -71,6 +75,7 @@ class Stepper:
         # The time-bound pre-check runs without the judge: it must not ask anyone anything.
         self.session = SimulatedSession(self.rules, self.config, disabled_rules=self.disabled, stream=self.stream)
         self.session.on_check = self._on_check
+        self._ast_names = frozenset(r.name for r in self.rules if rule_patterns(getattr(r, "ast_condition", None)))
         self._snapshots: list[Snapshot] = []
         self._checks = _StepChecks()
         self._emitted = 0
@@ -182,6 +187,11 @@ class Stepper:
                 checks.why[name] = reason if reason is not None else "no condition matched"
             elif method == "check_ast_snapshot" and checks.why.get(name, _AST_OPEN) in _AST_OPEN_REASONS:
                 self._explain_ast(name, ctx)
+        if checks.tool_delta and ctx.source == "tool":
+            for name in self._ast_names:
+                why = checks.why.get(name)
+                if why in _AST_OPEN_REASONS:
+                    checks.why[name] = f"{why}; {AST_AT_CALL_END}"
 
     def _explain_ast(self, name: str, ctx: Any) -> None:
         """An AST rule the regex gates let through but no pattern matched: say why, including where
@@ -196,7 +206,7 @@ class Stepper:
     def _advance(self) -> None:
         index = len(self._snapshots)
         ev = self.stream.events[index]
-        self._checks = _StepChecks()
+        self._checks = _StepChecks(tool_delta=ev.type == "toolcall_delta")
         self.session.last_retry = None
         self.session.last_edit_mode = None  # set again when this event reads an edit call
         self._rounds_seen = len(self.session.judge_rounds)

@@ -7,7 +7,8 @@ moving for ``seconds``, the parent kills the child; ``culprits`` then finds the 
 re-running with each rule disabled in turn (in parallel children), and the caller goes on without them.
 
 For a replay (``guard``) the real run then happens in-process with those rules disabled, and cannot
-hang. Rules whose conditions are provably linear (``workbench.ttsr.linearity``) cannot hang: when
+hang. Rules whose regex conditions are provably linear (``workbench.ttsr.linearity``; AST conditions,
+checked once per finished call, count as linear there) cannot hang: when
 every rule is, there is no pre-check at all, and they are never suspects. ``PreCheck`` runs the
 guard in a background thread and says how many events it has verified, so a stepper can show its
 first step at once and go no further than what is verified. The backtest (``workbench.backtest``) keeps its whole batch in the child and collects outcomes.

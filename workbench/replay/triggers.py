@@ -117,9 +117,9 @@ class TriggerHandling:
             matches = self._check(self.manager.check_snapshot, final, ctx)
         if self._handle(matches, ctx, ev):
             return
-        # The reference runs AST conditions here (and only here); the replay has already run them on
-        # every delta (README deviations), so this catches calls that arrived without deltas. The
-        # manager skips a snapshot it saw last for this key, so a streamed call costs no second parse.
+        # AST conditions run here and only here, as in the agent: on the finalized call's digest or
+        # per-file entries (a tool with neither gets no AST check), after the regex check, unless that
+        # interrupted. A match aborts with the call complete, so it gets the placeholder result.
         if self.manager.has_ast_rules():
             self._handle(self._ast(surface, ctx), ctx, ev)
 

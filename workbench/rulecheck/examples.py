@@ -4,7 +4,8 @@ Each example is presented to a fresh simulated session (``workbench.replay.Simul
 holding only its rule, the way the agent would present that output: prose and thinking stream as
 word deltas through ``check_delta``; a tool call streams its JSON arguments, and at every delta the
 partially parsed arguments go through the tool's matcher surfaces (digest, per-file entries, path
-candidates) into ``check_snapshot`` and ``check_ast_snapshot``. The example model and which
+candidates) into ``check_snapshot``; the finished call (``toolcall_end``) goes into
+``check_ast_snapshot`` too, where the agent checks AST conditions. The example model and which
 presentations a ``text`` example gets are described in ``workbench.rules.examples``.
 
 A failure says why: for an example that should fire, the first gate that stopped the rule on each

@@ -116,9 +116,13 @@ def pattern_is_linear(cond: CompiledCondition) -> bool:
 
 
 def provably_linear(rule: object) -> bool:
-    """True when every condition of ``rule`` is provably linear and it has no AST condition."""
-    if getattr(rule, "ast_condition", None):
-        return False
+    """True when every regex condition of ``rule`` is provably linear.
+
+    AST conditions do not count against it: the agent checks them only on a finished tool call (the
+    replay does the same, docs/architecture.md), once per file, so their cost is one tree-sitter
+    parse of that source and one search per pattern, and ast-grep matches ``$$$`` lazily without
+    backtracking. That grows with the call's size, never catastrophically; a time bound on it could
+    only cut a long but legitimate check short."""
     patterns = getattr(rule, "condition", None) or ()
     for pattern in patterns:
         try:

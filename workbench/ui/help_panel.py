@@ -47,6 +47,8 @@ WHY_NOW = [
     ("path gate: no glob matched", "the files the tool call touches match none of the rule's globs"),
     ("no condition matched", "in scope, but none of the rule's regexes matches the buffer so far"),
     ("no regex condition (AST only)", "the rule only has AST conditions, checked on complete tool arguments"),
+    ("…; the agent checks ast-grep rules when the call is complete",
+     "at a tool-call delta: the rule's AST conditions are checked once, at the call's end (toolcall_end), as in the agent"),
     ("not checked at this event", "this event fed no buffer the rule reads"),
 ]
 
