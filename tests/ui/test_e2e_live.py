@@ -25,7 +25,7 @@ def test_appended_lines_appear_and_partial_line_waits(page, app_url, served_dir)
     path = served_dir / "branched.jsonl"
     with path.open("a", encoding="utf-8") as fh:
         fh.write(_line("live01", "e09", "a line written while the page is open") + "\n")
-    expect(page.locator(ROW, has_text="a line written while the page is open")).to_be_visible(timeout=5_000)
+    expect(page.locator(ROW, has_text="a line written while the page is open")).to_be_visible(timeout=20_000)
     expect(rows).to_have_count(start + 1)
     partial = _line("live02", "live01", "the second half arrives later")
     with path.open("a", encoding="utf-8") as fh:
@@ -35,7 +35,7 @@ def test_appended_lines_appear_and_partial_line_waits(page, app_url, served_dir)
     expect(rows).to_have_count(start + 1)  # the cut line waits for its newline
     with path.open("a", encoding="utf-8") as fh:
         fh.write(partial[30:] + "\n")
-    expect(page.locator(ROW, has_text="the second half arrives later")).to_be_visible(timeout=5_000)
+    expect(page.locator(ROW, has_text="the second half arrives later")).to_be_visible(timeout=20_000)
 
 
 def test_rule_file_edit_is_picked_up(page, app_url, served_dir):
@@ -44,6 +44,6 @@ def test_rule_file_edit_is_picked_up(page, app_url, served_dir):
     expect(summary).to_contain_text("no-unwrap", timeout=20_000)
     rule = served_dir / "project" / ".omp" / "rules" / "no-print.md"
     rule.write_text("---\ndescription: no print\ncondition: \"print\\\\(\"\n---\nUse logging.\n", encoding="utf-8")
-    expect(summary).to_contain_text("no-print", timeout=5_000)
+    expect(summary).to_contain_text("no-print", timeout=20_000)
     rule.unlink()
-    expect(summary).not_to_contain_text("no-print", timeout=5_000)
+    expect(summary).not_to_contain_text("no-print", timeout=20_000)
