@@ -10,14 +10,14 @@ import urllib.request
 import panel as pn
 
 from tests.ui.conftest import FIXTURES, _free_port
-from workbench.ui.page_frame import PageFrame, header_label
+from workbench.ui.page_frame import PageFrame, header_group, header_label
 
 
 def _frame() -> tuple[PageFrame, pn.pane.HTML, pn.Column]:
     help_pane = pn.pane.HTML("<div class='wb-help'>keys</div>")
     body = pn.Column(pn.pane.Str("the tabs"))
-    frame = PageFrame("TTSR Workbench", header=[header_label("session"), pn.widgets.Button(label="? Help")],
-                      main=[body], dialog=[help_pane])
+    frame = PageFrame("TTSR Workbench", header=[header_group(header_label("session"), pn.widgets.Button(label="? Help"))],
+                      main=[body], dialog=[help_pane], short_title="TTSR")
     return frame, help_pane, body
 
 
@@ -26,7 +26,11 @@ def test_frame_holds_the_title_and_controls_above_the_main_area():
     layout = frame.__panel__()
     assert layout.objects[:2] == [frame.header, frame.main]
     title, controls = frame.header.objects
-    assert title.object == "TTSR Workbench"
+    assert title is frame.title
+    # the long title, and the short one a narrow window shows instead
+    assert "<span class='wb-title-long'>TTSR Workbench</span>" in title.object
+    assert ">TTSR</span>" in title.object and "wb-title-short" in title.object
+    assert frame.header.flex_wrap == "wrap"  # a narrow window wraps the header, never cuts it
     assert [type(o).__name__ for o in controls.objects] == ["Str", "Button"]
     assert controls.objects[0].object == "session"
     assert frame.main.objects == [body]

@@ -23,7 +23,7 @@ from workbench.ui.catalog import Catalog
 from workbench.ui.help_panel import help_html
 from workbench.ui.keys import KeyCatcher
 from workbench.ui.notify import reporting
-from workbench.ui.page_frame import PageFrame, header_label
+from workbench.ui.page_frame import PageFrame, header_group, header_label
 from workbench.ui.roots import ServedRoots
 from workbench.ui.session_picker import SessionPicker
 from workbench.ui.share_view import ShareBar
@@ -31,6 +31,7 @@ from workbench.ui.state import TABS, AppState
 from workbench.ui.theme import theme_sheets, theme_url
 
 TITLE = "TTSR Workbench"
+SHORT_TITLE = "TTSR"  # the header's title in a narrow window (see PageFrame)
 _TAB_TITLES = {"sessions": "Sessions", "tree": "Tree", "stepper": "Stepper", "rules": "Rules", "backtest": "Backtest",
                "playground": "Playground", "drafts": "Drafts", "timeline": "Timeline", "usage": "Usage"}
 def default_paths() -> list[Path]:
@@ -192,11 +193,17 @@ def build_page(server: Server) -> PageFrame:
     tabs.param.watch(_state_from_tab, "active")
 
     session_select = SessionPicker(state=state, catalog=server.catalog)  # searchable: archives hold thousands
-    flavour = pn.widgets.RadioButtonGroup.from_param(state.param.flavour, color="light", width=200)
-    # what `auto` chose for the open file (and why, in the tooltip-sized text beside the buttons)
-    flavour_read = pn.pane.Str(state.param.flavour_read, css_classes=["wb-flavour-read"], margin=(0, 4),
-                               max_width=150, styles={"font-size": "11px", "overflow": "hidden",
-                                                      "white-space": "nowrap", "text-overflow": "ellipsis"})
+    flavour = pn.widgets.RadioButtonGroup.from_param(state.param.flavour, color="light", width=200,
+                                                     css_classes=["wb-flavour"], margin=(5, 5, 0, 5))
+    # what `auto` chose for the open file, in small text under the buttons (beside them it ran into
+    # "? Help"); its line is kept when empty, so the buttons do not jump when a file is read
+    flavour_read = pn.pane.Str(state.param.flavour_read, css_classes=["wb-flavour-read"], margin=(1, 5, 0, 9),
+                               width=196, height=14, styles={"font-size": "11px", "line-height": "14px",
+                                                             "color": "#d0d7de", "overflow": "hidden",
+                                                             "white-space": "nowrap", "text-overflow": "ellipsis"})
+    flavour_label = header_label("flavour")
+    flavour_label.align = "start"
+    flavour_label.margin = (12, 5, 5, 5)  # level with the buttons, not with the buttons and the note
 
     help_button = pn.widgets.Button(label="? Help", color="light", width=80, css_classes=["wb-help-button"])
     page: Any = None  # the help opens the page's dialog: the page is made below
@@ -209,8 +216,11 @@ def build_page(server: Server) -> PageFrame:
     share = ShareBar(state=state)
     page = PageFrame(
         TITLE,
-        header=[header_label("session"), session_select, header_label("flavour"), flavour, flavour_read, help_button,
-                share, help_keys],
+        # groups the header wraps between (a narrow window), each kept on one line
+        header=[header_group(header_label("session"), session_select),
+                header_group(flavour_label, pn.Column(flavour, flavour_read, margin=0)),
+                header_group(help_button, share, actions=True), help_keys],
+        short_title=SHORT_TITLE,
         main=[tabs, share.dialog],  # the export dialog outside the header bar, which clips what overflows it
         dialog=[pn.pane.HTML(help_html(), stylesheets=theme_sheets(), sizing_mode="stretch_width",
                              css_classes=["wb-help-pane"])],
