@@ -152,13 +152,20 @@ class RulesView(Viewer):
         ruleset = self.state.rule_set()
         loaded = ruleset.loaded()
         rules = ruleset.rules()
+        layers = self.state.agent_settings()
         manager = TtsrManager(self.state.settings())
-        buckets = bucket_rules(rules, manager)
+        # the agent of the page's replay (its session's, or the Agent box's); none built yet: the
+        # Agent box, else every rule is listed (as the agent's inventory listings do)
+        replay = self.state.replay
+        agent = replay.config.agent if replay is not None else (self.state.agent.strip() or None)
+        buckets = bucket_rules(rules, manager, disabled_rules=layers.names("disabledRules"),
+                               builtin_rules=layers.value("builtinRules") is not False, agent_name=agent)
         bundled = loaded.bundled.describe() if loaded.bundled else "off"
+        shown_agent = f" · agent <b>{esc(agent)}</b>" if agent else ""
         parts = [f'<div class="wb-kv">Rules folder: <b>{esc(ruleset.folder or "(none)")}</b> · '
-                 f"{len(rules)} active rule(s)</div>",
+                 f"{len(rules)} active rule(s){shown_agent}</div>",
                  f'<div class="wb-kv wb-bundled">Bundled rules: {esc(bundled)}</div>',
-                 agent_settings_html(ruleset.folder, ruleset.home, loaded)]
+                 agent_settings_html(ruleset.folder, ruleset.home, loaded, settings=layers)]
         for key, title in _BUCKETS:
             group = getattr(buckets, key)
             rows = []
