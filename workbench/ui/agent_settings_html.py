@@ -15,7 +15,6 @@ from typing import Any
 from workbench.rules import AgentSettings, read_agent_settings, templates_from
 from workbench.ui.entry_html import esc, table_html
 
-
 _SOURCE_SHOWN = {"flag": "chosen here (UI)"}  # the app's choices stand where the command line's flags do
 
 
