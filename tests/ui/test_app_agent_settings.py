@@ -132,3 +132,21 @@ def test_a_constructor_setting_counts_as_chosen(tmp_path):
     project = _project(tmp_path, "ttsr:\n  contextMode: keep\n")
     state = _state(tmp_path, project, context_mode="discard")
     assert state.context_mode == "discard" and state.settings().context_mode == "discard"
+
+
+def test_the_rules_tab_lists_the_buckets_for_the_replays_agent(tmp_path):
+    from workbench.ui.rules_view import RulesView
+
+    project = _project(tmp_path, "ttsr:\n  contextMode: keep\n")
+    state = _state(tmp_path, project)
+    StepperView(state=state)  # builds the page's replay, which the Rules tab reads
+    state.tab = "rules"
+    view = RulesView(state=state)
+    summary = view.summary.object
+    assert "agent <b>scout</b>" in summary
+    dropped = summary.split("Dropped")[1]
+    assert "for-reviewer" in dropped and "for-scout" not in dropped
+    assert "chosen here" not in summary  # nothing chosen yet: the file's value, with its file
+    state.context_mode = "discard"
+    view.refresh()
+    assert "chosen here (UI)" in view.summary.object
