@@ -111,3 +111,15 @@ def test_a_setting_change_keeps_the_step(page, app_url):
     expect(position).to_contain_text("TRIGGER")
     expect(page).to_have_url(re.compile(r"step=6"))
     expect(page.locator(".wb-events")).to_contain_text("ttsr_triggered no-unwrap")
+
+
+def test_status_names_the_agent_and_the_agent_box_overrides_it(page, app_url):
+    # a recorded stream file has no session to take the agent from: main, as workbench replay says
+    _open_stepper(page, app_url)
+    config = page.locator(".wb-replay-config")
+    expect(config).to_contain_text("agent: main (no session)")
+    expect(config).to_contain_text('contextMode "discard" (default)')
+    box = page.locator(".wb-agent-name input")
+    box.fill("scout")
+    box.press("Enter")
+    expect(config).to_contain_text("agent: scout (set in the Agent box)")

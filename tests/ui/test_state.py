@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from workbench.replay import CHUNK_POLICIES
+from workbench.rules import TTSR_DEFAULTS
 from workbench.sessions import FILTER_MODES
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 from workbench.ui.roots import ServedRoots
@@ -17,8 +18,9 @@ def test_settings_are_one_frozen_ttsr_settings(tmp_path):
     state = _state(tmp_path, interrupt_mode="tool-only", repeat_mode="after-gap", repeat_gap=3)
     settings = state.settings()
     assert isinstance(settings, TtsrSettings)
-    assert settings == TtsrSettings.of(context_mode="discard", interrupt_mode="tool-only",
-                                       repeat_mode="after-gap", repeat_gap=3)
+    # the agent's whole ttsr group (judge included), as ``workbench replay`` builds it from the layers
+    assert settings == TtsrSettings.from_mapping({**TTSR_DEFAULTS, "interruptMode": "tool-only",
+                                                  "repeatMode": "after-gap", "repeatGap": 3})
 
 
 def test_options_come_from_the_one_home_of_each_choice(tmp_path):

@@ -303,7 +303,7 @@ def test_every_view_takes_a_batched_update_of_the_state(served):
         if isinstance(p, param.Selector) and len(p.objects) > 1:  # every selector moves, tab included
             changes[name] = next(o for o in p.objects if o != getattr(state, name))
     state.param.update(**changes)
-    assert all(getattr(state, k) == v for k, v in changes.items())
+    assert {k: getattr(state, k) for k in changes} == changes
     state.open_step(2, session="branched.jsonl", stream="")  # a backtest hit in another session
     assert (state.session, state.stream, state.step, state.tab) == ("branched.jsonl", "", 2, "stepper")
     assert len(views["stepper"].stepper) > 2

@@ -12,16 +12,22 @@ import json
 from pathlib import Path
 from typing import Any
 
-from workbench.rules import read_agent_settings, templates_from
+from workbench.rules import AgentSettings, read_agent_settings, templates_from
 from workbench.ui.entry_html import esc, table_html
 
+_SOURCE_SHOWN = {"flag": "chosen here (UI)"}  # the app's choices stand where the command line's flags do
 
-def agent_settings_html(folder: Path | None, home: Path, loaded: Any) -> str:
-    """HTML (every value escaped) for the project ``folder``'s settings and ``loaded``'s switches."""
+
+def agent_settings_html(folder: Path | None, home: Path, loaded: Any, settings: AgentSettings | None = None) -> str:
+    """HTML (every value escaped) for the project ``folder``'s settings and ``loaded``'s switches;
+    ``settings``: the values in effect with the app's choices (``AppState.agent_settings``), else the
+    files' alone."""
     parts = ["<h4>Agent settings and switches</h4>"]
-    if folder is not None:
+    if settings is None and folder is not None:
         settings = read_agent_settings(cwd=folder, home=home, env={})
-        rows = [[s.key, json.dumps(s.value), s.source, s.file or ""] for s in (*settings.ttsr, *settings.switches)]
+    if settings is not None:
+        rows = [[s.key, json.dumps(s.value), _SOURCE_SHOWN.get(s.source, s.source), s.file or ""]
+                for s in (*settings.ttsr, *settings.switches)]
         parts.append(table_html(["setting", "value", "from", "file"], rows))
         parts += [f'<div class="wb-kv">⚠ {esc(w)}</div>' for w in settings.warnings]
     providers = getattr(loaded, "providers", ())

@@ -111,6 +111,7 @@ class RulesView(Viewer):
         self.preview = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width")
         self.validate = ValidateCard(lambda: self.rule_select.value, state=self.state)
         self._first_fire: int | None = None
+        self._listed_agent: str | None = None
         self._fires_generation = 0
         self._dirty = True
         # The page's replay (built by the Stepper view, shared through the state) is re-run on each edit.
@@ -121,6 +122,8 @@ class RulesView(Viewer):
 
     def _on_replay(self, event: Any) -> None:
         if event.new is not None:
+            if getattr(event.new.config, "agent", None) != self._listed_agent:
+                self._mark_dirty()  # the buckets were listed for another agent (or before any replay)
             self._show_fires()
 
     def _mark_dirty(self) -> None:
@@ -152,13 +155,21 @@ class RulesView(Viewer):
         ruleset = self.state.rule_set()
         loaded = ruleset.loaded()
         rules = ruleset.rules()
+        layers = self.state.agent_settings()
         manager = TtsrManager(self.state.settings())
-        buckets = bucket_rules(rules, manager)
+        # the agent of the page's replay (its session's, or the Agent box's); none built yet: the
+        # Agent box, else every rule is listed (as the agent's inventory listings do)
+        replay = self.state.replay
+        agent = replay.config.agent if replay is not None else (self.state.agent.strip() or None)
+        buckets = bucket_rules(rules, manager, disabled_rules=layers.names("disabledRules"),
+                               builtin_rules=layers.value("builtinRules") is not False, agent_name=agent)
+        self._listed_agent = agent
         bundled = loaded.bundled.describe() if loaded.bundled else "off"
+        shown_agent = f" · agent <b>{esc(agent)}</b>" if agent else ""
         parts = [f'<div class="wb-kv">Rules folder: <b>{esc(ruleset.folder or "(none)")}</b> · '
-                 f"{len(rules)} active rule(s)</div>",
+                 f"{len(rules)} active rule(s){shown_agent}</div>",
                  f'<div class="wb-kv wb-bundled">Bundled rules: {esc(bundled)}</div>',
-                 agent_settings_html(ruleset.folder, ruleset.home, loaded)]
+                 agent_settings_html(ruleset.folder, ruleset.home, loaded, settings=layers)]
         for key, title in _BUCKETS:
             group = getattr(buckets, key)
             rows = []

@@ -27,7 +27,7 @@ from panel.viewable import Viewer
 
 from workbench.errors import UsageError
 from workbench.export import Redaction, Redactor, export_html
-from workbench.replay import ReplayConfig, Stepper, derive_stream, read_stream
+from workbench.replay import Stepper, derive_stream, read_stream
 from workbench.sessions import load_session
 from workbench.ui.entry_html import esc, table_html
 from workbench.ui.notify import notify, reporting
@@ -72,11 +72,8 @@ def export_bytes(state: AppState, *, with_stepper: bool = True, redactor: Redact
     stream_path = state.stream_path()
     if with_stepper and (stream_path is not None or session is not None):
         stream = read_stream(stream_path) if stream_path is not None else derive_stream(session, policy=state.chunking)
-        ruleset = state.rule_set()
-        folder = ruleset.folder
-        stepper = Stepper(stream, ruleset.rules(), ReplayConfig(state.settings(), home=str(ruleset.home),
-                                                     cwd=stream.cwd or (str(folder) if folder else "/"),
-                                                     edit_mode=state.edit_mode))
+        stepper = Stepper(stream, state.rule_set().rules(),
+                          state.replay_config(stream, session if stream_path is None else None))
     if session is None and stepper is None:
         raise UsageError("nothing to export: open a session or choose a stream")
     step = min(state.step, max(len(stepper) - 1, 0)) if stepper is not None else 0

@@ -14,8 +14,8 @@ from typing import Any
 import panel as pn
 import param
 
-from workbench.replay import CHUNK_POLICIES
-from workbench.rules import AGENT_EDIT_MODES
+from workbench.replay import CHUNK_POLICIES, ReplayConfig
+from workbench.rules import AGENT_EDIT_MODES, AgentSettings, agent_from_session, read_agent_settings
 from workbench.sessions import FILTER_MODES, FLAVOR_BUTTONS, flavour_aliases
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 from workbench.ui.roots import ServedRoots
@@ -41,6 +41,13 @@ URL_KEYS = {
 }
 
 
+# The Stepper's settings that start from the agent's config layers (the project's ``.omp`` / ``.xcsh``
+# files): parameter -> ``ttsr.*`` key. A value chosen in the UI (or given to the constructor) is above
+# the files, as a command-line flag is (docs/agent-settings.md).
+LAYERED = {"context_mode": "contextMode", "interrupt_mode": "interruptMode", "repeat_mode": "repeatMode",
+           "repeat_gap": "repeatGap"}
+
+
 def _within(value: int, bounds: tuple[int | None, int | None] | None) -> bool:
     low, high = bounds or (None, None)
     return (low is None or value >= low) and (high is None or value <= high)
@@ -64,6 +71,8 @@ class AppState(param.Parameterized):
     repeat_gap = param.Integer(default=10, bounds=(0, 1000))
     edit_mode = param.Selector(default="auto", objects=list(AGENT_EDIT_MODES),
                                doc="How edit tool calls are read (auto: each call's mode from its arguments).")
+    agent = param.String(default="", doc="The agent the rules' agents: are checked against (empty: from the "
+                         "session, as workbench replay derives it; else like --agent).")
     step = param.Integer(default=0, bounds=(0, None), doc="Stepper position (snapshot index).")
     tab = param.Selector(default="sessions", objects=list(TABS))
     goal = param.String(default="", doc="One-shot request for the stepper once built: 'first-trigger' goes "
@@ -85,6 +94,12 @@ class AppState(param.Parameterized):
         self._listings: dict[str, list[Path]] = {}  # walking a large archive is not free: once per change
         self.param.watch(lambda e: self._listings.clear(), "catalog_revision")
         self._loaded: tuple[Path, tuple[int, int], Any] | None = None
+        # the layered settings chosen in the UI or given here: those stay above the config files
+        self._chosen: set[str] = {name for name in LAYERED if name in params}
+        self._seeding = False
+        self.param.watch(self._on_choice, list(LAYERED))
+        # after every other watcher: one update may choose a setting and another folder at once
+        self.param.watch(lambda *e: self.seed_settings(), ["rules_dir", "rules_revision"], precedence=1)
 
     # -- the open session, loaded once -------------------------------------------------------------
     def remember_session(self, path: Path, stamp: tuple[int, int] | None, session: Any) -> None:
@@ -143,10 +158,70 @@ class AppState(param.Parameterized):
             self._ruleset = RuleSet(folder, boundary=boundary, builtin=getattr(self._ruleset, "builtin", None))
         return self._ruleset
 
-    def settings(self) -> TtsrSettings:
-        """The TTSR settings chosen in the UI."""
-        return TtsrSettings.of(context_mode=self.context_mode, interrupt_mode=self.interrupt_mode,
-                               repeat_mode=self.repeat_mode, repeat_gap=self.repeat_gap)
+    # -- settings: the agent's config layers, the UI's choices above them ------------------------------
+    def _on_choice(self, *events: Any) -> None:
+        if not self._seeding:
+            self._chosen.update(e.name for e in events)
+
+    def chosen(self) -> frozenset[str]:
+        """The layered settings chosen in the UI (the others follow the config files)."""
+        return frozenset(self._chosen)
+
+    def agent_settings(self, *, judge_given: bool = False) -> AgentSettings:
+        """The ``ttsr.*`` settings and switches in effect for the rules folder, each with its source:
+        the UI's choices as ``flag``, then the project's files, then the defaults. The user level is
+        the rule set's private home (a served app reads none of the server user's files)."""
+        ruleset = self.rule_set()
+        folder = ruleset.folder if ruleset.folder is not None else ruleset.home
+        flags: dict[str, Any] = {LAYERED[name]: getattr(self, name) for name in self._chosen}
+        if not ruleset.builtin:
+            flags["builtinRules"] = False  # the Rules tab's switch, as --no-builtin
+        if judge_given:
+            flags["judge"] = "on"  # a judge chosen in the Stepper, as --judge
+        return read_agent_settings(cwd=folder, home=ruleset.home, env={}, flags=flags)
+
+    def seed_settings(self) -> None:
+        """Show the config files' values in the settings not chosen in the UI (on the document thread)."""
+        layers = self.agent_settings()
+        updates = {}
+        for name, key in LAYERED.items():
+            value = layers.value(key)
+            if name in self._chosen or value == getattr(self, name):
+                continue
+            p = self.param[name]
+            if isinstance(p, param.Selector) and value not in p.objects:
+                continue  # a value the agent would not know either stays the default, the table says why
+            if isinstance(p, param.Integer) and (not isinstance(value, int) or not _within(value, p.bounds)):
+                continue
+            updates[name] = value
+        if updates:
+            self._seeding = True
+            try:
+                self.param.update(**updates)
+            finally:
+                self._seeding = False
+
+    def settings(self, *, judge_given: bool = False) -> TtsrSettings:
+        """The TTSR settings in effect: the config layers with the UI's choices above them."""
+        return TtsrSettings.from_mapping(self.agent_settings(judge_given=judge_given).ttsr_mapping())
+
+    def agent_of(self, session: Any) -> dict[str, str]:
+        """The agent a replay of ``session`` (``None``: a recorded stream) runs as, and why: the Agent
+        box, else ``agent_from_session`` (what ``workbench replay`` uses), else ``main``."""
+        chosen = self.agent.strip()
+        if chosen:
+            return {"name": chosen, "source": "flag", "why": "set in the Agent box"}
+        name, source, why = agent_from_session(session)
+        return {"name": name, "source": source, "why": why}
+
+    def replay_config(self, stream: Any, session: Any, *, judge: Any = None, **fields: Any) -> ReplayConfig:
+        """The ``ReplayConfig`` every view replays with: the settings in effect, the agent of the
+        session, the rule set's home, the edit mode; ``cwd`` the stream's, else the rules folder."""
+        ruleset = self.rule_set()
+        folder = ruleset.folder
+        fields.setdefault("cwd", stream.cwd or (str(folder) if folder else "/"))
+        return ReplayConfig(self.settings(judge_given=judge is not None), home=str(ruleset.home), judge=judge,
+                            edit_mode=self.edit_mode, agent=self.agent_of(session)["name"], **fields)
 
     def open_session(self, path: str | os.PathLike[str], *, leaf: str = "") -> None:
         """Open a session (checked against the roots) and switch to the tree."""

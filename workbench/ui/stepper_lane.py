@@ -7,10 +7,11 @@ generation counter drops the reports and results of work a newer rebuild superse
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from workbench.errors import UsageError
-from workbench.replay import ReplayConfig, ReplaySource, Stepper, derive_stream, read_stream
+from workbench.replay import ReplaySource, Stepper, derive_stream, read_stream
 from workbench.sessions import load_session
 from workbench.ui.background import Task
 from workbench.ui.entry_html import esc
@@ -32,8 +33,27 @@ _SCAN_CHUNK = 200  # events replayed between progress reports / cancel checks of
 # or a grown session file, replay the same stream, whose steps are its events: the step is kept, so keep
 # and discard can be compared at the same point.
 SOURCE = ("session", "stream", "chunking", "rules_dir", "context_mode", "interrupt_mode", "repeat_mode", "repeat_gap",
-          "edit_mode")
+          "edit_mode", "agent")
 _STREAM_CHOICES = 3
+
+
+def config_note(agent: dict[str, str], layers: Any) -> str:
+    """The Stepper's status line for what the replay runs with (every value escaped): the agent and
+    why, then each setting with where it came from (chosen here, a project or user file, the default)."""
+    parts = [f'<span class="wb-agent">agent: <b>{esc(agent["name"])}</b> ({esc(agent_why(agent))})</span>']
+    for s in layers.ttsr:
+        where = {"flag": "chosen here", "default": "default"}.get(s.source) or f"{s.source}: {s.file}"
+        parts.append(f'<span class="wb-setting" data-key="{esc(s.key)}">{esc(s.key)} {esc(json.dumps(s.value))} '
+                     f"({esc(where)})</span>")
+    return '<div class="wb-kv wb-replay-config">' + " · ".join(parts) + "</div>"
+
+
+def agent_why(agent: dict[str, str]) -> str:
+    """Why the agent is the one it is, worded for the app (``from session_init``, ``set in the Agent box``)."""
+    why = agent.get("why", "")
+    if agent.get("source") == "session" and why.startswith("session_init entry names"):
+        return "from session_init"
+    return why
 
 
 def _stop_precheck(stepper: Any) -> None:
@@ -66,6 +86,7 @@ class StepperLane:
     _installed: int
     _dirty: bool
     _built_from: tuple[Any, ...] | None
+    _config_note: str
     _events_at: dict[int, tuple[Any, ...]]
     _marks: dict[int, tuple[str, ...]]
     _marked: int
@@ -119,10 +140,12 @@ class StepperLane:
             self._dirty = False
             self.rebuild(keep_step=keep)
 
-    def _load_stream(self) -> Any:
+    def _load_stream(self) -> tuple[Any, str, Any]:
+        """(stream, label, session): the session is ``None`` for a recorded stream file, whose agent is
+        then ``main`` unless the Agent box names one (as ``workbench replay`` on a stream file)."""
         path = self.state.stream_path()
         if path is not None:
-            return read_stream(path), self.state.roots.display(path)
+            return read_stream(path), self.state.roots.display(path), None
         session_path = self.state.session_path()
         if session_path is None:
             raise UsageError("open a session (Sessions tab) or choose a stream file")
@@ -131,7 +154,7 @@ class StepperLane:
         # stream is built turn by turn as the steps are looked at (docs/large-sessions.md)
         session = self.state.loaded_session(session_path) or load_session(session_path)
         stream = derive_stream(session, policy=self.state.chunking, lazy=True)
-        return stream, f"{self.state.roots.display(session_path)} re-chunked by {self.state.chunking}"
+        return stream, f"{self.state.roots.display(session_path)} re-chunked by {self.state.chunking}", session
 
     def rebuild(self, keep_step: bool = False) -> None:
         """Make a new stepper from the current choices on the background lane; errors become a notification.
@@ -214,13 +237,11 @@ class StepperLane:
         """
         try:
             report(0, "Loading the stream")
-            stream, label = self._load_stream()
+            stream, label, session = self._load_stream()
             n = len(stream.events)
             report(10, f"Loading the rules ({n:,} events in the stream)")
             ruleset = self.state.rule_set()
             rules = ruleset.rules()
-            folder = ruleset.folder
-            cwd = stream.cwd or (str(folder) if folder else "/")
             report(20, f"Checking rule time bounds: replaying {n:,} events with {len(rules)} rules once")
             shown = [-1]  # the whole percent last reported: the child is polled every 10 ms
 
@@ -238,8 +259,10 @@ class StepperLane:
 
             finished = [False]
 
-            config = ReplayConfig(self.state.settings(), cwd=cwd, home=str(ruleset.home), judge=self.judge.make_judge(),
-                                  edit_mode=self.state.edit_mode)
+            judge = self.judge.make_judge()
+            config = self.state.replay_config(stream, session, judge=judge)
+            self._config_note = config_note(self.state.agent_of(session),
+                                            self.state.agent_settings(judge_given=judge is not None))
             stepper = Stepper(ReplaySource(stream, label=label), rules, config, progress=checked, background=True)
             goal = min(max(target, 0), max(len(stepper) - 1, 0))
             finished[0] = True  # the check goes on in the background; from here on the replay reports

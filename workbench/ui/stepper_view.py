@@ -38,6 +38,8 @@ _MARKS_CSS = """
 _MARK_KINDS = ("trigger", "abort", "retry")
 # fits the select's 220 px (the longer "(no rules folder under the served roots)" was cut off)
 NO_RULES = "(no rules folder found)"
+AGENT_HELP = ("The agent whose rules apply (a rule's agents: frontmatter): empty takes it from the session, "
+              "as workbench replay does (its session_init entry, a subagent's header, else main)")
 RULES_HELP = ("The project folder whose rules the replay uses: one with .omp/rules or .xcsh/rules under the served roots. "
               "None found: serve a folder that has one, or add rules on the Rules tab")
 
@@ -125,6 +127,11 @@ class StepperView(StepperLane, Viewer):
         self.repeat_mode = pn.widgets.Select.from_param(s.param.repeat_mode, label="Repeat", width=100)
         self.repeat_gap = pn.widgets.IntInput.from_param(s.param.repeat_gap, label="Gap", width=70)
         self.edit_mode = edit_mode_select(s)
+        self.agent = pn.widgets.TextInput.from_param(s.param.agent, label="Agent", width=110,
+                                                     placeholder="from session", description=AGENT_HELP,
+                                                     css_classes=["wb-agent-name"])
+        self._config_note = ""
+        s.seed_settings()  # the settings start from the project's config files (docs/agent-settings.md)
         self.reset_btn = pn.widgets.Button(label="|◀ Reset", width=90)
         self.back_btn = pn.widgets.Button(label="◀ Back", width=85)
         self.step_btn = pn.widgets.Button(label="Step ▶", width=85, color="primary")
@@ -287,7 +294,7 @@ class StepperView(StepperLane, Viewer):
             f"status <b>{esc(snap.session_status)}</b> · messages {esc(snap.message_count)} {trig}"
             f"{edit_mode_note(snap.edit_mode)}"
             f'<br>stream: {esc(self._label)} · keys: ←/→ step, Space play/pause, N next trigger, '
-            f'Shift+N previous</div>'
+            f'Shift+N previous</div>{self._config_note}'
         )
         self.buffers.object = buffers_html(snap)
         self.rules.object = rules_html(snap, judged_names(st))
@@ -357,7 +364,7 @@ class StepperView(StepperLane, Viewer):
         # rows that wrap: in a notebook's width (~970 px) the settings, the controls and the panels
         # move to the next line instead of pushing "why now" and the Discard panel off to the side
         choose = _wrap(self.stream_select, self.chunking, self.rules_select, self.context_mode, self.interrupt_mode,
-                       self.repeat_mode, self.repeat_gap, self.edit_mode, self.judge.select)
+                       self.repeat_mode, self.repeat_gap, self.edit_mode, self.agent, self.judge.select)
         controls = _wrap(self.reset_btn, self.back_btn, self.step_btn, self.play_btn, self.next_btn, self.cancel_btn,
                          pn.Column(self.slider, self.marks, sizing_mode="stretch_width", margin=0, min_width=320,
                                    styles=_GROW),

@@ -20,7 +20,7 @@ from bokeh.plotting import figure
 from panel.viewable import Viewer
 
 from workbench.errors import UsageError
-from workbench.replay import ReplayConfig, build_timeline, derive_stream, read_stream, run_session
+from workbench.replay import build_timeline, derive_stream, read_stream, run_session
 from workbench.sessions import load_session, usage_totals
 from workbench.ui.entry_html import esc, table_html
 from workbench.ui.graph import legend_marker
@@ -177,29 +177,26 @@ class TimelineView(Viewer):
             self._dirty = False
             self.rebuild()
 
-    def _load(self) -> tuple[Any, Any, str]:
-        """(stream, session or None, label): the Stepper's stream for the current choices."""
+    def _load(self) -> tuple[Any, Any, str, Any]:
+        """(stream, session or None, label, the session the stream was derived from): the Stepper's
+        stream for the current choices (a stream file's agent is not the open session's)."""
 
         session_path = self.state.session_path()
         session = load_session(session_path) if session_path is not None else None
         path = self.state.stream_path()
         if path is not None:
-            return read_stream(path), session, self.state.roots.display(path)
+            return read_stream(path), session, self.state.roots.display(path), None
         if session is None:
             raise UsageError("open a session (Sessions tab) or choose a stream file in the Stepper")
         return (derive_stream(session, policy=self.state.chunking), session,
-                f"{self.state.roots.display(session_path)} re-chunked by {self.state.chunking}")
+                f"{self.state.roots.display(session_path)} re-chunked by {self.state.chunking}", session)
 
     def _prepare(self) -> tuple[Any, Any, str, BaseException | None]:
 
         try:
-            stream, session, label = self._load()
-            ruleset = self.state.rule_set()
-            rules = ruleset.rules()
-            folder = ruleset.folder
-            result = run_session(stream, rules, ReplayConfig(self.state.settings(), home=str(ruleset.home),
-                                                                   cwd=stream.cwd or (str(folder) if folder else "/"),
-                                                                   edit_mode=self.state.edit_mode))
+            stream, session, label, derived_from = self._load()
+            rules = self.state.rule_set().rules()
+            result = run_session(stream, rules, self.state.replay_config(stream, derived_from))
             totals = usage_totals(session.entries) if session is not None else None
             return build_timeline(stream, result.events), totals, label, None
         except Exception as exc:  # noqa: BLE001 - any failure is shown on the document thread
