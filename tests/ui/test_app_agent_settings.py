@@ -150,3 +150,15 @@ def test_the_rules_tab_lists_the_buckets_for_the_replays_agent(tmp_path):
     state.context_mode = "discard"
     view.refresh()
     assert "chosen here (UI)" in view.summary.object
+
+
+def test_a_rules_link_to_a_missing_folder_leaves_the_settings_and_raises_nothing(tmp_path):
+    # seeding runs in a watcher while a link's query is applied: a bad `rules=` must not become a
+    # traceback in the page (the Stepper names the folder instead)
+    project = _project(tmp_path, "ttsr:\n  contextMode: keep\n")
+    state = _state(tmp_path, project)
+    before = state.settings()
+    assert before.context_mode == "keep"
+    state.apply_query({"rules": [b"no-such-folder"]})
+    assert state.rules_dir == "no-such-folder"
+    assert (state.context_mode, state.repeat_gap) == (before.context_mode, before.repeat_gap)

@@ -14,6 +14,7 @@ from typing import Any
 import panel as pn
 import param
 
+from workbench.errors import WorkbenchError
 from workbench.replay import CHUNK_POLICIES, ReplayConfig
 from workbench.rules import AGENT_EDIT_MODES, AgentSettings, agent_from_session, read_agent_settings
 from workbench.sessions import FILTER_MODES, FLAVOR_BUTTONS, flavour_aliases
@@ -182,7 +183,10 @@ class AppState(param.Parameterized):
 
     def seed_settings(self) -> None:
         """Show the config files' values in the settings not chosen in the UI (on the document thread)."""
-        layers = self.agent_settings()
+        try:
+            layers = self.agent_settings()
+        except WorkbenchError:
+            return  # a bad rules link: the views that use the folder say why; the settings stay as they are
         updates = {}
         for name, key in LAYERED.items():
             value = layers.value(key)
