@@ -12,40 +12,28 @@ picker, "billing" typed), ``search_hits_W.png`` (the live search's count and hit
 from __future__ import annotations
 
 import shutil
-import socket
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-SAMPLES = HERE.parents[1] / "sample_sessions"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from shoot import HERE, SAMPLES, launch, serve, stop
+
 COUNT = 3000
 
 
 def main() -> None:
     sys.path.insert(0, str(HERE.parents[1]))
-    import panel as pn
     from playwright.sync_api import expect, sync_playwright
 
     from workbench.sessions.synthetic import write_corpus
-    from workbench.ui.app import create_app
 
     archive = Path(tempfile.mkdtemp(prefix="wb-many-"))
     write_corpus(archive, COUNT)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    pn.serve({"app": create_app([SAMPLES, archive])}, port=port, address="127.0.0.1",
-             websocket_origin=[f"127.0.0.1:{port}"], threaded=True, show=False)
-    time.sleep(2)
-    base = f"http://127.0.0.1:{port}/app"
+    base = serve([SAMPLES, archive])
     expect.set_options(timeout=120_000)
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_FLAGS)
+            browser = launch(p)
             for width in (1400, 1280):
                 page = browser.new_page(viewport={"width": width, "height": 900})
                 page.goto(base)
@@ -72,7 +60,7 @@ def main() -> None:
                 page.close()
             browser.close()
     finally:
-        pn.state.kill_all_servers()
+        stop()
         shutil.rmtree(archive, ignore_errors=True)
 
 

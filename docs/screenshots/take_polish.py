@@ -10,33 +10,17 @@ legend whose every item has its marker.
 
 from __future__ import annotations
 
-import socket
-import time
-from pathlib import Path
-
-HERE = Path(__file__).resolve().parent
-SAMPLES = HERE.parents[1] / "sample_sessions"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from shoot import HERE, SAMPLES, launch, serve, stop
 
 
 def main() -> None:
-    import panel as pn
     from playwright.sync_api import expect, sync_playwright
 
-    from workbench.ui.app import create_app
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    pn.serve({"app": create_app([SAMPLES])}, port=port, address="127.0.0.1",
-             websocket_origin=[f"127.0.0.1:{port}"], threaded=True, show=False)
-    time.sleep(1.5)
-    base = f"http://127.0.0.1:{port}/app"
+    base = serve([SAMPLES])
     expect.set_options(timeout=60_000)
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_FLAGS)
+            browser = launch(p)
 
             def shot(width: int, url: str, name: str, ready: str, *actions) -> None:
                 page = browser.new_page(viewport={"width": width, "height": 900})
@@ -69,7 +53,7 @@ def main() -> None:
             shot(1280, "session=ttsr-fired.jsonl&tab=timeline", "timeline_legend", ".wb-tl-plot canvas")
             browser.close()
     finally:
-        pn.state.kill_all_servers()
+        stop()
 
 
 if __name__ == "__main__":

@@ -12,39 +12,26 @@ step's result), ``graph_branches.png`` (big-refactor's graph, branches in view).
 from __future__ import annotations
 
 import shutil
-import socket
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-SAMPLES = HERE.parents[1] / "sample_sessions"
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from shoot import HERE, SAMPLES, launch, serve, stop
 
 
 def main() -> None:
     sys.path.insert(0, str(HERE.parents[1]))
-    import panel as pn
     from playwright.sync_api import expect, sync_playwright
 
     from workbench.sessions.synthetic import generate_session_text
-    from workbench.ui.app import create_app
 
     big = Path(tempfile.mkdtemp(prefix="wb-shots-"))
     (big / "synthetic-100k.jsonl").write_text(generate_session_text(100_000), encoding="utf-8")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    pn.serve({"app": create_app([SAMPLES, big])}, port=port, address="127.0.0.1",
-             websocket_origin=[f"127.0.0.1:{port}"], threaded=True, show=False)
-    time.sleep(2)
-    base = f"http://127.0.0.1:{port}/app"
+    base = serve([SAMPLES, big])
     expect.set_options(timeout=120_000)
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_FLAGS)
+            browser = launch(p)
             page = browser.new_page(viewport={"width": 1400, "height": 900})
             page.goto(base)
             expect(page.locator(".wb-first-step")).to_be_visible()
@@ -73,7 +60,7 @@ def main() -> None:
             page.screenshot(path=str(HERE / "large_tree.png"))
             browser.close()
     finally:
-        pn.state.kill_all_servers()
+        stop()
         shutil.rmtree(big, ignore_errors=True)
 
 
