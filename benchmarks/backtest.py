@@ -2,7 +2,7 @@
 ratio to DuckDB's raw ``read_json_objects`` of the same files (not a test; prints figures).
 
 ``--corpus real`` (the default): an archive of ~46 MB made of copies (distinct file names) of the two
-real pi sessions in ``tests/fixtures/real`` and of ``sample_sessions/*.jsonl``, written to
+real pi sessions (``real_sessions.py``: ``tests/fixtures/real`` and the cache beside it) and of ``sample_sessions/*.jsonl``, written to
 ``benchmarks/_data/backtest-real/`` (git-ignored), with eight realistic project rules discovered the
 way the agent does, so the 27 bundled rules are on as by default; then the same with the bundled rules
 left out (``--no-builtin``).
@@ -39,6 +39,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from real_sessions import real_sessions  # noqa: E402
 
 from workbench.backtest import BacktestResult, run_backtest  # noqa: E402
 
@@ -228,7 +230,7 @@ def ensure_real_archive(mb: float) -> tuple[Path, Path, int]:
     """(archive folder, project folder, copies): copies of the real sessions and the samples."""
     import shutil
 
-    sources = sorted((ROOT / "tests" / "fixtures" / "real").glob("*.jsonl")) + sorted((ROOT / "sample_sessions").glob("*.jsonl"))
+    sources = real_sessions() + sorted((ROOT / "sample_sessions").glob("*.jsonl"))
     per_copy = sum(f.stat().st_size for f in sources)
     copies = max(1, round(mb * 1e6 / per_copy))
     root = DATA / "backtest-real"

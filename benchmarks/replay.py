@@ -1,6 +1,7 @@
 """``workbench replay`` on real sessions with the rules a user has by default (not a test; prints figures).
 
-Both real oh-my-pi sessions in ``tests/fixtures/real/`` (0.97 MB and 2.37 MB) are replayed the way a
+Two real pi sessions, 0.97 MB (in ``tests/fixtures/real/``) and 2.37 MB (over git's size limit: kept in
+the cache ``real_sessions.py`` names, fetched as ``tests/fixtures/real/README.md`` says), are replayed the way a
 user runs it: ``workbench replay FILE --rules sample_sessions/project --json`` (the samples' project
 rules plus the 27 bundled ones, the default edit mode, the default 2 s time bound), each in a fresh
 process, as is ``workbench tree FILE --json`` of the same file for the baseline. Printed: wall and CPU
@@ -24,9 +25,9 @@ import sys
 import time
 from pathlib import Path
 
+from real_sessions import real_session
+
 ROOT = Path(__file__).resolve().parents[1]
-REAL = ROOT / "tests" / "fixtures" / "real"
-FILES = (REAL / "pi-mono-large-session.jsonl", REAL / "pi-mono-before-compaction.jsonl")
 RULES = ROOT / "sample_sessions" / "project"
 
 # Runs the CLI, optionally with the prefilter off first (the switch is process-wide, so the forked
@@ -74,7 +75,7 @@ def _best(args: list[str], runs: int, prefilter: bool = True) -> tuple[bytes, fl
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--file", type=Path, nargs="+", default=list(FILES), help="session files (smallest first)")
+    ap.add_argument("--file", type=Path, nargs="+", default=None, help="session files (smallest first)")
     ap.add_argument("--runs", type=int, default=2)
     ap.add_argument("--compare", action="store_true", help="also replay with the AST literal prefilter off")
     ap.add_argument("--code", type=Path, default=ROOT,
@@ -85,7 +86,8 @@ def main() -> int:
     print(f"code: {CODE}")
     print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; cpus: {os.cpu_count()}")
     rows = []
-    for path in args.file:
+    files = args.file or [real_session("pi-mono-large-session.jsonl"), real_session("pi-mono-before-compaction.jsonl")]
+    for path in files:
         size = path.stat().st_size
         replay_args = ["replay", str(path), "--rules", str(RULES), "--json"]
         out, wall, cpu = _best(replay_args, args.runs)
