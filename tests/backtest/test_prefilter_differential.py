@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.backtest import BacktestOptions, backtest_session
-from workbench.replay import prefilter, probe_plan
+from tests.replay.test_prefilter import backtest_outcomes
+from workbench.replay import probe_plan
 from workbench.rules import Rule, resolve_rules
 from workbench.sessions import load_session
 
@@ -95,11 +95,6 @@ def _session(index: int, rng: random.Random) -> str:
     return "\n".join(json.dumps(r) for r in records) + "\n"
 
 
-def _outcomes(paths: list[str], rules: list[Rule], skip: bool, monkeypatch: pytest.MonkeyPatch) -> list:
-    monkeypatch.setattr(prefilter, "_SKIP", skip)
-    return [backtest_session(p, rules, BacktestOptions(time_bound=None)) for p in paths]
-
-
 @pytest.mark.parametrize("seed", range(3))
 def test_prefiltered_equals_full_simulation_on_generated_sessions(tmp_path: Path, seed: int,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
@@ -109,8 +104,8 @@ def test_prefiltered_equals_full_simulation_on_generated_sessions(tmp_path: Path
         path = tmp_path / f"g{i}.jsonl"
         path.write_text(_session(i, rng), encoding="utf-8")
         paths.append(str(path))
-    with_skip = _outcomes(paths, RULES, True, monkeypatch)
-    full = _outcomes(paths, RULES, False, monkeypatch)
+    with_skip = backtest_outcomes(paths, RULES, True, monkeypatch)
+    full = backtest_outcomes(paths, RULES, False, monkeypatch)
     assert with_skip == full
     fired = {h.rule for o in full for h in o.hits}
     assert {"ts-any", "ts-braces", "as-any", "rs-unwrap", "py-print", "bash-rm", "src-any", "negated"} <= fired, fired
@@ -158,7 +153,7 @@ def test_prefiltered_equals_full_simulation_on_real_sessions_with_the_bundled_ru
     assert sum(1 for r in rules if r.source is not None and r.source.provider == "builtin-defaults") >= 20
     paths = [str(p) for p in SAMPLES]
     paths += [_truncated(p, tmp_path / f"head-{p.name}", 260) for p in REAL]
-    with_skip = _outcomes(paths, rules, True, monkeypatch)
-    full = _outcomes(paths, rules, False, monkeypatch)
+    with_skip = backtest_outcomes(paths, rules, True, monkeypatch)
+    full = backtest_outcomes(paths, rules, False, monkeypatch)
     assert with_skip == full
     assert sum(len(o.hits) for o in full) > 5

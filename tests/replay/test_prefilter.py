@@ -107,8 +107,9 @@ def _odd_stream(rng: random.Random) -> list:
     return events
 
 
-def _outcomes(paths: list[str], rules: list[Rule], skip: bool, monkeypatch: pytest.MonkeyPatch,
-              options: BacktestOptions | None = None) -> list:
+def backtest_outcomes(paths: list[str], rules: list[Rule], skip: bool, monkeypatch: pytest.MonkeyPatch,
+                      options: BacktestOptions | None = None) -> list:
+    """Each session's backtest outcome with the prefilter's skip on or off (the differential tests' two sides)."""
     monkeypatch.setattr(prefilter, "_SKIP", skip)
     return [backtest_session(p, rules, options or BacktestOptions(time_bound=None)) for p in paths]
 
@@ -143,15 +144,15 @@ def test_skip_gives_the_same_outcomes_on_generated_sessions(tmp_path: Path, seed
     fired: set[str] = set()
     for rules in (RULES, RULES[:3], [r for r in RULES if r.name in ("deprecated", "shortcut", "quote")],
                   RULES[-5:]):
-        with_skip = _outcomes(paths, rules, True, monkeypatch)
-        without = _outcomes(paths, rules, False, monkeypatch)
+        with_skip = backtest_outcomes(paths, rules, True, monkeypatch)
+        without = backtest_outcomes(paths, rules, False, monkeypatch)
         assert with_skip == without
         hits.append(sum(len(o.hits) for o in with_skip))
         fired |= {h.rule for o in with_skip for h in o.hits}
     # Small fixed chunks: literals often end exactly where a delta does.
     for policy, size in (("fixed", 3), ("tokens", 1)):
         options = BacktestOptions(time_bound=None, policy=policy, size=size)
-        assert _outcomes(paths, RULES, True, monkeypatch, options) == _outcomes(paths, RULES, False, monkeypatch, options)
+        assert backtest_outcomes(paths, RULES, True, monkeypatch, options) == backtest_outcomes(paths, RULES, False, monkeypatch, options)
     assert hits[0] > 20 and all(hits), hits  # the corpus does fire, so equality says something
     assert {"compact", "globbed-prose", "dup", "as-any", "secrets"} <= fired, fired
     assert any(o.error for o in with_skip)  # and the broken sessions are reported as broken
