@@ -255,9 +255,9 @@ def bench_tree(data: Path, n: int = 100_000) -> None:
     from workbench.sessions import SessionTree, load_session
 
     try:
-        from workbench.sessions import TreeList
+        from workbench.tree import TreeList
     except ImportError:
-        from workbench.sessions.treelist import TreeList
+        from workbench.tree.treelist import TreeList
 
     path = data / f"big-session-{n}.jsonl"
     if not path.exists():

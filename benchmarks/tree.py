@@ -95,7 +95,8 @@ def cli_json(path: Path) -> tuple[float, float]:
 
 def open_tree(path: Path, flavor: str, index: str = "auto", best: bool = False) -> tuple[Any, float, float]:
     """What the app does to show a session: load, build the list, render the first window of rows."""
-    from workbench.sessions import TreeList, load_session
+    from workbench.sessions import load_session
+    from workbench.tree import TreeList
 
     # Older trees (before the search index) take no ``search_index``: the same figures, for comparison.
     extra = {"search_index": index} if "search_index" in TreeList.__init__.__code__.co_varnames else {}

@@ -90,7 +90,7 @@ def quickstart() -> list:
             "own list, here in the pi-mono flavour with the *labeled* filter."
         ),
         new_code_cell(
-            "from workbench.sessions import SessionTree, TreeList\n\n"
+            "from workbench.sessions import SessionTree\nfrom workbench.tree import TreeList\n\n"
             "fix_auth = sessions[\"fix-auth.jsonl\"]\n"
             "tree = SessionTree(fix_auth)\n"
             "print(\"leaf (last line of the file):\", tree.leaf_id, tree.get_leaf_entry().type)\n"

@@ -3,7 +3,7 @@
 Layers (docs/architecture.md), lowest first; a module may import its own layer's
 packages (without a package-level cycle) and any layer below, never one above:
 
-    errors  <  rules, edits, ttsr, sessions  <  replay  <  store, backtest, rulecheck, export  <  ui, cli  <  __main__
+    errors  <  rules, edits, ttsr, sessions  <  tree  <  replay  <  store, backtest, rulecheck, export  <  ui, cli  <  __main__
 
 A function-level import hides an edge from a reader and usually keeps a cycle alive, so one is allowed
 only with a comment on the line above it or on the same line saying why (an optional dependency or a
@@ -29,14 +29,15 @@ LAYERS: dict[str, int] = {
     "edits": 1,
     "ttsr": 1,
     "sessions": 1,
-    "replay": 2,
-    "store": 3,
-    "backtest": 3,
-    "rulecheck": 3,
-    "export": 3,
-    "ui": 4,
-    "cli": 4,
-    "__main__": 5,
+    "tree": 2,  # the `/tree` selector over sessions
+    "replay": 3,
+    "store": 4,
+    "backtest": 4,
+    "rulecheck": 4,
+    "export": 4,
+    "ui": 5,
+    "cli": 5,
+    "__main__": 6,
 }
 # Inside a layer, the packages that may import one another (the direction is the one given).
 SIDEWAYS = {("workbench", "errors"), ("ttsr", "rules"), ("edits", "rules"), ("backtest", "store"), ("cli", "ui")}
@@ -140,12 +141,12 @@ def test_no_import_cycles_between_modules():
 
 def test_the_cycle_check_counts_type_checking_imports():
     # treelayout once named FlatTree under TYPE_CHECKING while flattree imported treelayout.
-    GRAPH["workbench.sessions.treelayout"].append(("workbench.sessions.flattree", 1, False))
+    GRAPH["workbench.tree.treelayout"].append(("workbench.tree.flattree", 1, False))
     try:
         graph = {m: {t for t, _line, _runtime in edges if t != m} for m, edges in GRAPH.items()}
         assert _cycle(graph) is not None
     finally:
-        GRAPH["workbench.sessions.treelayout"].pop()
+        GRAPH["workbench.tree.treelayout"].pop()
 
 
 def _private_imports(sources: dict[str, str]) -> list[str]:
@@ -254,7 +255,7 @@ def test_function_level_imports_say_why():
     assert _function_imports_without_reason() == []
 
 
-@pytest.mark.parametrize("package", ["rules", "edits", "ttsr", "sessions", "replay", "store", "backtest", "rulecheck"])
+@pytest.mark.parametrize("package", ["rules", "edits", "ttsr", "sessions", "tree", "replay", "store", "backtest", "rulecheck"])
 def test_each_package_says_what_it_holds(package):
     doc = ast.get_docstring(ast.parse((ROOT / package / "__init__.py").read_text(encoding="utf-8")))
     assert doc and len(doc.split()) >= 8, f"workbench/{package}/__init__.py needs a docstring saying its role"

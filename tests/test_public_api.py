@@ -70,17 +70,22 @@ PUBLIC = {
         "split_sloppy_sections", "substitute", "token_prefix", "tool_file_paths"
     },
     "workbench.sessions": {
-        "CURRENT_VERSION", "KNOWN_ENTRY_TYPES", "read_record", "Diagnostic", "Entry", "FILTER_MODES", "FILTER_TAGS", "FLAVOR_BUTTONS", "FLAVOR_CHOICES", "FlavorGuess", "FuzzyMatch",
+        "CURRENT_VERSION", "KNOWN_ENTRY_TYPES", "KNOWN_TYPES18", "Positions", "read_record", "Diagnostic", "Entry", "FLAVOR_BUTTONS", "FLAVOR_CHOICES",
+        "FLAVOURS", "ContextRules", "Flavor", "FlavorGuess", "SessionFlavour", "session_flavour",
         "ModelUsage", "NavigationResult", "NotLoaded", "Progress", "STREAM_SUFFIX", "Session", "SessionContext",
-        "SessionInfo", "SessionTree", "TreeList", "TreeNode", "TreeRow", "UsageTotals", "append_label",
-        "branch_path", "build_session_context", "choose_flavor", "classic_match", "detect_flavor", "flavour_aliases", "fuzzy_filter",
+        "SessionInfo", "SessionTree", "TreeNode", "UsageTotals", "append_label",
+        "branch_path", "build_session_context", "choose_flavor", "detect_flavor", "flavour_aliases",
         "generate_session_records", "generate_session_text", "is_session_name", "load_session",
-        "normalize_many", "normalized_text", "parse_session_bytes", "parse_session_text", "parse_timestamp_ms", "paused_gc",
-        "query_matcher", "resolve_flavor", "resolve_labels", "session_files", "session_info", "time_tree",
-        "usage_totals", "word_match", "word_match18", "word_matches",
+        "parse_session_bytes", "parse_session_text", "parse_timestamp_ms", "paused_gc",
+        "resolve_flavor", "resolve_labels", "session_files", "session_info",
+        "usage_totals",
         "TOKEN_FIELDS", "BranchUsage", "ChildUsage", "JudgeUsage", "branch_usage", "subagent_files",
         "SubagentLink", "child_links", "entry_links", "parent_file", "MAX_IMAGE_BYTES", "ShownImage", "image_part", "answered_call",
-        "REGISTRY", "TreeFlavour", "flavour"
+    },
+    "workbench.tree": {
+        "FILTER_MODES", "FILTER_TAGS", "REGISTRY", "FuzzyMatch", "TreeFlavour", "TreeList", "TreeRow", "classic_match",
+        "flavour", "fuzzy_filter", "normalize_many", "normalized_text", "query_matcher", "time_tree", "word_match",
+        "word_match18", "word_matches",
     },
     "workbench.replay": {
         "API_KEY_ENV", "AskJudge", "Bounded", "BufferView", "CHUNK_POLICIES", "ChunkPolicy", "Conversation",

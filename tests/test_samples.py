@@ -154,7 +154,7 @@ def test_title_slot_is_256_bytes_and_overrides_the_header_title():
 
 def test_omp18_samples_hold_every_entry_type_omp_18_writes():
     from workbench.sessions.flavors import detect_flavor
-    from workbench.sessions.rowtext18 import KNOWN_TYPES18
+    from workbench.sessions.structure import KNOWN_TYPES18
 
     billing = load_session(SAMPLES / "omp18-billing.jsonl")
     sub = load_session(SAMPLES / "omp18-subagent.jsonl")

@@ -16,9 +16,9 @@ import pytest
 from tests.conformance._data import load, param
 from workbench.errors import WorkbenchError
 from workbench.sessions import build_session_context, parse_session_text
-from workbench.sessions.fuzzy import fuzzy_filter, scorer_for
 from workbench.sessions.tree import SessionTree
-from workbench.sessions.treelist import TreeList
+from workbench.tree.fuzzy import fuzzy_filter, scorer_for
+from workbench.tree.treelist import TreeList
 
 FILE = "sessions-tree.json"
 FLAVOR = {"pimono": "pi", "omp57": "omp57", "omp17": "omp", "omp18": "omp18"}

@@ -10,7 +10,8 @@ import pytest
 from workbench.export import session_payload, stepper_payload, triggers
 from workbench.replay import ReplayConfig, Stepper, read_stream
 from workbench.rules import load_rules
-from workbench.sessions import FILTER_MODES, TreeList, load_session
+from workbench.sessions import load_session
+from workbench.tree import FILTER_MODES, TreeList
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
 STREAM = SAMPLES / "streams" / "prose-unwrap.stream.jsonl"

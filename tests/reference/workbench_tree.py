@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from workbench.sessions import flattree
-from workbench.sessions.treelist import TreeList
+from workbench.tree import flattree
+from workbench.tree.treelist import TreeList
 
 # The flavour that follows omp 18 / pi-tui 18.2.9.
 FLAVOR: flattree.Flavor = "omp18"

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from tests.sessions.test_flattree_facts import _session
+from tests.sessions.generated import tangled_records
 from workbench.sessions.forest import build_positions
 from workbench.sessions.loader import parse_session_text
 from workbench.sessions.structure import odd_messages, structure_diagnostics, unknown_types
@@ -18,7 +18,7 @@ from workbench.sessions.tree import SessionTree
 
 def _text(seed: int) -> str:
     rng = random.Random(f"loader-facts-{seed}")
-    recs = _session(rng, rng.randint(0, 60), duplicates=seed % 3 == 0, loops=seed % 2 == 0)
+    recs = tangled_records(rng, rng.randint(0, 60), duplicates=seed % 3 == 0, loops=seed % 2 == 0)
     for rec in recs:
         r = rng.random()
         if r < 0.05:

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from workbench.sessions import TreeList, build_session_context, detect_flavor, load_session
-from workbench.sessions.rowtext18 import KNOWN_TYPES18
+from workbench.sessions import build_session_context, detect_flavor, load_session
+from workbench.sessions.structure import KNOWN_TYPES18
+from workbench.tree import TreeList
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXPECTED = json.loads((FIXTURES / "omp18_every_type.expected.json").read_text(encoding="utf-8"))

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from workbench.sessions import build_session_context, choose_flavor, parse_session_text
-from workbench.sessions.treelist import TreeList
+from workbench.tree.treelist import TreeList
 
 V4 = "5b0e2f4c-91d7-4c6a-a3e8-0d7f1b9c2e64"
 V7 = "0199b7a2-55e0-7c1d-a4f3-81e9d2b60c47"
@@ -113,9 +113,11 @@ def test_an_unknown_entrys_notice_and_its_row_agree(flavor, row):
 
 
 def test_the_cli_choices_and_the_app_buttons_come_from_one_registry():
-    from workbench.sessions.flavors import FLAVOR_BUTTONS, FLAVOR_CHOICES, REGISTRY, flavour_aliases
+    from workbench.sessions.flavors import FLAVOR_BUTTONS, FLAVOR_CHOICES, FLAVOURS, flavour_aliases
+    from workbench.tree import REGISTRY
 
-    offered = [f.name for f in REGISTRY if f.offered]
+    offered = [f.name for f in FLAVOURS if f.offered]
+    assert [f.session for f in REGISTRY] == list(FLAVOURS)  # every version has its selector, in order
     assert set(FLAVOR_BUTTONS) == {*offered, "auto"}
     assert set(FLAVOR_CHOICES) == {*offered, *flavour_aliases(), "auto"}
     assert all(choose_flavor(name).flavor in offered for name in FLAVOR_CHOICES if name != "auto")

@@ -11,13 +11,8 @@ import pytest
 from tests.conformance.deviations import BEHAVIOUR_DEVIATIONS
 from workbench.cli import main
 from workbench.errors import SessionFileError
-from workbench.sessions import (
-    SessionTree,
-    TreeList,
-    build_session_context,
-    load_session,
-    parse_session_text,
-)
+from workbench.sessions import SessionTree, build_session_context, load_session, parse_session_text
+from workbench.tree import TreeList
 
 ROOT = Path(__file__).resolve().parents[2]
 HEADER = {"type": "session", "version": 3, "id": "S", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/p"}

@@ -8,12 +8,8 @@ from pathlib import Path
 import pytest
 
 from workbench.errors import SessionFileError
-from workbench.sessions import (
-    SessionTree,
-    TreeList,
-    build_session_context,
-    parse_session_bytes,
-)
+from workbench.sessions import SessionTree, build_session_context, parse_session_bytes
+from workbench.tree import TreeList
 
 FIXTURES = sorted((Path(__file__).parent / "fixtures").glob("*.jsonl"))
 

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from tests.ui.conftest import FIXTURES, serving
 from workbench.sessions.synthetic import generate_session_text
-from workbench.sessions.treesearch import SearchIndexed
+from workbench.tree.treesearch import SearchIndexed
 
 pytestmark = pytest.mark.e2e
 

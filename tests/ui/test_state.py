@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from workbench.replay import CHUNK_POLICIES
 from workbench.rules import TTSR_DEFAULTS
-from workbench.sessions import FILTER_MODES
+from workbench.tree import FILTER_MODES
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState

@@ -8,9 +8,16 @@ from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json, print_json_fast
 from workbench.errors import NotFoundError
-from workbench.sessions import FLAVOR_CHOICES, FlavorGuess, build_session_context, choose_flavor, flavour, load_session
+from workbench.sessions import (
+    FLAVOR_CHOICES,
+    FlavorGuess,
+    build_session_context,
+    choose_flavor,
+    load_session,
+    session_flavour,
+)
 from workbench.sessions.entries import Session, paused_gc
-from workbench.sessions.treelist import FILTER_MODES, TreeList
+from workbench.tree import FILTER_MODES, TreeList
 
 
 def register(subparsers: Any) -> None:
@@ -141,7 +148,7 @@ def _context(args: argparse.Namespace) -> int:
         print_json(out)
         return 0
     _warn(session)
-    by_provider = flavour(flavor).context_rules.model_source == "provider"  # pi: one model, not one per role
+    by_provider = session_flavour(flavor).context_rules.model_source == "provider"  # pi: one model, not one per role
     model = (f"{ctx.model.get('provider')}/{ctx.model.get('modelId')}" if ctx.model else None) if by_provider \
         else ctx.models.get("default")
     print(f"# leaf {ctx.leaf_id}  thinking {ctx.thinking_level}  model {model}")

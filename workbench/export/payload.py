@@ -19,7 +19,8 @@ from typing import Any
 from workbench.edits import edit_diff
 from workbench.replay import Snapshot, Stepper
 from workbench.replay.stream import thaw
-from workbench.sessions import FILTER_MODES, Entry, Session, TreeList, answered_call, entry_links, image_part
+from workbench.sessions import Entry, Session, answered_call, entry_links, image_part
+from workbench.tree import FILTER_MODES, TreeList
 
 # Events after which the conversation is worth carrying (message and turn boundaries).
 _KEY_EVENT_TYPES = frozenset({"message_end", "turn_end", "tool_result", "user_message", "turn_start"})

@@ -1,4 +1,7 @@
-"""pi / oh-my-pi session files: loading, the branch tree, context rebuilding and the `/tree` list.
+"""pi / oh-my-pi session files: loading, the branch tree, context rebuilding, labels and usage.
+
+The `/tree` selector over a session (list, layout, keys, search, each version's selector) is
+``workbench.tree``; this package knows the file and what each agent version does with it.
 
 Public API (other packages code against these names):
 
@@ -7,8 +10,8 @@ Public API (other packages code against these names):
   a missing, empty or header-less file raises ``SessionFileError`` (``strict=True``, for the CLI and
   the app) or loads as no entries plus a diagnostic, as the agent loads it (``strict=False``).
 * ``FLAVOR_BUTTONS`` / ``flavour_aliases()``: the app's flavour buttons and the other names of flavours,
-  from the one registry the CLI choices come from (``REGISTRY``: one ``TreeFlavour`` object per followed
-  version; ``flavour(name)`` gives the object of a name or alias).
+  from the one list of followed versions the CLI choices come from (``FLAVOURS``: one ``SessionFlavour``
+  per version, its names and file rules; ``session_flavour(name)`` gives the one of a name or alias).
 * ``choose_flavor(name, session) -> FlavorGuess`` (the one decision per file every command and the app
   use) / ``detect_flavor(session)`` / ``resolve_flavor(name, session)`` / ``FLAVOR_CHOICES``:
   which agent's rules a file is read with (``omp`` = omp17, ``omp18``, ``pi``; ``auto`` detects).
@@ -16,15 +19,10 @@ Public API (other packages code against these names):
   not ``*.stream.jsonl``, hidden folders skipped) — the one rule ingest, backtest and the app follow.
 * ``session_info(path) -> SessionInfo``: header-level metadata (id, cwd, title, version, timestamp).
 * ``Session``, ``Entry``, ``Diagnostic``, ``NotLoaded``: frozen records of a loaded file.
-* ``SessionTree``: leaf, ``get_tree()``, ``get_branch()``, labels, ``navigate()`` → ``NavigationResult``.
+  ``KNOWN_ENTRY_TYPES`` / ``KNOWN_TYPES18``: the entry types the followed agents write (omp 18.3's alone).
+* ``SessionTree``: leaf, ``get_tree()``, ``get_branch()``, labels, ``navigate()`` → ``NavigationResult``;
+  ``positions()`` → ``Positions``, the same forest over entry positions (what the `/tree` list lays out).
 * ``build_session_context(session_or_entries, leaf_id=<last>, *, flavor)`` → ``SessionContext``.
-* ``TreeList`` / ``TreeRow``: the `/tree` selector as pure state (filters, search, selection, rows);
-  ``rows(start, stop)`` renders only a slice (the UI's window); states of one family share caches.
-  ``FILTER_MODES`` / ``FILTER_TAGS``: filter mode names and their footer tags.
-* ``classic_match`` / ``word_match`` / ``word_match18`` / ``fuzzy_filter``: the fuzzy scorers (classic,
-  omp17's word-local one, and pi-tui 18.2.9's).
-* ``word_matches(query, norm)`` / ``query_matcher(query)`` / ``normalized_text`` / ``normalize_many``:
-  the word scorer's yes/no answer on pre-normalized text, fast enough for every row of a big tree.
 * ``usage_totals(entries) -> UsageTotals``: tokens and cost by model, tool calls by tool, errors.
 * ``branch_usage(session, leaf=None) -> BranchUsage``: the usage at a leaf, TTSR judge calls apart per rule
   (``JudgeUsage``), subagents' files (``subagent_files``) rolled up (``ChildUsage``).
@@ -33,7 +31,7 @@ Public API (other packages code against these names):
 * ``answered_call(by_id, entry)``: the tool call a tool result answers (omp 18 shows both as one row).
 * ``image_part(block) -> ShownImage`` (``MAX_IMAGE_BYTES``): whether and how an image part is drawn.
 * ``append_label(path, target_id, label)``: append a label entry to a session file (locked, append-only).
-* ``generate_session_text(n)`` / ``time_tree(n)``: the tree-speed figure for ``benchmarks/``.
+* ``generate_session_text(n)`` / ``generate_session_records(n)``: generated sessions of any size.
 """
 
 from __future__ import annotations
@@ -57,18 +55,18 @@ from workbench.sessions.files import (
 from workbench.sessions.flavors import (
     FLAVOR_BUTTONS,
     FLAVOR_CHOICES,
-    REGISTRY,
+    FLAVOURS,
+    ContextRules,
+    Flavor,
     FlavorGuess,
-    TreeFlavour,
+    SessionFlavour,
     choose_flavor,
     detect_flavor,
-    flavour,
     flavour_aliases,
     resolve_flavor,
+    session_flavour,
 )
-from workbench.sessions.forest import TreeNode
-from workbench.sessions.fuzzy import FuzzyMatch, classic_match, fuzzy_filter, word_match
-from workbench.sessions.fuzzy18 import word_match18
+from workbench.sessions.forest import Positions, TreeNode
 from workbench.sessions.images import MAX_IMAGE_BYTES, ShownImage, image_part
 from workbench.sessions.labels import append_label
 from workbench.sessions.loader import (
@@ -79,12 +77,11 @@ from workbench.sessions.loader import (
     read_record,
     session_info,
 )
-from workbench.sessions.structure import CURRENT_VERSION, KNOWN_ENTRY_TYPES
+from workbench.sessions.structure import CURRENT_VERSION, KNOWN_ENTRY_TYPES, KNOWN_TYPES18
 from workbench.sessions.subagents import SubagentLink, child_links, entry_links, parent_file, subagent_files
 from workbench.sessions.synthetic import (
     generate_session_records,
     generate_session_text,
-    time_tree,
 )
 from workbench.sessions.tree import (
     NavigationResult,
@@ -92,7 +89,6 @@ from workbench.sessions.tree import (
     branch_path,
     resolve_labels,
 )
-from workbench.sessions.treelist import FILTER_MODES, FILTER_TAGS, TreeList, TreeRow
 from workbench.sessions.usage import (
     TOKEN_FIELDS,
     BranchUsage,
@@ -103,45 +99,38 @@ from workbench.sessions.usage import (
     branch_usage,
     usage_totals,
 )
-from workbench.sessions.wordfilter import (
-    normalize_many,
-    normalized_text,
-    query_matcher,
-    word_matches,
-)
 
 __all__ = [
     "CURRENT_VERSION",
     "KNOWN_ENTRY_TYPES",
+    "KNOWN_TYPES18",
     "MAX_IMAGE_BYTES",
-    "FILTER_MODES",
-    "FILTER_TAGS",
     "FLAVOR_BUTTONS",
     "FLAVOR_CHOICES",
-    "REGISTRY",
+    "FLAVOURS",
     "STREAM_SUFFIX",
     "TOKEN_FIELDS",
     "BranchUsage",
+    "ContextRules",
     "ChildUsage",
     "JudgeUsage",
     "Diagnostic",
     "Entry",
+    "Flavor",
     "FlavorGuess",
-    "FuzzyMatch",
     "ModelUsage",
     "NavigationResult",
     "NotLoaded",
+    "Positions",
     "Progress",
     "Session",
     "SessionContext",
+    "SessionFlavour",
     "SessionInfo",
     "SessionTree",
     "ShownImage",
     "SubagentLink",
-    "TreeFlavour",
-    "TreeList",
     "TreeNode",
-    "TreeRow",
     "UsageTotals",
     "answered_call",
     "append_label",
@@ -150,34 +139,25 @@ __all__ = [
     "build_session_context",
     "child_links",
     "choose_flavor",
-    "classic_match",
     "detect_flavor",
     "entry_links",
-    "flavour",
     "flavour_aliases",
-    "fuzzy_filter",
     "generate_session_records",
     "generate_session_text",
     "image_part",
     "is_session_name",
     "load_session",
-    "normalize_many",
-    "normalized_text",
     "parse_session_bytes",
     "parent_file",
     "parse_session_text",
     "read_record",
     "parse_timestamp_ms",
     "paused_gc",
-    "query_matcher",
     "resolve_flavor",
     "resolve_labels",
     "session_files",
+    "session_flavour",
     "session_info",
     "subagent_files",
-    "time_tree",
     "usage_totals",
-    "word_match",
-    "word_match18",
-    "word_matches",
 ]

@@ -17,12 +17,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.sessions.entries import Entry, Session, js_ms
-from workbench.sessions.flavors import flavour
-from workbench.sessions.flavour import ContextRules, Flavor
-from workbench.sessions.rowtext18 import is_user_request18
+from workbench.sessions.flavors import ContextRules, Flavor, is_user_request18, session_flavour
 from workbench.sessions.tree import as_entries, branch_path
 
-ContextFlavor = Flavor  # the one spelling of the flavour names (flavour.Flavor)
+ContextFlavor = Flavor  # the one spelling of the flavour names (flavors.Flavor)
 # Custom messages omp 18 persists for display but never sends to the model.
 _DISPLAY_ONLY18 = frozenset({"prewalk-plan", "vibe-mode-context"})
 _UNSET: Any = object()
@@ -164,7 +162,7 @@ def build_session_context(
     flavor: ContextFlavor = "omp",
 ) -> SessionContext:
     """Rebuild the context at ``leaf_id`` (None → empty; not given or unknown → the last entry)."""
-    ctx_rules = flavour(flavor).context_rules
+    ctx_rules = session_flavour(flavor).context_rules
     entries = as_entries(source)
     if leaf_id is None or not entries:
         return SessionContext(messages=(), thinking_level="off", leaf_id=None)

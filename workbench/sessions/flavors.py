@@ -1,7 +1,9 @@
-"""Which agent's `/tree` and context rules a session file is read with: the registry and detection.
+"""Which agent a session file is read as: the followed versions, their file rules, and detection.
 
-``REGISTRY`` holds one ``flavour.TreeFlavour`` object per followed reference version (modules
-``omp17``, ``omp18``, ``pi``, ``omp57``); ``flavour(name)`` gives the object of a name or alias.
+``FLAVOURS`` holds one ``SessionFlavour`` per followed reference version: its names, and what it does
+with a file (the context at a leaf, `/tree` navigation, where a branch summary says a hook made it).
+The `/tree` selector of each version (row text, search, layout, keys) is ``workbench.tree``'s
+``TreeFlavour``, which holds this object; ``session_flavour(name)`` gives the one of a name or alias.
 
 Flavours: ``omp`` (oh-my-pi 17, also spelled ``omp17``), ``omp18`` (oh-my-pi 18.3 with pi-tui 18.2.9),
 ``pi`` (pi-mono) and ``omp57`` (oh-my-pi 5.7, for the conformance cases). ``auto`` picks one from the
@@ -30,28 +32,105 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from workbench.errors import UsageError
-from workbench.sessions.flavour import Flavor, TreeFlavour
-from workbench.sessions.omp17 import OMP17
-from workbench.sessions.omp18 import OMP18
-from workbench.sessions.omp57 import OMP57
-from workbench.sessions.pi import PI
 
-__all__ = ["CURRENT", "FLAVOR_BUTTONS", "FLAVOR_CHOICES", "REGISTRY", "Flavor", "FlavorGuess", "TreeFlavour",
-           "choose_flavor", "detect_flavor", "flavour", "flavour_aliases", "resolve_flavor"]
+__all__ = ["CURRENT", "FLAVOR_BUTTONS", "FLAVOR_CHOICES", "FLAVOURS", "OMP17", "OMP18", "OMP57", "PI",
+           "SKILL_PROMPT", "ContextRules", "Flavor", "FlavorGuess", "SessionFlavour", "choose_flavor",
+           "detect_flavor", "flavour_aliases", "is_user_request18", "resolve_flavor", "session_flavour"]
 
-# The registry, one object per followed reference version (``flavour.TreeFlavour``): the CLI's
-# --flavor choices, the app's buttons, export and `auto` are built from it.
-REGISTRY: tuple[TreeFlavour, ...] = (OMP17, OMP18, PI, OMP57)
-_BY_NAME: dict[str, TreeFlavour] = {n: f for f in REGISTRY for n in (f.name, *f.aliases)}
-_KNOWN = tuple(f.name for f in REGISTRY)
-_ALIASES = {alias: f.name for f in REGISTRY for alias in f.aliases}
+Flavor = Literal["omp", "pi", "omp57", "omp18"]
+SKILL_PROMPT = "skill-prompt"
+
+
+@dataclass(frozen=True, slots=True)
+class ContextRules:
+    """What the model sees at a leaf (``context.build_session_context``); the defaults: omp 5.7."""
+
+    drops_retry_recovery: bool = False  # an assistant turn marked retryRecovery carries nothing
+    error_turns: Literal["kept", "empty", "blank"] = "kept"  # failed turns dropped: none, empty, blank
+    thinking_off: bool = False  # a thinking change with no level reads "off"
+    model_source: Literal["roles", "roles18", "provider"] = "roles"  # how model changes are read
+    keeps_pinned_default: bool = False  # a model_change of the default role outlives later turns
+    # omp 18's records and passes: service tiers, modes, `/clear` boundaries, the configured thinking
+    # level, compaction metadata, rollovers, display-only custom messages, attribution and the last
+    # pass that drops tool calls without results.
+    records18: bool = False
+
+
+def is_user_request18(obj: Mapping[str, Any]) -> bool:
+    """``isUserRequestEntry``: a user prompt, or a user-invoked ``/skill:`` prompt (custom message)."""
+    etype = obj.get("type")
+    if etype == "message":
+        msg = obj.get("message")
+        if not isinstance(msg, Mapping):
+            return False
+        if msg.get("role") == "user":
+            return True
+        return msg.get("role") == "custom" and msg.get("customType") == SKILL_PROMPT and msg.get("attribution") == "user"
+    if etype == "custom_message":
+        content = obj.get("content")
+        return (isinstance(content, (str, list)) and obj.get("customType") == SKILL_PROMPT
+                and obj.get("attribution") == "user")
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class SessionFlavour:
+    """One followed reference version's names and file rules; the defaults: the shared behaviour."""
+
+    name: Flavor
+    follows: str
+    aliases: tuple[str, ...] = ()
+    offered: bool = True  # on the command line and in the app (omp 5.7: conformance only)
+    context_rules: ContextRules = ContextRules()  # what the model sees at a leaf
+    summary_origin_field: str = "fromExtension"  # where a branch summary says a hook made it
+    selector_gets_real_leaf: bool = False  # else the leaf minus trailing label/custom entries
+    # Navigating (`/tree` selection): what "already here" means and what a user prompt does.
+    here_before_lookup: bool = False  # "already here" is checked before the target is looked up
+    rewinds_past_user: bool = False  # selecting a user prompt always rewinds past it
+    # The selector's own "already here": "visible" = the visible leaf, "leaf" = the real leaf unless
+    # it is an `ask` result, "" = none (only navigation's own check).
+    selector_here: Literal["visible", "leaf", ""] = "visible"
+    skill_prompt_selected: bool = False  # a skill prompt is selected, not rewound past
+    requests18: bool = False  # a user prompt is told by the message (omp 18: a skill prompt is one)
+
+    def __repr__(self) -> str:
+        return f"<flavour {self.name}: {self.follows}>"
+
+    def user_request(self, obj: Mapping[str, Any]) -> bool:
+        """A user prompt: a row the user-only filter shows, an entry navigation rewinds past."""
+        if self.requests18:
+            return is_user_request18(obj)
+        msg = obj.get("message")
+        return obj.get("type") == "message" and isinstance(msg, Mapping) and msg.get("role") == "user"
+
+
+# One per followed version (docs/flavours.md says which quirk each reproduces).
+OMP17 = SessionFlavour("omp", "oh-my-pi 17", aliases=("omp17",),
+                       context_rules=ContextRules(drops_retry_recovery=True, error_turns="empty", thinking_off=True,
+                                                  keeps_pinned_default=True))
+OMP18 = SessionFlavour("omp18", "oh-my-pi 18.3 with pi-tui 18.2.9",
+                       context_rules=ContextRules(drops_retry_recovery=True, error_turns="blank", thinking_off=True,
+                                                  model_source="roles18", keeps_pinned_default=True, records18=True),
+                       selector_gets_real_leaf=True, rewinds_past_user=True, selector_here="leaf",
+                       skill_prompt_selected=True, requests18=True)
+PI = SessionFlavour("pi", "pi-mono", context_rules=ContextRules(model_source="provider"),
+                    summary_origin_field="fromHook", selector_gets_real_leaf=True, here_before_lookup=True,
+                    selector_here="")
+OMP57 = SessionFlavour("omp57", "oh-my-pi 5.7", offered=False)
+
+# The registry: the CLI's --flavor choices, the app's buttons, export and `auto` are built from it
+# (``workbench.tree.REGISTRY`` gives each its `/tree` selector, in this order).
+FLAVOURS: tuple[SessionFlavour, ...] = (OMP17, OMP18, PI, OMP57)
+_BY_NAME: dict[str, SessionFlavour] = {n: f for f in FLAVOURS for n in (f.name, *f.aliases)}
+_KNOWN = tuple(f.name for f in FLAVOURS)
+_ALIASES = {alias: f.name for f in FLAVOURS for alias in f.aliases}
 # auto first, then each offered flavour followed by its aliases: ("auto", "omp", "omp17", "omp18", "pi")
-FLAVOR_CHOICES: tuple[str, ...] = ("auto", *(n for f in REGISTRY if f.offered for n in (f.name, *f.aliases)))
+FLAVOR_CHOICES: tuple[str, ...] = ("auto", *(n for f in FLAVOURS if f.offered for n in (f.name, *f.aliases)))
 # the app's buttons: one per offered flavour (aliases are accepted in links), then auto
-FLAVOR_BUTTONS: tuple[str, ...] = (*(f.name for f in REGISTRY if f.offered), "auto")
+FLAVOR_BUTTONS: tuple[str, ...] = (*(f.name for f in FLAVOURS if f.offered), "auto")
 CURRENT: Flavor = "omp18"  # what a file without a mark of its agent's version is read as
 _CURRENT_NAME = "omp 18.3"
 
@@ -91,8 +170,8 @@ class FlavorGuess:
         return not self.given and self.reason.startswith("no mark")
 
 
-def flavour(name: str) -> TreeFlavour:
-    """The flavour object of a name or alias (``omp17`` → the ``omp`` flavour); not ``auto``."""
+def session_flavour(name: str) -> SessionFlavour:
+    """The file rules of a flavour name or alias (``omp17`` → the ``omp`` flavour); not ``auto``."""
     found = _BY_NAME.get(name)
     if found is None:
         raise UsageError(f"unknown tree flavor {name!r} (use {', '.join(FLAVOR_CHOICES)})")

@@ -13,8 +13,14 @@ from typing import Any
 
 from workbench.errors import Diagnostic
 from workbench.sessions.entries import Entry
-from workbench.sessions.rowtext18 import KNOWN_TYPES18
 
+# Entry types omp 18.3.4 writes (session-entries.ts); other types are kept and shown as "[type]"
+# rows in its `/tree`, but flagged as unknown when a file is loaded.
+KNOWN_TYPES18 = frozenset({
+    "message", "model_usage", "thinking_level_change", "model_change", "service_tier_change", "compaction",
+    "branch_summary", "custom", "custom_message", "label", "title_change", "ttsr_injection", "session_init",
+    "mode_change", "credential_pin", "reset_boundary",
+})
 # Entry types some agent this workbench follows writes: omp 18.3's set plus pi's session name.
 KNOWN_ENTRY_TYPES = KNOWN_TYPES18 | {"session_info"}
 CURRENT_VERSION = 3  # CURRENT_SESSION_VERSION of omp 18.3.4 and pi 0.73

@@ -1,8 +1,8 @@
-"""Generated sessions of any size and the tree-speed figure used by ``benchmarks/``.
+"""Generated sessions of any size, for the tests and the figures of ``benchmarks/``.
 
 ``generate_session_text(n)`` writes a v3 session with a long main chain and a side branch every
 ``branch_every`` entries (labels, tool calls, model changes mixed in), so tree building, flattening
-and filtering see realistic shapes. ``time_tree(n)`` times each stage once. ``write_corpus(folder, n)``
+and filtering see realistic shapes (``workbench.tree.speed.time_tree`` times them). ``write_corpus(folder, n)``
 writes ``n`` small sessions that differ where an archive's sessions differ (project, day, model, cost,
 title), many with the same title, for the views of many sessions.
 """
@@ -10,14 +10,9 @@ title), many with the same title, for the views of many sessions.
 from __future__ import annotations
 
 import json
-import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
-
-from workbench.sessions.loader import parse_session_text
-from workbench.sessions.tree import SessionTree
-from workbench.sessions.treelist import TreeList
 
 
 def generate_session_records(n: int, *, branch_every: int = 2000, tool_result_bytes: int = 0) -> list[dict[str, Any]]:
@@ -70,27 +65,6 @@ def _file_body(i: int, size: int) -> str:
 def generate_session_text(n: int, *, branch_every: int = 2000, tool_result_bytes: int = 0) -> str:
     return "".join(json.dumps(r, separators=(",", ":")) + "\n"
                    for r in generate_session_records(n, branch_every=branch_every, tool_result_bytes=tool_result_bytes))
-
-
-def time_tree(n: int = 100_000, *, flavor: str = "omp") -> dict[str, float]:
-    """Seconds for parse, tree build, TreeList flatten (default filter), a search and rendering all rows."""
-    text = generate_session_text(n)
-    out: dict[str, float] = {"entries": float(n)}
-    t0 = time.perf_counter()
-    session = parse_session_text(text, path="<synthetic>")
-    t1 = time.perf_counter()
-    tree = SessionTree(session)
-    tree.get_tree()
-    t2 = time.perf_counter()
-    tl = TreeList(tree, flavor=flavor)  # type: ignore[arg-type]
-    t3 = time.perf_counter()
-    searched = tl.set_search("module42")
-    t4 = time.perf_counter()
-    rows = tl.rows()
-    t5 = time.perf_counter()
-    out.update(parse_s=t1 - t0, tree_s=t2 - t1, flatten_s=t3 - t2, search_s=t4 - t3, render_s=t5 - t4,
-               visible=float(len(rows)), matches=float(len(searched.visible_ids)))
-    return out
 
 
 CORPUS_PROJECTS = ("/home/dev/billing", "/home/dev/web-app", "/home/dev/infra", "/home/dev/cli-tools", "/srv/agent-lab")

@@ -15,7 +15,7 @@ from typing import Any
 
 from workbench.errors import NotFoundError
 from workbench.sessions.entries import Entry, Session, paused_gc
-from workbench.sessions.flavors import Flavor, TreeFlavour, flavour
+from workbench.sessions.flavors import Flavor, SessionFlavour, session_flavour
 from workbench.sessions.forest import Positions, TreeNode, build_forest, build_positions  # TreeNode re-exported
 
 _UNSET: Any = object()
@@ -189,13 +189,13 @@ class SessionTree:
         return cur.id if cur is not None else None
 
     @property
-    def flavour(self) -> TreeFlavour:
-        """The object of ``flavor``: what differs between the agents (``flavors.REGISTRY``)."""
-        return flavour(self.flavor)
+    def flavour(self) -> SessionFlavour:
+        """The file rules of ``flavor``: what differs between the agents here (``flavors.FLAVOURS``)."""
+        return session_flavour(self.flavor)
 
     def leaf_for_selector(self, flavor: Flavor | None = None) -> str | None:
         """The leaf the `/tree` selector is given: pi and omp 18.3 pass the real leaf, omp17 the visible one."""
-        real = flavour(flavor or self.flavor).selector_gets_real_leaf
+        real = session_flavour(flavor or self.flavor).selector_gets_real_leaf
         return self.leaf_id if real else self.visible_leaf()
 
     def get_tree(self) -> list[TreeNode]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from workbench.errors import SessionFileError
 from workbench.sessions import SessionTree, build_session_context, choose_flavor, parse_session_bytes
-from workbench.sessions.treelist import TreeList, TreeRow
+from workbench.tree import TreeList, TreeRow
 from workbench.ui import graph as graph_mod
 
 # Rows per Left/Right page in the browser list (TreeList derives max_visible = height // 2).

@@ -17,7 +17,8 @@ import param
 from workbench.errors import WorkbenchError
 from workbench.replay import CHUNK_POLICIES, ReplayConfig
 from workbench.rules import AGENT_EDIT_MODES, AgentSettings, agent_from_session, read_agent_settings
-from workbench.sessions import FILTER_MODES, FLAVOR_BUTTONS, flavour_aliases
+from workbench.sessions import FLAVOR_BUTTONS, flavour_aliases
+from workbench.tree import FILTER_MODES
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 from workbench.ui.roots import ServedRoots
 from workbench.ui.ruleset import RuleSet

@@ -12,36 +12,27 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from workbench.sessions.flavour import ContextRules, Flavor, S, Selector
-from workbench.sessions.omp17 import Omp17
-from workbench.sessions.rowtext18 import (
-    KNOWN_TYPES18,
+from workbench.sessions import KNOWN_TYPES18, SessionFlavour, session_flavour
+from workbench.tree.flavour import S, Selector
+from workbench.tree.omp17 import Omp17
+from workbench.tree.rowtext18 import (
     SETTINGS_TYPES18,
     TOOL_ROWS18,
     display_text18,
     hidden_assistant18,
-    is_user_request18,
     search_text18,
 )
-from workbench.sessions.treelayout import Layout, layout_forest18, render_prefix18, window_scroll18
-from workbench.sessions.wordfilter18 import normalized18_many, query_matcher18, query_tokens18
+from workbench.tree.treelayout import Layout, layout_forest18, render_prefix18, window_scroll18
+from workbench.tree.wordfilter18 import normalized18_many, query_matcher18, query_tokens18
 
 __all__ = ["OMP18", "Omp18"]
 
 
 class Omp18(Omp17):
-    name: ClassVar[Flavor] = "omp18"
-    follows: ClassVar[str] = "oh-my-pi 18.3 with pi-tui 18.2.9"
-    aliases: ClassVar[tuple[str, ...]] = ()
+    session: ClassVar[SessionFlavour] = session_flavour("omp18")
     row_rules = TOOL_ROWS18  # only tool calls: its own row text (rowtext18) does the rest
-    context_rules = ContextRules(drops_retry_recovery=True, error_turns="blank", thinking_off=True,
-                                 model_source="roles18", keeps_pinned_default=True, records18=True)
     settings_types = SETTINGS_TYPES18
     known_types = KNOWN_TYPES18
-    selector_gets_real_leaf = True
-    rewinds_past_user = True
-    selector_here = "leaf"
-    skill_prompt_selected = True
     later_duplicate_row_wins = True  # TreeView indexes rows by key
     tool_calls_by_root = True
     user_rows_by_request = True
@@ -56,9 +47,6 @@ class Omp18(Omp17):
 
     def hidden_assistant(self, msg: Mapping[str, Any]) -> bool:
         return hidden_assistant18(msg)
-
-    def user_request(self, obj: Mapping[str, Any]) -> bool:
-        return is_user_request18(obj)
 
     def normalise_many(self, texts: list[str]) -> list[str]:
         return normalized18_many(texts)

@@ -6,7 +6,7 @@ from workbench.errors import UsageError
 from workbench.sessions import load_session
 from workbench.sessions.loader import parse_session_text
 from workbench.sessions.synthetic import generate_session_text
-from workbench.sessions.treelist import FILTER_MODES, TreeList
+from workbench.tree.treelist import FILTER_MODES, TreeList
 
 
 @pytest.fixture

@@ -13,13 +13,14 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from workbench.sessions import Positions
 from workbench.sessions.entries import Entry
-from workbench.sessions.flavors import Flavor, TreeFlavour, flavour
-from workbench.sessions.forest import Positions
+from workbench.sessions.flavors import Flavor
 from workbench.sessions.tree import SessionTree
+from workbench.tree.flavors import TreeFlavour, flavour
 
 # Re-exported: treelist and older callers import the layout helpers from here.
-from workbench.sessions.treelayout import (
+from workbench.tree.treelayout import (
     Layout,
     Segments,
     VisibleForest,
@@ -31,7 +32,7 @@ from workbench.sessions.treelayout import (
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FlatTree", "Layout", "TreeRow", "VisibleForest", "layout_forest",
            "pi_visible_forest", "render_prefix", "render_rows", "truncate_to_width"]
-from workbench.sessions.treesearch import IndexMode, SearchIndexed
+from workbench.tree.treesearch import IndexMode, SearchIndexed
 
 FilterMode = Literal["default", "no-tools", "user-only", "labeled-only", "all"]
 FILTER_MODES: tuple[FilterMode, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")

@@ -1,8 +1,10 @@
-"""What a flavour is: one followed agent version's `/tree` selector and session rules, as one object.
+"""What a flavour is: one followed agent version's `/tree` selector, with its file rules, as one object.
 
-``TreeFlavour`` holds everything that differs between the agents the workbench reads sessions as:
-row text, the word search (normalise, query matcher), path shortening, the layout and its prefixes,
-which entry types count as bookkeeping, the selector's keys and footer, and a few navigation rules.
+``TreeFlavour`` holds everything that differs between the agents' `/tree` selectors: row text, the
+word search (normalise, query matcher), path shortening, the layout and its prefixes, which entry
+types count as bookkeeping, and the selector's keys and footer. What the version does with the file
+itself (names, the context at a leaf, navigation) is its ``session`` (``sessions.flavors.SessionFlavour``),
+which the object passes on (``flavour.name``, ``flavour.context_rules``), so callers hold one object.
 The base class is the behaviour most versions share; each followed version has its own module
 (``omp17``, ``omp18``, ``pi``, ``omp57``) that overrides only what differs, and ``flavors.REGISTRY``
 lists them. Callers ask the object (``flavour.layout(...)``, ``flavour.press(tl, key)``) instead of
@@ -15,16 +17,14 @@ interface they use, so this module needs nothing from the list that holds it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Protocol, Self, TypeVar
+from typing import Any, ClassVar, Protocol, Self, TypeVar
 
-from workbench.sessions.rowtext import RowRules, display_text, search_text, tool_call_only
-from workbench.sessions.treelayout import Layout, layout_forest, render_prefix
-from workbench.sessions.wordfilter import normalize_many, query_matcher, word_query
+from workbench.sessions.flavors import ContextRules, Flavor, SessionFlavour
+from workbench.tree.rowtext import RowRules, display_text, search_text, tool_call_only
+from workbench.tree.treelayout import Layout, layout_forest, render_prefix
+from workbench.tree.wordfilter import normalize_many, query_matcher, word_query
 
-__all__ = ["SETTINGS_TYPES", "ContextRules", "Flavor", "Selector", "TreeFlavour"]
-
-Flavor = Literal["omp", "pi", "omp57", "omp18"]
+__all__ = ["SETTINGS_TYPES", "Selector", "TreeFlavour"]
 
 # Entry types the default filter hides as bookkeeping (omp 18.3 knows more, see omp18.py).
 SETTINGS_TYPES = frozenset({"label", "custom", "model_change", "thinking_level_change"})
@@ -35,21 +35,6 @@ ROW_TYPES = frozenset({"message", "custom_message", "compaction", "branch_summar
 _SIMPLE_KEYS = {"up": "up", "down": "down", "left": "page_up", "right": "page_down", "pageup": "page_up",
                 "pagedown": "page_down", "home": "first", "end": "last", "escape": "escape", "backspace": "backspace"}
 _FILTER_LETTERS = {"d": "default", "t": "no-tools", "u": "user-only", "l": "labeled-only", "a": "all"}
-
-
-@dataclass(frozen=True, slots=True)
-class ContextRules:
-    """What the model sees at a leaf (``context.build_session_context``); the defaults: omp 5.7."""
-
-    drops_retry_recovery: bool = False  # an assistant turn marked retryRecovery carries nothing
-    error_turns: Literal["kept", "empty", "blank"] = "kept"  # failed turns dropped: none, empty, blank
-    thinking_off: bool = False  # a thinking change with no level reads "off"
-    model_source: Literal["roles", "roles18", "provider"] = "roles"  # how model changes are read
-    keeps_pinned_default: bool = False  # a model_change of the default role outlives later turns
-    # omp 18's records and passes: service tiers, modes, `/clear` boundaries, the configured thinking
-    # level, compaction metadata, rollovers, display-only custom messages, attribution and the last
-    # pass that drops tool calls without results.
-    records18: bool = False
 
 
 class Row(Protocol):
@@ -94,25 +79,12 @@ S = TypeVar("S", bound=Selector)
 class TreeFlavour:
     """One followed reference version. Subclasses set the facts and override the methods that differ."""
 
-    name: ClassVar[Flavor]
-    follows: ClassVar[str]
-    aliases: ClassVar[tuple[str, ...]] = ()
-    offered: ClassVar[bool] = True  # on the command line and in the app (omp 5.7: conformance only)
+    session: ClassVar[SessionFlavour]  # the version's names and file rules (sessions.flavors)
 
-    # -- session facts --------------------------------------------------------------------------
+    # -- row facts -----------------------------------------------------------------------------
     row_rules: ClassVar[RowRules] = RowRules()  # the row-text quirks (rowtext.RowRules)
-    context_rules: ClassVar[ContextRules] = ContextRules()  # what the model sees at a leaf
     settings_types: ClassVar[frozenset[str]] = SETTINGS_TYPES  # hidden by the default filter
     known_types: ClassVar[frozenset[str]] = ROW_TYPES  # entry types with a row text of their own
-    summary_origin_field: ClassVar[str] = "fromExtension"  # where a branch summary says a hook made it
-    selector_gets_real_leaf: ClassVar[bool] = False  # else the leaf minus trailing label/custom entries
-    # Navigating (`/tree` selection): what "already here" means and what a user prompt does.
-    here_before_lookup: ClassVar[bool] = False  # "already here" is checked before the target is looked up
-    rewinds_past_user: ClassVar[bool] = False  # selecting a user prompt always rewinds past it
-    # The selector's own "already here": "visible" = the visible leaf, "leaf" = the real leaf unless
-    # it is an `ask` result, "" = none (only navigation's own check).
-    selector_here: ClassVar[Literal["visible", "leaf", ""]] = "visible"
-    skill_prompt_selected: ClassVar[bool] = False  # a skill prompt is selected, not rewound past
 
     # -- the selector ---------------------------------------------------------------------------
     word_search: ClassVar[bool] = False  # fuzzy word search (else a lowercase substring per token)
@@ -127,6 +99,31 @@ class TreeFlavour:
 
     def __repr__(self) -> str:
         return f"<flavour {self.name}: {self.follows}>"
+
+    # -- the file rules, passed on --------------------------------------------------------------
+    @property
+    def name(self) -> Flavor:
+        return self.session.name
+
+    @property
+    def follows(self) -> str:
+        return self.session.follows
+
+    @property
+    def aliases(self) -> tuple[str, ...]:
+        return self.session.aliases
+
+    @property
+    def offered(self) -> bool:
+        return self.session.offered
+
+    @property
+    def context_rules(self) -> ContextRules:
+        return self.session.context_rules
+
+    @property
+    def selector_gets_real_leaf(self) -> bool:
+        return self.session.selector_gets_real_leaf
 
     # -- row text -------------------------------------------------------------------------------
     def display(self, obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], home: str | None) -> str:
@@ -147,8 +144,7 @@ class TreeFlavour:
 
     def user_request(self, obj: Mapping[str, Any]) -> bool:
         """A user prompt: a row the user-only filter shows, an entry navigation rewinds past."""
-        msg = obj.get("message")
-        return obj.get("type") == "message" and isinstance(msg, Mapping) and msg.get("role") == "user"
+        return self.session.user_request(obj)
 
     # -- word search ----------------------------------------------------------------------------
     def normalise_many(self, texts: list[str]) -> list[str]:

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from workbench.sessions.flavors import flavour
-from workbench.sessions.rowtext import (
+from workbench.tree.flavors import flavour
+from workbench.tree.rowtext import (
     cut16,
     display_text,
     extract,

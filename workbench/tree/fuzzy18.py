@@ -19,7 +19,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from workbench.sessions.fuzzy import (
+from workbench.tree.fuzzy import (
     NO_MATCH,
     FuzzyMatch,
     Word,

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from workbench.sessions.fuzzy import (
+from workbench.tree.fuzzy import (
     adjacent_swaps,
     normalize_cached,
     normalize_words,

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache, partial
 
-from workbench.sessions.fuzzy import utf16
-from workbench.sessions.fuzzy18 import MIN_RESCAN, norm_query18, normalize18
-from workbench.sessions.wordfilter import direct_check, normalize_many, tokens_matcher
+from workbench.tree.fuzzy import utf16
+from workbench.tree.fuzzy18 import MIN_RESCAN, norm_query18, normalize18
+from workbench.tree.wordfilter import direct_check, normalize_many, tokens_matcher
 
 __all__ = ["normalized18", "normalized18_many", "query_matcher18"]
 

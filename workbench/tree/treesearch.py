@@ -13,10 +13,10 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from workbench.sessions.entries import paused_gc
-from workbench.sessions.flavour import TreeFlavour
-from workbench.sessions.fuzzy import Word, word_score
-from workbench.sessions.searchindex import SearchIndex
-from workbench.sessions.wordfilter import swaps
+from workbench.tree.flavour import TreeFlavour
+from workbench.tree.fuzzy import Word, word_score
+from workbench.tree.searchindex import SearchIndex
+from workbench.tree.wordfilter import swaps
 
 __all__ = ["INDEX_MIN_ROWS", "IndexMode", "SearchIndexed"]
 

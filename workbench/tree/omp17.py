@@ -10,19 +10,16 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from workbench.sessions.flavour import ContextRules, Flavor, Selector, TreeFlavour
-from workbench.sessions.rowtext import RowRules
+from workbench.sessions import SessionFlavour, session_flavour
+from workbench.tree.flavour import Selector, TreeFlavour
+from workbench.tree.rowtext import RowRules
 
 __all__ = ["OMP17", "Omp17"]
 
 
 class Omp17(TreeFlavour):
-    name: ClassVar[Flavor] = "omp"
-    follows: ClassVar[str] = "oh-my-pi 17"
-    aliases: ClassVar[tuple[str, ...]] = ("omp17",)
+    session: ClassVar[SessionFlavour] = session_flavour("omp")
     row_rules = RowRules(omp_tools=True, developer_rows=True, abort_texts=True, thinking_off=True, dots_are_empty=True)
-    context_rules = ContextRules(drops_retry_recovery=True, error_turns="empty", thinking_off=True,
-                                 keeps_pinned_default=True)
     word_search = True
     chain_anchor = True
     caps_indent = True

@@ -9,15 +9,14 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from workbench.sessions.flavour import Flavor, TreeFlavour
+from workbench.sessions import SessionFlavour, session_flavour
+from workbench.tree.flavour import TreeFlavour
 
 __all__ = ["OMP57", "Omp57"]
 
 
 class Omp57(TreeFlavour):
-    name: ClassVar[Flavor] = "omp57"
-    follows: ClassVar[str] = "oh-my-pi 5.7"
-    offered: ClassVar[bool] = False
+    session: ClassVar[SessionFlavour] = session_flavour("omp57")
     keeps_row_index = True
 
     def swallows(self, ch: str, search: str) -> bool:

@@ -10,21 +10,16 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from workbench.sessions.flavour import ContextRules, Flavor, S, TreeFlavour
-from workbench.sessions.rowtext import RowRules
+from workbench.sessions import SessionFlavour, session_flavour
+from workbench.tree.flavour import S, TreeFlavour
+from workbench.tree.rowtext import RowRules
 
 __all__ = ["PI", "Pi"]
 
 
 class Pi(TreeFlavour):
-    name: ClassVar[Flavor] = "pi"
-    follows: ClassVar[str] = "pi-mono"
+    session: ClassVar[SessionFlavour] = session_flavour("pi")
     row_rules = RowRules(model_key="modelId")
-    context_rules = ContextRules(model_source="provider")
-    summary_origin_field = "fromHook"
-    selector_gets_real_leaf = True
-    here_before_lookup = True
-    selector_here = ""
     relays_out_visible = True
 
     def extra_key(self, tl: S, key: str) -> S | None:

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from workbench.sessions.fuzzy import word_match
-from workbench.sessions.wordfilter import (
+from workbench.tree.fuzzy import word_match
+from workbench.tree.wordfilter import (
     normalize_many,
     normalized_text,
     query_matcher,

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from workbench.sessions.fuzzy import (
+from workbench.tree.fuzzy import (
     classic_match,
     fuzzy_filter,
     normalize_words,
@@ -56,7 +56,7 @@ def test_token_may_run_two_characters_past_a_word():
 def test_prefilter_never_rejects_a_match():
     import random
 
-    from workbench.sessions.fuzzy import word_prefilter
+    from workbench.tree.fuzzy import word_prefilter
 
     rng = random.Random(7)
     vocab = ["module42", "module4", "Auth", "authModule", "gpt-4o", "codex52", "HTMLParser", "x", "ab", "léa",

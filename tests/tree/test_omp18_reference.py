@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from workbench.sessions import TreeList, load_session
+from workbench.sessions import load_session
+from workbench.tree import TreeList
 
 HERE = Path(__file__).parent
 SAMPLES = HERE.parent.parent / "sample_sessions"

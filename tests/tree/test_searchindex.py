@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from workbench.sessions.flattree import FILTER_MODES
-from workbench.sessions.fuzzy import word_match
-from workbench.sessions.fuzzy18 import word_match18
-from workbench.sessions.searchindex import SearchIndex
-from workbench.sessions.treelist import TreeList
-from workbench.sessions.wordfilter import swaps
-from workbench.sessions.wordfilter18 import normalized18, normalized18_many, query_matcher18
+from workbench.tree.flattree import FILTER_MODES
+from workbench.tree.fuzzy import word_match
+from workbench.tree.fuzzy18 import word_match18
+from workbench.tree.searchindex import SearchIndex
+from workbench.tree.treelist import TreeList
+from workbench.tree.wordfilter import swaps
+from workbench.tree.wordfilter18 import normalized18, normalized18_many, query_matcher18
 
 # Pieces that exercise every rule: camelCase and acronym runs, digits next to letters (swap
 # retries), words that are a query minus two characters, accented letters (omp18 splits camelCase on

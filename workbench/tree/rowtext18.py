@@ -15,7 +15,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from workbench.sessions.rowtext import (
+from workbench.tree.rowtext import (
     MISSING,
     RowRules,
     cut16,
@@ -33,14 +33,6 @@ SETTINGS_TYPES18 = frozenset({
     "label", "custom", "model_change", "model_usage", "thinking_level_change", "service_tier_change", "title_change",
     "credential_pin", "session_init", "ttsr_injection", "mode_change", "reset_boundary",
 })
-# Entry types omp 18.3.4 writes (session-entries.ts) plus the header and the omp title slot; other
-# types are kept and shown as "[type]" rows but flagged as unknown when a file is loaded.
-KNOWN_TYPES18 = frozenset({
-    "message", "model_usage", "thinking_level_change", "model_change", "service_tier_change", "compaction",
-    "branch_summary", "custom", "custom_message", "label", "title_change", "ttsr_injection", "session_init",
-    "mode_change", "credential_pin", "reset_boundary",
-})
-SKILL_PROMPT = "skill-prompt"
 SEARCH_LIMIT = 200
 _SILENT_ABORT = "__omp.silent_abort__"
 _USER_INTERRUPT = "Interrupted by user"
@@ -146,23 +138,6 @@ def hidden_assistant18(msg: Mapping[str, Any]) -> bool:
         return False
     stop = msg.get("stopReason")
     return not (isinstance(stop, str) and stop and stop not in ("stop", "toolUse"))
-
-
-def is_user_request18(obj: Mapping[str, Any]) -> bool:
-    """``isUserRequestEntry``: a user prompt, or a user-invoked ``/skill:`` prompt (custom message)."""
-    etype = obj.get("type")
-    if etype == "message":
-        msg = obj.get("message")
-        if not isinstance(msg, Mapping):
-            return False
-        if msg.get("role") == "user":
-            return True
-        return msg.get("role") == "custom" and msg.get("customType") == SKILL_PROMPT and msg.get("attribution") == "user"
-    if etype == "custom_message":
-        content = obj.get("content")
-        return (isinstance(content, (str, list)) and obj.get("customType") == SKILL_PROMPT
-                and obj.get("attribution") == "user")
-    return False
 
 
 def _renders_abort(msg: Mapping[str, Any]) -> bool:

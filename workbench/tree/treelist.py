@@ -16,7 +16,9 @@ from typing import Any
 
 from workbench.errors import UsageError
 from workbench.sessions.entries import Entry, Session, paused_gc
-from workbench.sessions.flattree import (
+from workbench.sessions.flavors import Flavor, resolve_flavor
+from workbench.sessions.tree import SessionTree
+from workbench.tree.flattree import (
     FILTER_MODES,
     FILTER_TAGS,
     FilterMode,
@@ -27,8 +29,7 @@ from workbench.sessions.flattree import (
     render_rows,
     truncate_to_width,
 )
-from workbench.sessions.flavors import Flavor, TreeFlavour, resolve_flavor
-from workbench.sessions.tree import SessionTree
+from workbench.tree.flavour import TreeFlavour
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FilterMode", "Flavor", "TreeList", "TreeRow", "truncate_to_width"]
 
