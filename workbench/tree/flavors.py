@@ -20,7 +20,7 @@ __all__ = ["REGISTRY", "TreeFlavour", "flavour"]
 _OBJECTS = {f.name: f for f in (OMP17, OMP18, PI, OMP57)}
 # A version without a selector object fails here, at import, not at the first file read as it.
 REGISTRY: tuple[TreeFlavour, ...] = tuple(_OBJECTS[f.name] for f in FLAVOURS)
-_BY_NAME: dict[str, TreeFlavour] = {n: f for f in REGISTRY for n in (f.name, *f.aliases)}
+_BY_NAME: dict[str, TreeFlavour] = {n: f for f in REGISTRY for n in (f.name, *f.session.aliases)}
 
 
 def flavour(name: str) -> TreeFlavour:

@@ -4,7 +4,7 @@
 word search (normalise, query matcher), path shortening, the layout and its prefixes, which entry
 types count as bookkeeping, and the selector's keys and footer. What the version does with the file
 itself (names, the context at a leaf, navigation) is its ``session`` (``sessions.flavors.SessionFlavour``),
-which the object passes on (``flavour.name``, ``flavour.context_rules``), so callers hold one object.
+which the object carries (``flavour.session.context_rules``), so callers hold one object.
 The base class is the behaviour most versions share; each followed version has its own module
 (``omp17``, ``omp18``, ``pi``, ``omp57``) that overrides only what differs, and ``flavors.REGISTRY``
 lists them. Callers ask the object (``flavour.layout(...)``, ``flavour.press(tl, key)``) instead of
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Protocol, Self, TypeVar
 
-from workbench.sessions.flavors import ContextRules, Flavor, SessionFlavour
+from workbench.sessions.flavors import Flavor, SessionFlavour
 from workbench.tree.rowtext import RowRules, display_text, search_text, tool_call_only
 from workbench.tree.treelayout import Layout, layout_forest, render_prefix
 from workbench.tree.wordfilter import normalize_many, query_matcher, word_query
@@ -98,32 +98,12 @@ class TreeFlavour:
     caps_indent: ClassVar[bool] = False  # deep indents are cut to the width
 
     def __repr__(self) -> str:
-        return f"<flavour {self.name}: {self.follows}>"
+        return f"<flavour {self.name}: {self.session.follows}>"
 
-    # -- the file rules, passed on --------------------------------------------------------------
     @property
     def name(self) -> Flavor:
+        """The version's name (its other names, its rules for the file itself: ``session``)."""
         return self.session.name
-
-    @property
-    def follows(self) -> str:
-        return self.session.follows
-
-    @property
-    def aliases(self) -> tuple[str, ...]:
-        return self.session.aliases
-
-    @property
-    def offered(self) -> bool:
-        return self.session.offered
-
-    @property
-    def context_rules(self) -> ContextRules:
-        return self.session.context_rules
-
-    @property
-    def selector_gets_real_leaf(self) -> bool:
-        return self.session.selector_gets_real_leaf
 
     # -- row text -------------------------------------------------------------------------------
     def display(self, obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], home: str | None) -> str:

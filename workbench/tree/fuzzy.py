@@ -197,8 +197,9 @@ class WordIndex:
     chars: frozenset[str] = frozenset()
 
 
-def index_text(text: str) -> WordIndex:
-    norm = utf16(normalize_words(text))
+def index_text(text: str, normalize: Callable[[str], str] = normalize_words) -> WordIndex:
+    """The words of ``text`` as ``normalize`` splits them (pi-tui 18 splits camelCase otherwise: ``fuzzy18``)."""
+    norm = utf16(normalize(text))
     words: list[Word] = []
     starts: set[int] = set()
     offset = 0

@@ -22,8 +22,8 @@ from functools import lru_cache
 from workbench.tree.fuzzy import (
     NO_MATCH,
     FuzzyMatch,
-    Word,
     WordIndex,
+    index_text,
     token_score,
     utf16,
 )
@@ -56,18 +56,7 @@ def norm_query18(query: str) -> str:
 
 
 def index_text18(text: str) -> WordIndex:
-    norm = utf16(normalize18(text))
-    words: list[Word] = []
-    starts: set[int] = set()
-    offset = compact_pos = 0
-    if norm:
-        for ordinal, word in enumerate(norm.split(" ")):
-            words.append(Word(word, offset, ordinal))
-            starts.add(compact_pos)
-            offset += len(word) + 1
-            compact_pos += len(word)
-    compact = norm.replace(" ", "")
-    return WordIndex(norm, tuple(words), compact, frozenset(starts), frozenset(compact))
+    return index_text(text, normalize18)
 
 
 def _bounded(norm: str, at: int, length: int) -> bool:

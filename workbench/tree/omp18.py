@@ -9,15 +9,14 @@ Alt+Up/Down jump by turn.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from workbench.sessions import KNOWN_TYPES18, SessionFlavour, session_flavour
 from workbench.tree.flavour import S, Selector
 from workbench.tree.omp17 import Omp17
 from workbench.tree.rowtext18 import (
+    ROWS18,
     SETTINGS_TYPES18,
-    TOOL_ROWS18,
     display_text18,
     hidden_assistant18,
     search_text18,
@@ -30,7 +29,7 @@ __all__ = ["OMP18", "Omp18"]
 
 class Omp18(Omp17):
     session: ClassVar[SessionFlavour] = session_flavour("omp18")
-    row_rules = TOOL_ROWS18  # only tool calls: its own row text (rowtext18) does the rest
+    row_rules = ROWS18  # the rows it shares with the older selectors (rowtext18 draws the rest)
     settings_types = SETTINGS_TYPES18
     known_types = KNOWN_TYPES18
     later_duplicate_row_wins = True  # TreeView indexes rows by key
@@ -39,29 +38,15 @@ class Omp18(Omp17):
     ellipsis = True
     indent = ""
 
-    def display(self, obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], home: str | None) -> str:
-        return display_text18(obj, tool_calls=tool_calls, home=home)
-
-    def search_text(self, obj: Mapping[str, Any], label: str | None) -> str:
-        return search_text18(obj, label)
-
-    def hidden_assistant(self, msg: Mapping[str, Any]) -> bool:
-        return hidden_assistant18(msg)
-
-    def normalise_many(self, texts: list[str]) -> list[str]:
-        return normalized18_many(texts)
-
-    def query_tokens(self, query: str) -> list[str] | None:
-        return query_tokens18(query)
-
-    def query_matcher(self, query: str) -> Callable[[str], bool]:
-        return query_matcher18(query)
-
-    def layout(self, roots: list[int], children: Mapping[int, list[int]], active: set[int]) -> dict[int, Layout]:
-        return layout_forest18(roots, children, active)
-
-    def window_scroll(self, layouts: list[Layout], width: int | None) -> int:
-        return window_scroll18(layouts, width)
+    # The functions of its own it uses where the shared behaviour has another (same signatures).
+    display = staticmethod(display_text18)
+    search_text = staticmethod(search_text18)
+    hidden_assistant = staticmethod(hidden_assistant18)
+    normalise_many = staticmethod(normalized18_many)
+    query_tokens = staticmethod(query_tokens18)
+    query_matcher = staticmethod(query_matcher18)
+    layout = staticmethod(layout_forest18)
+    window_scroll = staticmethod(window_scroll18)
 
     def prefix(self, lay: Layout, *, multiple_roots: bool, fold_glyph: str | None, width: int | None, scroll: int,
                memo: dict[tuple[Any, ...], tuple[str, int, bool]] | None) -> tuple[str, int, bool]:

@@ -10,7 +10,6 @@ characters are removed where the agent calls ``sanitizeText``, and a recovered-r
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -19,15 +18,18 @@ from workbench.tree.rowtext import (
     MISSING,
     RowRules,
     cut16,
-    format_tool_call,
+    display_text,
     js_str,
     js_truthy,
     norm,
+    search_text,
     shorten18,
 )
 
-# A tool result's row: the call as oh-my-pi renders it, paths shortened the pi-tui 18 way.
-TOOL_ROWS18 = RowRules(omp_tools=True, shorten=shorten18)
+# The rows omp 18 draws as the older selectors do (``rowtext``, with these rules): a tool call as
+# oh-my-pi renders it, paths shortened the pi-tui 18 way, a missing thinking level read as "off".
+ROWS18 = RowRules(omp_tools=True, shorten=shorten18, thinking_off=True)
+_SHARED_ROWS = frozenset({"compaction", "model_change", "thinking_level_change", "custom", "label"})
 
 SETTINGS_TYPES18 = frozenset({
     "label", "custom", "model_change", "model_usage", "thinking_level_change", "service_tier_change", "title_change",
@@ -178,15 +180,14 @@ def _tiers(value: Any) -> str:
 
 def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], home: str | None) -> str:
     etype = obj.get("type")
+    if etype in _SHARED_ROWS:
+        return display_text(obj, rules=ROWS18, tool_calls=tool_calls, home=home)
     if etype == "message":
-        msg = obj.get("message")
-        if not isinstance(msg, Mapping):
-            return "[undefined]"
-        role = msg.get("role", MISSING)
-        if role == "user":
-            return "user: " + norm(_extract(msg.get("content")))
-        if role == "developer":
-            return "developer: " + norm(_extract(msg.get("content")))
+        raw = obj.get("message")
+        msg: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}  # not an object: "[undefined]" below
+        role = msg.get("role")
+        if role == "user" or role == "developer":
+            return f"{role}: " + norm(_extract(msg.get("content")))
         if role == "assistant":
             kind, text = _assistant_error(msg)
             if kind == "compact-recovered":
@@ -197,45 +198,21 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
             if kind == "full":
                 return "assistant: " + cut16(norm(text), 80)
             return "assistant: (aborted)" if msg.get("stopReason") == "aborted" else "assistant: (no content)"
-        if role == "toolResult":
-            call_id = msg.get("toolCallId")
-            call = tool_calls.get(call_id) if isinstance(call_id, str) and call_id else None
-            if call is not None:
-                return format_tool_call(js_str(call[0]), call[1], home=home, rules=TOOL_ROWS18)
-            name = msg.get("toolName")
-            return f"[{js_str(name) if name is not None else 'tool'}]"
-        if role == "bashExecution":
-            cmd = msg.get("command")
-            return "[bash]: " + norm(js_str(cmd) if cmd is not None else "")
-        return f"[{js_str(role)}]"
+        if role == "toolResult" and msg.get("toolCallId") == "":
+            tool_calls = {}  # pi-tui 18 looks a call up only by a non-empty id
+        return display_text(obj, rules=ROWS18, tool_calls=tool_calls, home=home)
     if etype == "custom_message":
         if obj.get("customType") == "advisor":
             qualifier, text = advisor_display(obj.get("details"))
             return (f"advisor ({qualifier}): " if qualifier else "advisor: ") + norm(text)
         return f"[{js_str(obj.get('customType', MISSING))}]: " + norm(strip_system_wrapper(_join(obj.get("content"))))
-    if etype == "compaction":
-        try:
-            k = js_str(math.floor(float(obj.get("tokensBefore")) / 1000 + 0.5))  # type: ignore[arg-type]
-        except (TypeError, ValueError, OverflowError):
-            k = "NaN"
-        return f"[compaction: {k}k tokens]"
     if etype == "branch_summary":
         summary = obj.get("summary")
         return "[branch summary]: " + norm(summary if isinstance(summary, str) else "")
-    if etype == "model_change":
-        return f"[model: {js_str(obj.get('model', MISSING))}]"
     if etype == "model_usage":
         role = sanitize_field(obj.get("role"))
         return (f"[model usage: {sanitize_field(obj.get('purpose'))} {role + ' ' if role else ''}"
                 f"{sanitize_field(obj.get('provider'))}/{sanitize_field(obj.get('model'))}]")
-    if etype == "thinking_level_change":
-        level = obj.get("thinkingLevel")
-        return f"[thinking: {'off' if level is None else js_str(level)}]"
-    if etype == "custom":
-        return f"[custom: {js_str(obj.get('customType', MISSING))}]"
-    if etype == "label":
-        label = obj.get("label")
-        return f"[label: {js_str(label) if label is not None else '(cleared)'}]"
     if etype == "service_tier_change":
         return f"[service tier: {_tiers(obj.get('serviceTier'))}]"
     if etype == "title_change":
@@ -250,8 +227,10 @@ def display_text18(obj: Mapping[str, Any], *, tool_calls: Mapping[str, Any], hom
 
 
 def search_text18(obj: Mapping[str, Any], label: str | None) -> str:
-    parts: list[str] = [label] if label else []
     etype = obj.get("type")
+    if etype in _SHARED_ROWS or etype == "branch_summary":
+        return search_text(obj, label, rules=ROWS18)
+    parts: list[str] = [label] if label else []
     if etype == "message":
         msg = obj.get("message")
         if isinstance(msg, Mapping):
@@ -272,21 +251,8 @@ def search_text18(obj: Mapping[str, Any], label: str | None) -> str:
             text = cut16(strip_system_wrapper(_join(obj.get("content"))), SEARCH_LIMIT)
             if text:
                 parts.append(text)
-    elif etype == "compaction":
-        parts.append("compaction")
-    elif etype == "branch_summary":
-        parts += ["branch summary", _part(obj.get("summary"))]
-    elif etype == "model_change":
-        parts += ["model", _part(obj.get("model"))]
     elif etype == "model_usage":
         parts += ["model usage"] + [sanitize_field(obj.get(k)) for k in ("purpose", "role", "provider", "model")]
-    elif etype == "thinking_level_change":
-        level = obj.get("thinkingLevel")
-        parts += ["thinking", "off" if level is None else js_str(level)]
-    elif etype == "custom":
-        parts += ["custom", _part(obj.get("customType"))]
-    elif etype == "label":
-        parts += ["label", _part(obj.get("label"))]
     elif etype == "service_tier_change":
         parts.append("service tier")
         tiers = obj.get("serviceTier")

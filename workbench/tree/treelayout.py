@@ -8,7 +8,7 @@ All iterative: 100k-entry chains are normal.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
@@ -22,6 +22,16 @@ class Layout(NamedTuple):
     is_last: bool
     gutters: tuple[tuple[int, bool], ...]  # (position, show); shared by siblings, extended per level
     virtual_root_child: bool
+
+
+def _share_down_chain(kids: list[int] | None, lay: Layout, out: dict[int, Layout],
+                      get_kids: Callable[[int], list[int] | None]) -> list[int] | None:
+    """Give ``lay`` to every node down a chain of only children; the children where the chain ends."""
+    while kids and len(kids) == 1:
+        node = kids[0]
+        out[node] = lay
+        kids = get_kids(node)
+    return kids
 
 
 def layout_forest(roots: list[int], children: Mapping[int, list[int]], active: set[int]) -> dict[int, Layout]:
@@ -48,10 +58,7 @@ def layout_forest(roots: list[int], children: Mapping[int, list[int]], active: s
         if kids and len(kids) == 1 and not lay.just_branched and not lay.show_connector and lay.is_last \
                 and not lay.virtual_root_child:
             # A plain chain link: its child's layout is its own (shared), and so on down the chain.
-            while kids and len(kids) == 1:
-                node = kids[0]
-                out[node] = lay
-                kids = get_kids(node)
+            kids = _share_down_chain(kids, lay, out, get_kids)
         if not kids:
             continue
         indent, just_branched, show_connector, is_last, gutters, vroot = lay
@@ -104,10 +111,7 @@ def layout_forest18(roots: list[int], children: Mapping[int, list[int]], active:
         kids = get_kids(node)
         if kids and len(kids) == 1 and not is_root and not lay.show_connector and lay.is_last:
             # A chain link: same depth, no connector, same gutters: its child shares its layout.
-            while kids and len(kids) == 1:
-                node = kids[0]
-                out[node] = lay
-                kids = get_kids(node)
+            kids = _share_down_chain(kids, lay, out, get_kids)
         if not kids:
             continue
         depth, _, connector, is_last, gutters, _ = lay
