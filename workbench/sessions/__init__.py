@@ -19,7 +19,8 @@ Public API (other packages code against these names):
   not ``*.stream.jsonl``, hidden folders skipped) — the one rule ingest, backtest and the app follow.
 * ``session_info(path) -> SessionInfo``: header-level metadata (id, cwd, title, version, timestamp).
 * ``Session``, ``Entry``, ``Diagnostic``, ``NotLoaded``: frozen records of a loaded file.
-  ``KNOWN_ENTRY_TYPES`` / ``KNOWN_TYPES18``: the entry types the followed agents write (omp 18.3's alone).
+  ``KNOWN_ENTRY_TYPES`` / ``KNOWN_TYPES18``: the entry types the followed agents write (omp 18.3's alone);
+  ``js_number``: JS ``Number()`` of a JSON value, as the agents read numbers from a file.
 * ``SessionTree``: leaf, ``get_tree()``, ``get_branch()``, labels, ``navigate()`` → ``NavigationResult``;
   ``positions()`` → ``Positions``, the same forest over entry positions (what the `/tree` list lays out).
 * ``build_session_context(session_or_entries, leaf_id=<last>, *, flavor)`` → ``SessionContext``.
@@ -77,7 +78,7 @@ from workbench.sessions.loader import (
     read_record,
     session_info,
 )
-from workbench.sessions.structure import CURRENT_VERSION, KNOWN_ENTRY_TYPES, KNOWN_TYPES18
+from workbench.sessions.structure import CURRENT_VERSION, KNOWN_ENTRY_TYPES, KNOWN_TYPES18, js_number
 from workbench.sessions.subagents import SubagentLink, child_links, entry_links, parent_file, subagent_files
 from workbench.sessions.synthetic import (
     generate_session_records,
@@ -146,6 +147,7 @@ __all__ = [
     "generate_session_text",
     "image_part",
     "is_session_name",
+    "js_number",
     "load_session",
     "parse_session_bytes",
     "parent_file",

@@ -24,18 +24,23 @@ KNOWN_TYPES18 = frozenset({
 # Entry types some agent this workbench follows writes: omp 18.3's set plus pi's session name.
 KNOWN_ENTRY_TYPES = KNOWN_TYPES18 | {"session_info"}
 CURRENT_VERSION = 3  # CURRENT_SESSION_VERSION of omp 18.3.4 and pi 0.73
-_WHITESPACE = " \t\r\n\ufeff\u00a0\u2028\u2029\u000b\u000c"
+# What ``Number()`` trims: JS white space and line terminators.
+_JS_SPACE = (" \t\n\r\u000b\u000c\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+             "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff")
 _TYPE_OF = attrgetter("type")
 
 
 def js_number(value: Any) -> float:
-    """``Number(value)`` for the JSON values a header can hold (NaN where JS gives NaN)."""
+    """``Number(value)`` of a JSON value: null and "" are 0, booleans 1 / 0, a numeric string (``0x``,
+    ``0o``, ``0b`` too) its number, anything else NaN (a header's version, a `/tree` row's read range)."""
+    if value is None:
+        return 0.0
     if isinstance(value, bool):
         return 1.0 if value else 0.0
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, str):
-        text = value.strip(_WHITESPACE)
+        text = value.strip(_JS_SPACE)
         if not text:
             return 0.0
         try:

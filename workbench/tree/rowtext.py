@@ -16,6 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from workbench.sessions import js_number
+
 MISSING: Any = object()
 _JS_WS = " \t\n\r\u000b\u000c\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
@@ -157,35 +159,17 @@ class RowRules:
     dots_are_empty: bool = False  # text of only dots and ellipses counts as no text
 
 
-def _js_number(value: Any) -> float:
-    if value is None or value is False:
-        return 0.0
-    if value is True:
-        return 1.0
-    if isinstance(value, (int, float)):
-        return float(value)
-    if isinstance(value, str):
-        text = value.strip(_JS_WS)
-        if not text:
-            return 0.0
-        try:
-            return float(text)
-        except ValueError:
-            return math.nan
-    return math.nan
-
-
 def _js_plus(a: Any, b: Any) -> Any:
     """JS ``a + b`` on JSON values: a string on either side concatenates, otherwise numbers add."""
     if isinstance(a, str) or isinstance(b, str) or isinstance(a, (list, Mapping)) or isinstance(b, (list, Mapping)):
         return js_str(a) + js_str(b)
-    total = _js_number(a) + _js_number(b)
+    total = js_number(a) + js_number(b)
     return int(total) if math.isfinite(total) and total.is_integer() else total
 
 
 def _js_minus_one(value: Any) -> Any:
     """JS ``value - 1``: always numeric (a string is converted, NaN when it is not a number)."""
-    out = _js_number(value) - 1
+    out = js_number(value) - 1
     return int(out) if math.isfinite(out) and out.is_integer() else out
 
 
