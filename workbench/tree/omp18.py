@@ -2,9 +2,9 @@
 
 Overrides (docs/flavours.md): every entry type 18.3 writes has a row (``rowtext18``); the word
 search of pi-tui 18.2.9 (``fuzzy18`` / ``wordfilter18``); the TreeView layout with one horizontal
-offset per window and ``…`` at a cut line; the real leaf given to the selector; user turns told by
-the message (a skill prompt is one); at most ``height - 8`` rows; footers without indent;
-Alt+Up/Down jump by turn.
+offset per window and ``…`` at a cut line; user rows told by the message (a skill prompt is one); at
+most ``height - 8`` rows; footers without indent; Alt+Up/Down jump by turn. Its file rules (the real
+leaf given to the selector, navigation, the context at a leaf) are ``sessions.flavors.OMP18``.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """pi-mono (flavour ``pi``): substring search, the visible rows laid out again, folding, Ctrl keys.
 
-Overrides (docs/flavours.md): a branch summary made by a hook says ``fromHook``; the selector gets
-the real leaf; the visible rows are laid out again as their own forest and can be folded; Ctrl+letter
-toggles a filter (Ctrl+D sets the default), Ctrl+B/F page, Ctrl+C clears the query first; ``L`` is
-the label editor's key and never reaches the query.
+Overrides (docs/flavours.md): the visible rows are laid out again as their own forest and can be
+folded; Ctrl+letter toggles a filter (Ctrl+D sets the default), Ctrl+B/F page, Ctrl+C clears the query
+first; ``L`` is the label editor's key and never reaches the query. Its file rules (a branch summary
+made by a hook says ``fromHook``, the selector gets the real leaf) are ``sessions.flavors.PI``.
 """
 
 from __future__ import annotations
