@@ -256,8 +256,8 @@ def bench_tree(data: Path, n: int = 100_000) -> None:
 
     try:
         from workbench.tree import TreeList
-    except ImportError:
-        from workbench.tree.treelist import TreeList
+    except ImportError:  # a checkout from before the tree package (figures of older commits)
+        from workbench.sessions import TreeList  # type: ignore[attr-defined,no-redef]
 
     path = data / f"big-session-{n}.jsonl"
     if not path.exists():
