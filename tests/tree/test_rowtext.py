@@ -18,6 +18,8 @@ def test_tool_call_formats():
     f = lambda n, a, fl="pi": format_tool_call(n, a, home="/home/u", rules=flavour(fl).row_rules)  # noqa: E731
     assert f("read", {"path": "/home/u/x.ts", "offset": 10, "limit": 5}) == "[read: ~/x.ts:10-14]"
     assert f("read", {"file_path": "/etc/a", "offset": 3}) == "[read: /etc/a:3]"
+    # JS arithmetic on strings: "0x10" + "12" is "0x1012", and "0x1012" - 1 is 4113 (Number() reads hex).
+    assert f("read", {"path": "/a", "offset": "0x10", "limit": "12"}) == "[read: /a:0x10-4113]"
     assert f("bash", {"command": "x" * 60}) == "[bash: " + "x" * 50 + "...]"
     assert f("grep", {"pattern": "foo"}) == "[grep: /foo/ in .]"
     assert f("find", {"pattern": "*.ts", "path": "/home/u/src"}) == "[find: *.ts in ~/src]"
