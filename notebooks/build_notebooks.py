@@ -385,7 +385,7 @@ def beyond() -> list:
         new_markdown_cell(
             "# Beyond the anchors: playground, \"what changes if I ship this edit\", timeline, export\n\n"
             "Four tools for rule authors, each the app's own (tabs **Playground**, **Drafts**, **Timeline** and the "
-            "header's **Export HTML** / **Copy link**): try a rule on a pasted text and keep it as an example, "
+            "header's **Export…** / **Copy link**): try a rule on a pasted text and keep it as an example, "
             "compare a draft rule set with the saved one over many sessions, see a stream's turns on a timeline, "
             "and export a stepper run as one offline HTML file.\n\n"
             "We work on a copy of `sample_sessions/project`, so the samples stay untouched."
@@ -482,7 +482,7 @@ def beyond() -> list:
             "## 4. Export\n\n"
             "One self-contained HTML file with the session's tree and entries and the stepper run, opening at the "
             "chosen step; it works offline and escapes everything from the session. The app's header has the "
-            "same as a download (**Export HTML**) and a **Copy link** for the live page; the command line is "
+            "same as a download (**Export…**, with a redaction preview) and a **Copy link** for the live page; the command line is "
             "`workbench export`."
         ),
         new_code_cell(
@@ -503,26 +503,30 @@ def beyond() -> list:
 # leave one copy stale. `panel serve` gathers the cells that end in `.servable()` into the page.
 
 
-def write(name: str, cells: list) -> str:
+def render(cells: list) -> str:
+    """The notebook file's text for ``cells`` (stable cell ids: rebuilding gives the same file)."""
     nb = new_notebook(cells=cells)
     for i, cell in enumerate(cells):
-        cell["id"] = f"c{i:02d}"  # stable ids: rebuilding gives the same file
+        cell["id"] = f"c{i:02d}"
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
-    path = os.path.join(HERE, name)
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        nbformat.write(nb, fh)
-    return path
+    return nbformat.writes(nb) + "\n"
+
+
+NOTEBOOKS = {
+    "01-quickstart.ipynb": quickstart,
+    "02-debug-a-trigger.ipynb": debug_trigger,
+    "03-session-forensics.ipynb": forensics,
+    "04-playground-compare-timeline-export.ipynb": beyond,
+}
 
 
 def main() -> int:
-    for name, cells in (
-        ("01-quickstart.ipynb", quickstart()),
-        ("02-debug-a-trigger.ipynb", debug_trigger()),
-        ("03-session-forensics.ipynb", forensics()),
-        ("04-playground-compare-timeline-export.ipynb", beyond()),
-    ):
-        print(write(name, cells))
+    for name, cells in NOTEBOOKS.items():
+        path = os.path.join(HERE, name)
+        with open(path, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(render(cells()))
+        print(path)
     return 0
 
 

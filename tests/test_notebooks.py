@@ -4,6 +4,7 @@ from the installed package and loads the views' JavaScript inline when the CDN i
 from __future__ import annotations
 
 import ast
+import importlib.util
 import json
 from pathlib import Path
 
@@ -33,6 +34,19 @@ def _shown(source: str) -> str | None:
 
 def test_there_are_notebooks():
     assert len(NOTEBOOKS) >= 4
+
+
+def test_the_notebooks_are_what_the_build_script_writes():
+    # notebooks/build_notebooks.py is where they are edited: a hand edit of an .ipynb would be lost
+    # on the next rebuild, a script edit never rebuilt would leave the notebook behind.
+    spec = importlib.util.spec_from_file_location("build_notebooks", ROOT / "notebooks" / "build_notebooks.py")
+    assert spec is not None and spec.loader is not None
+    build = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(build)
+    assert sorted(build.NOTEBOOKS) == [p.name for p in NOTEBOOKS]
+    for name, cells in build.NOTEBOOKS.items():
+        written = (ROOT / "notebooks" / name).read_text(encoding="utf-8")
+        assert build.render(cells()) == written, f"{name}: run python notebooks/build_notebooks.py"
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.name)
