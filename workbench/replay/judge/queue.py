@@ -36,7 +36,7 @@ from workbench.replay.engine import (
     render_rules,
     token_prefix,
 )
-from workbench.replay.judges import AskJudge, Judge, JudgeQuestion, JudgeRequest
+from workbench.replay.judge.judges import AskJudge, Judge, JudgeQuestion, JudgeRequest
 
 ItemStatus = Literal["no candidates", "no judge", "waiting", "answered", "error"]
 
