@@ -37,6 +37,7 @@ from workbench.replay.engine import (
     token_prefix,
 )
 from workbench.replay.judge.judges import AskJudge, Judge, JudgeQuestion, JudgeRequest
+from workbench.replay.stream import thaw
 
 ItemStatus = Literal["no candidates", "no judge", "waiting", "answered", "error"]
 
@@ -130,19 +131,11 @@ def _tool_outputs(block: Mapping[str, Any], index: int, cwd: str, edit_mode: str
         return out
     # JSON.stringify: compact, non-ASCII kept.
     content = surface.digest if surface.digest is not None else json.dumps(
-        _plain(args), separators=(",", ":"), ensure_ascii=False)
+        thaw(args), separators=(",", ":"), ensure_ascii=False)
     ctx = engine.context("tool", tool_name=name, file_paths=surface.paths, stream_key=key)
     first = surface.paths[0] if surface.paths else None
     subject = f"`{name}` call on `{first}`" if first else f"`{name}` call"
     return [JudgedOutput(subject, content, ctx)]
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 @dataclass(slots=True)
