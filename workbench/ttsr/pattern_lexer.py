@@ -46,6 +46,15 @@ class PatternCursor:
         self.icase = icase
 
     # -- output helpers -------------------------------------------------------------------------
+    def copy(self, n: int) -> None:
+        """Copy the next ``n`` characters of the pattern to ``out`` as they are, and step past them."""
+        self.copy_to(self.i + n)
+
+    def copy_to(self, end: int) -> None:
+        """Copy the pattern up to index ``end`` to ``out`` as it is, and step there."""
+        self.out.append(self.p[self.i : end])
+        self.i = end
+
     def emit_char(self, ch: str) -> None:
         """Emit one literal code unit (or an astral char as two mapped units), escaped."""
         mapped = engine_text(ch)
@@ -88,12 +97,10 @@ class PatternCursor:
 
     def char_class(self) -> ShapeInfo:
         p = self.p
-        self.out.append("[")
-        self.i += 1
+        self.copy(1)  # [
         negated = p[self.i : self.i + 1] == "^"
         if negated:
-            self.out.append("^")
-            self.i += 1
+            self.copy(1)
         has_nl = False  # certainly contains \n
         maybe_nl = False  # might contain \n (unanalysed members)
         parts: list[str] | None = []  # Python class body of the listed members (None: unknown)
@@ -131,14 +138,12 @@ class PatternCursor:
                 raise ScanAbort
             c = p[self.i]
             if c == "]":
-                self.out.append("]")
-                self.i += 1
+                self.copy(1)
                 break
             if c == "\\":
                 e = p[self.i + 1 : self.i + 2]
                 if e in CLASS_NEWLINE:
-                    self.out.append(p[self.i : self.i + 2])
-                    self.i += 2
+                    self.copy(2)
                     add_class_escape(e)
                     continue
                 if e == "-":
