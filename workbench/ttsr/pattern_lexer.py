@@ -62,6 +62,13 @@ class PatternCursor:
             self.out.append(f"\\u{ord(c):04X}" if ord(c) > 0x7E or not c.isalnum() else c)
 
 
+    def escaped(self) -> str:
+        """The character after the backslash at ``self.i``; a pattern that ends in the backslash
+        cannot be analysed (the engine reports it)."""
+        if self.i + 1 >= len(self.p):
+            raise ScanAbort
+        return self.p[self.i + 1]
+
     def char_escape(self, in_class: bool) -> str:
         """Decode one character escape at ``self.i`` (pointing at the backslash)."""
         p, i = self.p, self.i

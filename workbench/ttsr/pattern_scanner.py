@@ -199,9 +199,7 @@ class _Scanner(PatternCursor):
 
     def atom_escape(self) -> ShapeInfo:
         p, i = self.p, self.i
-        if i + 1 >= len(p):
-            raise ScanAbort
-        e = p[i + 1]
+        e = self.escaped()
         if e in CLASS_NEWLINE:
             start = len(self.out)
             self.copy(2)
