@@ -1,4 +1,5 @@
-"""Judged rules in the simulated session (reference 18.3 ``ttsr-coordinator.ts`` / ``ttsr-outputs.ts``).
+"""The judge queue: judged rules in the simulated session (reference 18.3 ``ttsr-coordinator.ts`` /
+``ttsr-outputs.ts``).
 
 After an assistant message completes (not aborted, not errored) each of its outputs is checked: every
 tool call (one output per file the tool reports entries for, else its digest or its serialised
