@@ -8,7 +8,7 @@ from http.server import ThreadingHTTPServer
 
 import pytest
 
-from tests.replay.test_judges import FakeChat
+from tests.replay.judge.test_judges import FakeChat
 from workbench.cli import main
 
 JUDGED = """---

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from workbench.replay import ReplayConfig, SimulatedSession
-from workbench.replay.judges import FixedJudge
-from workbench.replay.judging import completed_outputs
+from workbench.replay.judge.judges import FixedJudge
+from workbench.replay.judge.queue import completed_outputs
 from workbench.replay.stream import make_stream, parse_event
 from workbench.rules import RuleSource
 from workbench.rules.building import rule_from_frontmatter

@@ -17,14 +17,7 @@ Public API:
 from __future__ import annotations
 
 from workbench.backtest.compare import changed, compare_backtests, format_comparison
-from workbench.backtest.results import (
-    BacktestResult,
-    Hit,
-    RuleSummary,
-    SessionOutcome,
-    aggregate,
-    write_results,
-)
+from workbench.backtest.results import BacktestResult, Hit, RuleSummary, SessionOutcome, aggregate, write_results
 from workbench.backtest.run import (
     BacktestOptions,
     backtest_batch,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.replay import Firing, not_registered
-from workbench.replay.judge_tally import JudgedBacktest, SessionJudging, summarize
+from workbench.replay.judge.tally import JudgedBacktest, SessionJudging, summarize
 from workbench.rules import Rule
 
 DEFAULT_SAMPLES = 3

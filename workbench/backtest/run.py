@@ -112,7 +112,7 @@ class BacktestOptions:
     mode: BacktestMode = "probe"
     settings: TtsrSettings = field(default_factory=TtsrSettings, hash=False)
     time_bound: float | None = DEFAULT_TIME_BOUND
-    judge: Any = field(default=None, hash=False)  # answers judged rules (workbench.replay.judges); None: never asked
+    judge: Any = field(default=None, hash=False)  # answers judged rules (workbench.replay.judge.judges); None: never asked
     edit_mode: str | None = None  # the edit tool's mode for every call; None: read from each call (auto)
     agent: str | None = None  # the agent ``agents:`` is checked against; None: each session's own (else main)
 

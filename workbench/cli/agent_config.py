@@ -1,8 +1,9 @@
 """The agent's settings and switches as the commands that discover rules read them.
 
-One place for ``--agent`` and the provider switches, for reading the config layers under the flags
-(``workbench.rules.agent_settings``) and for the ``settings`` / ``agent`` blocks of ``--json``; the
-commands (``rules``, ``replay``, ``backtest``) call these so they agree (docs/agent-settings.md).
+One place for reading the config layers under the flags (``workbench.rules.agent_settings``), for the
+agent a replay stands in for and for the ``settings`` / ``agent`` blocks of ``--json``; the commands
+(``rules``, ``replay``, ``backtest``) call these so they agree (docs/agent-settings.md). The flags
+themselves (``--agent``, the provider switches) are defined in ``workbench.cli.options``.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from workbench.cli.options import add_agent_flags as add_agent_and_edit_mode_flags
 from workbench.rules import (
     AgentSettings,
     AgentTemplates,
@@ -21,15 +21,6 @@ from workbench.rules import (
     judge_state,
     read_agent_settings,
 )
-
-
-def add_agent_flags(parser: argparse.ArgumentParser) -> None:
-    """``--agent NAME`` and the provider switches (each above the config files' value)."""
-    add_agent_and_edit_mode_flags(parser)
-    parser.add_argument("--enable-provider", metavar="ID", action="append", default=None,
-                        help="opt a provider's user-level folder in, e.g. cursor (repeatable; enabledProviders)")
-    parser.add_argument("--disable-provider", metavar="ID", action="append", default=None,
-                        help="leave a rule provider out entirely (repeatable; disabledProviders)")
 
 
 def _flag_value(args: argparse.Namespace, name: str) -> Any:

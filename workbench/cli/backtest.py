@@ -9,10 +9,9 @@ from typing import Any
 
 from workbench.backtest import BacktestOptions, compare_backtests, format_comparison, run_backtest, write_results
 from workbench.cli._output import ProgressBar, add_json_flag, print_json
-from workbench.cli.agent_config import add_agent_flags, config_json, read_settings, resolve_agent, templates_for
-from workbench.cli.edit_flags import add_edit_mode_flag
-from workbench.cli.judge_flags import add_judge_flags, backtest_judged_lines, judge_from_args
-from workbench.cli.options import add_rule_set_flags
+from workbench.cli.agent_config import config_json, read_settings, resolve_agent, templates_for
+from workbench.cli.judge_flags import backtest_judged_lines, judge_from_args
+from workbench.cli.options import add_replay_flags, add_rule_set_flags
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay import CHUNK_POLICIES
 from workbench.rules import AgentSettings, resolve_rules
@@ -50,9 +49,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--samples", type=int, default=3, metavar="N", help="sample snippets per rule (default: 3)")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                    help="progress bar on stderr (default: when stderr is a terminal)")
-    add_edit_mode_flag(p)
-    add_judge_flags(p)
-    add_agent_flags(p)
+    add_replay_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 

@@ -8,12 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.cli.options import add_rule_set_flags, rule_set_options
+from workbench.cli.options import add_rule_set_flags, stream_with_rules
 from workbench.errors import NotFoundError, UsageError
 from workbench.export import FORMATS, Redaction, Redactor, conversation_markdown, export_html, path_json
-from workbench.replay import ReplayConfig, Stepper
-from workbench.replay.derive import open_stream
-from workbench.rules import discover_rule_set
+from workbench.replay import Stepper
 from workbench.sessions import FLAVOR_CHOICES, choose_flavor, load_session
 
 
@@ -58,10 +56,8 @@ def run(args: argparse.Namespace) -> int:
             raise NotFoundError(f"{args.session}: entry {args.leaf!r} not found (--leaf)")
     stepper = None
     if args.stream:
-        options = rule_set_options(args)
-        stream, _ = open_stream(args.stream)  # a session file is re-chunked into a stream
-        rules = discover_rule_set(options).rules
-        stepper = Stepper(stream, rules, ReplayConfig(cwd=stream.cwd or options.project, home=options.home))
+        stream, _, rules, config = stream_with_rules(args, args.stream)
+        stepper = Stepper(stream, rules, config)
         if len(stepper) and not 0 <= args.step < len(stepper):
             raise UsageError(f"--step {args.step}: the stream has {len(stepper)} events (0..{len(stepper) - 1})")
     redact = args.redact or bool(args.redact_pattern)

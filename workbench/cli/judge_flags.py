@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from workbench.replay.judge_tally import judge_line
-from workbench.replay.judges import API_KEY_ENV, judge_from_option
+from workbench.replay.judge.judges import API_KEY_ENV, judge_from_option
+from workbench.replay.judge.tally import judge_line
 
 
 def add_judge_flags(p: argparse.ArgumentParser) -> None:

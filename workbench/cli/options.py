@@ -1,7 +1,8 @@
 """The one definition of the rule-set and agent options of every command that discovers rules.
 
 ``replay``, ``backtest``, ``export``, ``timeline``, ``rules list/show/test/scan`` and ``serve`` add
-their options through ``add_rule_set_flags`` / ``add_agent_flags`` and read them back with
+their options through ``add_rule_set_flags`` / ``add_agent_flags`` (``add_replay_flags`` for the
+commands that replay as the agent: the agent flags and ``--judge``) and read them back with
 ``rule_set_options`` as one ``workbench.rules.RuleSetOptions``; each flag's name, help and meaning
 live here once (tests/cli/test_options.py walks the parsers); docs/cli.md says what each means.
 """
@@ -13,10 +14,13 @@ import os
 from pathlib import Path
 from typing import Any, Literal
 
+from workbench.cli.judge_flags import add_judge_flags
 from workbench.errors import FieldError, NotFoundError, UsageError, WorkbenchError
-from workbench.rules import AGENT_EDIT_MODES, RuleSetOptions
+from workbench.replay import ReplayConfig, Stream, open_stream
+from workbench.rules import AGENT_EDIT_MODES, Rule, RuleSetOptions, discover_rule_set
 
-__all__ = ["FLAG_HELP", "cli_message", "RulesFlag", "add_agent_flags", "add_edit_mode_flag", "add_rule_set_flags", "rule_set_options"]
+__all__ = ["FLAG_HELP", "cli_message", "RulesFlag", "add_agent_flags", "add_edit_mode_flag", "add_replay_flags",
+           "add_rule_set_flags", "rule_set_options", "stream_with_rules"]
 
 RULES_HELP = ("a rule file, a folder of rule files, or a project folder to discover rules from as the agent "
               "does (its providers, user-level rules under --home, the bundled rules)")
@@ -35,6 +39,8 @@ FLAG_HELP: dict[str, str] = {
     "--agent": "the agent that agents: frontmatter is checked against (main, sub or an agent definition's "
                "name; default: from the session, else main)",
     "--edit-mode": "how edit tool calls are read (default: auto, from each call's arguments)",
+    "--enable-provider": "opt a provider's user-level folder in, e.g. cursor (repeatable; enabledProviders)",
+    "--disable-provider": "leave a rule provider out entirely (repeatable; disabledProviders)",
 }
 
 RulesFlag = Literal["required", "optional", "repeatable"] | None
@@ -67,16 +73,33 @@ def add_rule_set_flags(parser: argparse.ArgumentParser, *, rules: RulesFlag = No
     parser.add_argument("--omp-package", metavar="DIR", help=FLAG_HELP["--omp-package"])
 
 
-def add_agent_flags(parser: argparse.ArgumentParser) -> None:
-    """``--agent NAME`` and ``--edit-mode MODE``: the agent the replay stands in for."""
+def add_agent_flags(parser: argparse.ArgumentParser, *, providers: bool = False) -> None:
+    """``--agent NAME`` and ``--edit-mode MODE``: the agent the replay stands in for; with ``providers``,
+    the provider switches ``--enable-provider`` / ``--disable-provider`` too (each above the config
+    files' value)."""
     parser.add_argument("--agent", metavar="NAME", help=FLAG_HELP["--agent"])
     add_edit_mode_flag(parser)
+    if providers:
+        for flag in ("--enable-provider", "--disable-provider"):
+            parser.add_argument(flag, metavar="ID", action="append", default=None, help=FLAG_HELP[flag])
 
 
 def add_edit_mode_flag(parser: argparse.ArgumentParser) -> None:
-    """``--edit-mode MODE`` (once per parser: the agent flags bring it too)."""
+    """``--edit-mode MODE`` (once per parser: the agent flags bring it too).
+
+    A session file does not record the agent's ``edit.mode``; ``auto`` (the default) reads each edit
+    call's mode from its arguments (docs/edit-modes.md), a mode reads every ``edit`` call in that grammar.
+    """
     if "--edit-mode" not in parser._option_string_actions:
         parser.add_argument("--edit-mode", choices=AGENT_EDIT_MODES, default="auto", help=FLAG_HELP["--edit-mode"])
+
+
+def add_replay_flags(parser: argparse.ArgumentParser) -> None:
+    """The flags of a command that replays as the agent would (``replay``, ``backtest``): ``--edit-mode``,
+    ``--judge`` / ``--judge-model``, ``--agent`` and the provider switches, in that order."""
+    add_edit_mode_flag(parser)
+    add_judge_flags(parser)
+    add_agent_flags(parser, providers=True)
 
 
 def rule_set_options(args: argparse.Namespace) -> RuleSetOptions:
@@ -103,6 +126,16 @@ def rule_set_options(args: argparse.Namespace) -> RuleSetOptions:
         agent=getattr(args, "agent", None),
         edit_mode=getattr(args, "edit_mode", None) or "auto",
     )
+
+
+def stream_with_rules(args: argparse.Namespace, path: str) -> tuple[Stream, Any, tuple[Rule, ...], ReplayConfig]:
+    """What ``timeline`` and ``export --stream`` replay: the stream at ``path`` (a session file is
+    re-chunked; the session, else ``None``), the rules the rule-set flags name, and the replay's
+    configuration (the stream's cwd, else the project, and ``--home``)."""
+    options = rule_set_options(args)
+    stream, session = open_stream(path)
+    rules = discover_rule_set(options).rules
+    return stream, session, rules, ReplayConfig(cwd=stream.cwd or options.project, home=options.home)
 
 
 def cli_message(exc: WorkbenchError) -> str:

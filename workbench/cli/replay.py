@@ -9,7 +9,6 @@ from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
 from workbench.cli.agent_config import (
-    add_agent_flags,
     config_json,
     config_lines,
     discovery_switches,
@@ -17,9 +16,8 @@ from workbench.cli.agent_config import (
     resolve_agent,
     templates_for,
 )
-from workbench.cli.edit_flags import add_edit_mode_flag
-from workbench.cli.judge_flags import add_judge_flags, judge_from_args, replay_judged_lines
-from workbench.cli.options import add_rule_set_flags, rule_set_options
+from workbench.cli.judge_flags import judge_from_args, replay_judged_lines
+from workbench.cli.options import add_replay_flags, add_rule_set_flags, rule_set_options
 from workbench.cli.rules import bundled_json, bundled_line
 from workbench.errors import NotFoundError, UsageError
 from workbench.replay import CHUNK_POLICIES, ReplayConfig, SessionCopy, open_stream, run_session
@@ -51,9 +49,7 @@ def register(subparsers: Any) -> None:
                    help="start from this session: its conversation, and the rules its ttsr_injection entries name")
     p.add_argument("--write-session", metavar="PATH",
                    help="write a copy of the session (--resume, else the input session) with the injections appended")
-    add_edit_mode_flag(p)
-    add_judge_flags(p)
-    add_agent_flags(p)
+    add_replay_flags(p)
     add_json_flag(p)
     p.set_defaults(handler=run)
 
@@ -109,18 +105,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _line(ev: Any) -> str:
-    parts = [f"[{ev.step}]", ev.type]
-    if ev.rules:
-        parts.append("rules=" + ",".join(ev.rules))
-    if ev.source:
-        parts.append(f"source={ev.source}")
-    if ev.tool_call_id:
-        parts.append(f"call={ev.tool_call_id}")
-    if ev.delta is not None:
-        parts.append(f"delta={json.dumps(ev.delta, ensure_ascii=False)}")
-    if ev.reason:
-        parts.append(f"reason={json.dumps(ev.reason, ensure_ascii=False)}")
-    for key, value in ev.detail.items():
-        if key in ("mode", "continuation", "deferred", "judged", "subject"):
-            parts.append(f"{key}={json.dumps(value)}")
-    return " ".join(parts)
+    # Each field shown only when the event has it; texts are JSON-quoted (a delta may be "").
+    fields = (("rules", ",".join(ev.rules)), ("source", ev.source), ("call", ev.tool_call_id),
+              ("delta", None if ev.delta is None else json.dumps(ev.delta, ensure_ascii=False)),
+              ("reason", json.dumps(ev.reason, ensure_ascii=False) if ev.reason else None))
+    shown = [f"{key}={value}" for key, value in fields if value]
+    shown += [f"{key}={json.dumps(value)}" for key, value in ev.detail.items()
+              if key in ("mode", "continuation", "deferred", "judged", "subject")]
+    return " ".join([f"[{ev.step}]", ev.type, *shown])

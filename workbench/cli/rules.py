@@ -15,14 +15,13 @@ from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
 from workbench.cli.agent_config import (
-    add_agent_flags,
     config_json,
     config_lines,
     read_settings,
     resolve_agent,
     templates_for,
 )
-from workbench.cli.options import RulesFlag, add_rule_set_flags
+from workbench.cli.options import RulesFlag, add_agent_flags, add_rule_set_flags
 from workbench.cli.rule_checks import discover as _discover
 from workbench.cli.rule_checks import register_checks
 from workbench.errors import NotFoundError
@@ -41,7 +40,7 @@ BUILTIN = "builtin-defaults"
 def _add_discovery_flags(parser: argparse.ArgumentParser, *, rules: RulesFlag = None) -> None:
     add_rule_set_flags(parser, rules=rules, cwd=True, agent_dir=True, disable_rule=True,
                        rules_note="; repeatable; default: the rules discovered from --cwd" if rules else "")
-    add_agent_flags(parser)
+    add_agent_flags(parser, providers=True)
 
 
 def register(subparsers: Any) -> None:

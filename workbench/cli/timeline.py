@@ -6,11 +6,9 @@ import argparse
 from typing import Any
 
 from workbench.cli._output import add_json_flag, print_json
-from workbench.cli.options import add_rule_set_flags, rule_set_options
-from workbench.replay import ReplayConfig, run_session
-from workbench.replay.derive import open_stream
+from workbench.cli.options import add_rule_set_flags, stream_with_rules
+from workbench.replay import run_session
 from workbench.replay.timeline import build_timeline
-from workbench.rules import discover_rule_set
 from workbench.sessions.usage import usage_totals
 
 
@@ -32,10 +30,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    options = rule_set_options(args)
-    stream, session = open_stream(args.source)
-    rules = discover_rule_set(options).rules
-    result = run_session(stream, rules, ReplayConfig(cwd=stream.cwd or options.project, home=options.home))
+    stream, session, rules, config = stream_with_rules(args, args.source)
+    result = run_session(stream, rules, config)
     timeline = build_timeline(stream, result.events).filter(tool=args.tool, error=True if args.errors else None,
                                                             model=args.model)
     totals = usage_totals(session.entries) if session is not None else None

@@ -27,6 +27,8 @@
   ``cancel()``, ``wait()``). ``Bounded``, ``wait_all`` and ``culprits`` are its parts the backtest
   drives batch by batch.
 - ``open_stream(path, ...)``: a stream file as is, any other file derived from a session.
+- ``judge/``: judged rules (the judges, the judge queue of a finished message, the tallies of the
+  backtest, rule examples); the names below and ``AskJudge`` … ``judge_from_option`` come from there.
 - ``completed_outputs(message, *, cwd, edit_mode)`` -> ``JudgedOutput`` rows: a finished assistant
   message cut into the outputs judged rules and ``/omfg`` see (each tool call per file, reply, reasoning).
 - ``interrupts(mode, source)``: whether an interrupt mode aborts on a source; ``not_registered(rule)``
@@ -60,9 +62,7 @@ from workbench.replay.firings import (
     record_firings,
     snippet,
 )
-from workbench.replay.judge_tally import JudgedBacktest, SessionJudging, judge_line, summarize, tally_session
-from workbench.replay.judged_examples import example_judge, judged_outcome
-from workbench.replay.judges import (
+from workbench.replay.judge.judges import (
     API_KEY_ENV,
     AskJudge,
     FixedJudge,
@@ -73,7 +73,9 @@ from workbench.replay.judges import (
     ScriptJudge,
     judge_from_option,
 )
-from workbench.replay.judging import JudgedOutput, completed_outputs
+from workbench.replay.judge.queue import JudgedOutput, completed_outputs
+from workbench.replay.judge.rule_examples import example_judge, judged_outcome
+from workbench.replay.judge.tally import JudgedBacktest, SessionJudging, judge_line, summarize, tally_session
 from workbench.replay.memo import LastRuleSet
 from workbench.replay.persistence import SessionCopy
 from workbench.replay.probe import ProbeStream, probe_firings, probe_stream

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 from workbench.replay.engine import TtsrSettings
-from workbench.replay.judges import Judge
+from workbench.replay.judge.judges import Judge
 from workbench.replay.stream import Stream
 
 __all__ = ["AUTO_EDIT_MODE", "ReplayConfig", "ReplaySource", "SettingsInput", "Templates", "as_source", "settings_of"]

@@ -243,8 +243,36 @@ def _blocks_ok(content: Any) -> bool:
     return not isinstance(content, list) or all(isinstance(b, dict) and isinstance(b.get("type"), str) for b in content)
 
 
-_ASSISTANT, _RESULT, _USER = 0, 1, 2
+_MARK, _ASSISTANT, _RESULT, _USER = -1, 0, 1, 2
 _BUILD = {_RESULT: _tool_result_event, _USER: _user_event}
+
+
+def _outline(entries: Sequence[Any]) -> Iterator[tuple[int, Any]]:
+    """The stream ``entries`` give, one piece per message, in order: ``(_MARK, _TURN_START or
+    _TURN_END)`` around each turn (an assistant message opens one, a user message closes it), and
+    ``(_ASSISTANT | _RESULT | _USER, message)`` for the messages themselves. Injected messages are
+    not part of the recording and give nothing. ``derive_stream`` and ``LazyEvents`` both read it."""
+    in_turn = False
+    for entry in entries:
+        message = entry.message if entry.type == "message" else None
+        if message is None or _is_injection(entry):
+            continue
+        role = message.get("role")
+        if role == "assistant":
+            if in_turn:
+                yield _MARK, _TURN_END
+            yield _MARK, _TURN_START
+            in_turn = True
+            yield _ASSISTANT, message
+        elif role == "toolResult":
+            yield _RESULT, message
+        elif role in ("user", "developer") and message.get("content") is not None:
+            if in_turn:
+                yield _MARK, _TURN_END
+                in_turn = False
+            yield _USER, message
+    if in_turn:
+        yield _MARK, _TURN_END
 
 
 class LazyEvents(Sequence[StreamEvent]):
@@ -271,34 +299,19 @@ class LazyEvents(Sequence[StreamEvent]):
             items.append(item)
             n += count
 
-        in_turn = False
-        for entry in entries:
-            message = entry.message if entry.type == "message" else None
-            if message is None or _is_injection(entry):
-                continue
-            role = message.get("role")
-            if role == "assistant":
-                if in_turn:
-                    add(_TURN_END)
-                turn_starts.append(n)
-                add(_TURN_START)
-                in_turn = True
-                if not timestamp_ok(message.get("timestamp")):
-                    list(_assistant_events(message, policy, size))  # raises, naming the field, as derive_stream does
-                add((_ASSISTANT, message), _assistant_event_count(message, policy, size))
-            elif role == "toolResult":
-                if not _blocks_ok(message.get("content")):
-                    _tool_result_event(message)  # raises
-                add((_RESULT, message))
-            elif role in ("user", "developer") and message.get("content") is not None:
-                if in_turn:
-                    add(_TURN_END)
-                    in_turn = False
-                if not _blocks_ok(message["content"]):
-                    _user_event(message)  # raises
-                add((_USER, message))
-        if in_turn:
-            add(_TURN_END)
+        for kind, item in _outline(entries):
+            if kind == _MARK:
+                if item is _TURN_START:
+                    turn_starts.append(n)
+                add(item)
+            elif kind == _ASSISTANT:
+                if not timestamp_ok(item.get("timestamp")):
+                    list(_assistant_events(item, policy, size))  # raises, naming the field, as derive_stream does
+                add((_ASSISTANT, item), _assistant_event_count(item, policy, size))
+            else:
+                if not _blocks_ok(item.get("content")):
+                    _BUILD[kind](item)  # raises
+                add((kind, item))
         self._starts, self._items, self._total, self._turn_starts = starts, items, n, turn_starts
         self._built: OrderedDict[int, tuple[StreamEvent, ...]] = OrderedDict()
         self._lock = threading.Lock()
@@ -439,39 +452,23 @@ def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: i
 def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None, all_branches: bool,
             plans: Sequence[FeedPlan | None] | None) -> Stream:
     events: list[StreamEvent] = []
-    in_turn = False
     turn = -1
-    for entry in entries:
-        message = entry.message if entry.type == "message" else None
-        if message is None or _is_injection(entry):
-            continue
-        role = message.get("role")
-        if role == "assistant":
-            if in_turn:
-                events.append(_TURN_END)
-            events.append(_TURN_START)
-            in_turn = True
-            turn += 1
-            if plans is None or turn >= len(plans) or not timestamp_ok(message.get("timestamp")):
-                events.extend(_assistant_events(message, policy, size))  # (a bad timestamp raises there)
+    for kind, item in _outline(entries):
+        if kind == _MARK:
+            events.append(item)
+            if item is _TURN_START:
+                turn += 1
+        elif kind == _ASSISTANT:
+            if plans is None or turn >= len(plans) or not timestamp_ok(item.get("timestamp")):
+                events.extend(_assistant_events(item, policy, size))  # (a bad timestamp raises there)
             elif plans[turn] is None:
-                events.extend([PLACEHOLDER] * _assistant_event_count(message, policy, size))
+                events.extend([PLACEHOLDER] * _assistant_event_count(item, policy, size))
             else:
-                events.extend(_fed_events(message, plans[turn], policy, size))  # type: ignore[arg-type]  # not None
-        elif role == "toolResult" and plans is not None:
+                events.extend(_fed_events(item, plans[turn], policy, size))  # type: ignore[arg-type]  # not None
+        elif plans is not None:
             events.append(PLACEHOLDER)
-        elif role == "toolResult":
-            events.append(_tool_result_event(message))
-        elif role in ("user", "developer") and message.get("content") is not None:
-            if in_turn:
-                events.append(_TURN_END)
-                in_turn = False
-            if plans is not None:
-                events.append(PLACEHOLDER)
-                continue
-            events.append(_user_event(message))
-    if in_turn:
-        events.append(_TURN_END)
+        else:
+            events.append(_BUILD[kind](item))
     return Stream(_header(session, policy, size, all_branches), tuple(events))
 
 

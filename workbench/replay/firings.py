@@ -153,7 +153,7 @@ def record_firings(stream: Stream, rules: Sequence[Rule], config: ReplayConfig |
     """Play ``stream`` through a simulated session holding ``rules``; the recorder holds the firings.
 
     ``tick()`` runs after every event: a time bound then measures a stall per event, not per session.
-    ``config.judge`` answers judged rules (``workbench.replay.judges``); their verdicts are in
+    ``config.judge`` answers judged rules (``workbench.replay.judge.judges``); their verdicts are in
     ``sim.judge_rounds``. No time bound here: the caller bounds the whole run.
     """
     sim = SimulatedSession(rules, config, stream=stream)

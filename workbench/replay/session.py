@@ -4,7 +4,7 @@
 the agent session does: buffers reset per turn, deltas routed by stream key, interrupting matches
 abort the turn and retry on the *next recorded turn*, non-interrupting tool matches fold a reminder
 into that tool's result, non-interrupting prose matches become a deferred hidden follow-up. Judged
-rules (``question``) are asked of ``judge`` once a message completes (``workbench.replay.judging``).
+rules (``question``) are asked of ``judge`` once a message completes (``workbench.replay.judge.queue``).
 Persistence goes into an in-memory copy of the session, never the original file.
 """
 
@@ -24,7 +24,7 @@ from workbench.replay.events import (
     ReplayResult,
     StepStatus,
 )
-from workbench.replay.judging import JudgedHandling
+from workbench.replay.judge.queue import JudgedHandling
 from workbench.replay.notifications import NoticeRule, Notification
 from workbench.replay.persistence import SessionCopy
 from workbench.replay.stream import Stream, StreamEvent, thaw

@@ -144,47 +144,6 @@ def find_repo_root(cwd: Path, boundary: Path | None = None) -> Path | None:
     return None
 
 
-def make_context(
-    *,
-    cwd: str | os.PathLike[str] | None = None,
-    home: str | os.PathLike[str] | None = None,
-    repo_root: str | os.PathLike[str] | None = None,
-    agent_dir: str | os.PathLike[str] | None = None,
-    env: Mapping[str, str] | None = None,
-    plugin_roots: Iterable[str | os.PathLike[str]] = (),
-    boundary: str | os.PathLike[str] | None = None,
-    omp_package: str | os.PathLike[str] | None = None,
-) -> DiscoveryContext:
-    """Resolve the discovery inputs; ``None`` means the process's cwd / ``$HOME`` / environment.
-
-    ``boundary``: no upward walk (repo root, project RULES.md, ``.agent(s)``, ``.clinerules``) reads a
-    folder above it; ``None`` walks to ``/`` like the reference.
-    """
-    env = dict(os.environ if env is None else env)
-    cwd_path = Path(os.path.abspath(cwd if cwd is not None else os.getcwd()))
-    home_path = Path(os.path.abspath(home if home is not None else env.get("HOME") or Path.home()))
-    limit = Path(os.path.abspath(boundary)) if boundary is not None else None
-    root = Path(os.path.abspath(repo_root)) if repo_root is not None else find_repo_root(cwd_path, limit)
-    config_dirs = (env["PI_CONFIG_DIR"],) if env.get("PI_CONFIG_DIR") else DEFAULT_CONFIG_DIRS
-    if agent_dir is not None:
-        agent_dirs: tuple[Path, ...] = (Path(os.path.abspath(agent_dir)),)
-    elif env.get("PI_CODING_AGENT_DIR"):
-        agent_dirs = (Path(os.path.abspath(env["PI_CODING_AGENT_DIR"])),)
-    else:
-        agent_dirs = tuple(home_path / name / "agent" for name in config_dirs)
-    return DiscoveryContext(
-        cwd=cwd_path,
-        home=home_path,
-        repo_root=root,
-        agent_dirs=agent_dirs,
-        config_dirs=config_dirs,
-        env=env,
-        plugin_roots=tuple(Path(os.path.abspath(p)) for p in plugin_roots),
-        boundary=limit,
-        omp_package=os.fspath(omp_package) if omp_package is not None else None,
-    )
-
-
 def _validate(rule: Rule) -> str | None:
     if not rule.name:
         return "Missing rule name"
@@ -193,6 +152,54 @@ def _validate(rule: Rule) -> str | None:
     if not isinstance(rule.content, str) or not rule.content:
         return "Rule must have content"
     return None
+
+
+def _candidates(providers: list[RuleProvider], ctx: DiscoveryContext, disabled: set[str],
+                warnings: list[str]) -> list[tuple[RuleProvider, Rule]]:
+    """Every rule the chosen providers produce, in provider order, named after their provider."""
+    candidates: list[tuple[RuleProvider, Rule]] = []
+    for provider in providers:
+        provider_warnings: list[str] = []
+        try:
+            produced = provider.load(ctx, provider_warnings)
+        except Exception as exc:  # one provider failing never hides the others
+            produced = []
+            provider_warnings.append(f"Failed to load: {exc}")
+        warnings += [f"[{provider.display_name}] {w}" for w in provider_warnings]
+        for rule in produced:
+            if rule.source is None:
+                warnings.append(f"[{provider.display_name}] Skipping item without source: {rule.name}")
+                continue
+            if f"rule:{rule.name}" in disabled:
+                continue
+            named = replace(rule, source=replace(rule.source, provider_name=provider.display_name))
+            candidates.append((provider, named))
+    return candidates
+
+
+def _merge(candidates: list[tuple[RuleProvider, Rule]], warnings: list[str]) -> list[DiscoveredRule]:
+    """The first rule of a name wins; the later ones are shadowed (disabled files shadow nothing)."""
+    winners: dict[str, Rule] = {}
+    items: list[DiscoveredRule] = []
+    for provider, rule in candidates:
+        winner = winners.get(rule.name)
+        base = dict(rule=rule, provider=provider.id, provider_name=provider.display_name,
+                    level=rule.source.level if rule.source else "project", path=rule.path)
+        if provider.id != BUILTIN_PROVIDER and (rule.frontmatter or {}).get("enabled") is False:
+            # oh-my-pi 18.3 drops a discovered file whose frontmatter says `enabled: false` before
+            # de-duplication (so it shadows nothing); the bundled provider builds its files regardless.
+            items.append(DiscoveredRule(**base, disabled="enabled: false in its frontmatter"))  # type: ignore[arg-type]
+            continue
+        if winner is not None:
+            items.append(DiscoveredRule(**base, shadowed_by=winner.path,  # type: ignore[arg-type]
+                                        shadowed_by_provider=winner.source.provider if winner.source else None))
+            continue
+        winners[rule.name] = rule
+        error = _validate(rule)
+        if error:
+            warnings.append(f"[{provider.display_name}] Invalid item at {rule.path}: {error}")
+        items.append(DiscoveredRule(**base, invalid=error))  # type: ignore[arg-type]
+    return items
 
 
 def load_rules(
@@ -223,61 +230,45 @@ def load_rules(
     the workbench's own files); without it ``WORKBENCH_OMP_PACKAGE`` and global installs are tried
     (``workbench.rules.bundled``). A folder named that is no agent package raises ``NotFoundError``.
     """
-    ctx = make_context(cwd=cwd, home=home, repo_root=repo_root, agent_dir=agent_dir, env=env,
-                       plugin_roots=plugin_roots, boundary=boundary, omp_package=omp_package)
     wanted = set(providers) if providers is not None else None
     excluded = set(exclude_providers)
-    ctx = replace(ctx, enabled_providers=frozenset(enabled_providers), disabled_providers=frozenset(disabled_providers),
-                  explicit_providers=frozenset(wanted or ()))
+    env = dict(os.environ if env is None else env)
+    cwd_path = Path(os.path.abspath(cwd if cwd is not None else os.getcwd()))
+    home_path = Path(os.path.abspath(home if home is not None else env.get("HOME") or Path.home()))
+    limit = Path(os.path.abspath(boundary)) if boundary is not None else None
+    root = Path(os.path.abspath(repo_root)) if repo_root is not None else find_repo_root(cwd_path, limit)
+    config_dirs = (env["PI_CONFIG_DIR"],) if env.get("PI_CONFIG_DIR") else DEFAULT_CONFIG_DIRS
+    if agent_dir is not None:
+        agent_dirs: tuple[Path, ...] = (Path(os.path.abspath(agent_dir)),)
+    elif env.get("PI_CODING_AGENT_DIR"):
+        agent_dirs = (Path(os.path.abspath(env["PI_CODING_AGENT_DIR"])),)
+    else:
+        agent_dirs = tuple(home_path / name / "agent" for name in config_dirs)
+    ctx = DiscoveryContext(
+        cwd=cwd_path,
+        home=home_path,
+        repo_root=root,
+        agent_dirs=agent_dirs,
+        config_dirs=config_dirs,
+        env=env,
+        plugin_roots=tuple(Path(os.path.abspath(p)) for p in plugin_roots),
+        boundary=limit,
+        omp_package=os.fspath(omp_package) if omp_package is not None else None,
+        enabled_providers=frozenset(enabled_providers),
+        disabled_providers=frozenset(disabled_providers),
+        explicit_providers=frozenset(wanted or ()),
+    )
     excluded |= ctx.disabled_providers
     bundled = None
     if (wanted is None or BUILTIN_PROVIDER in wanted) and BUILTIN_PROVIDER not in excluded:
         # Resolved before the providers run so that a bad --omp-package is an error, not a warning.
         bundled = find_bundled_source(omp_package=ctx.omp_package, env=ctx.env, home=ctx.home)
         ctx = replace(ctx, bundled=bundled)
-    disabled = set(disabled_extensions)
     switches = tuple(_switch(p, ctx, wanted, excluded) for p in PROVIDERS)
     warnings: list[str] = []
-    candidates: list[tuple[RuleProvider, Rule]] = []
-    for provider in PROVIDERS:
-        if (wanted is not None and provider.id not in wanted) or provider.id in excluded:
-            continue
-        provider_warnings: list[str] = []
-        try:
-            produced = provider.load(ctx, provider_warnings)
-        except Exception as exc:  # one provider failing never hides the others
-            produced = []
-            provider_warnings.append(f"Failed to load: {exc}")
-        warnings += [f"[{provider.display_name}] {w}" for w in provider_warnings]
-        for rule in produced:
-            if rule.source is None:
-                warnings.append(f"[{provider.display_name}] Skipping item without source: {rule.name}")
-                continue
-            if f"rule:{rule.name}" in disabled:
-                continue
-            named = replace(rule, source=replace(rule.source, provider_name=provider.display_name))
-            candidates.append((provider, named))
-
-    winners: dict[str, Rule] = {}
-    items: list[DiscoveredRule] = []
-    for provider, rule in candidates:
-        winner = winners.get(rule.name)
-        base = dict(rule=rule, provider=provider.id, provider_name=provider.display_name,
-                    level=rule.source.level if rule.source else "project", path=rule.path)
-        if provider.id != BUILTIN_PROVIDER and (rule.frontmatter or {}).get("enabled") is False:
-            # oh-my-pi 18.3 drops a discovered file whose frontmatter says `enabled: false` before
-            # de-duplication (so it shadows nothing); the bundled provider builds its files regardless.
-            items.append(DiscoveredRule(**base, disabled="enabled: false in its frontmatter"))  # type: ignore[arg-type]
-            continue
-        if winner is not None:
-            items.append(DiscoveredRule(**base, shadowed_by=winner.path,  # type: ignore[arg-type]
-                                        shadowed_by_provider=winner.source.provider if winner.source else None))
-            continue
-        winners[rule.name] = rule
-        error = _validate(rule)
-        if error:
-            warnings.append(f"[{provider.display_name}] Invalid item at {rule.path}: {error}")
-        items.append(DiscoveredRule(**base, invalid=error))  # type: ignore[arg-type]
+    chosen = [p for p in PROVIDERS if (wanted is None or p.id in wanted) and p.id not in excluded]
+    candidates = _candidates(chosen, ctx, set(disabled_extensions), warnings)
+    items = _merge(candidates, warnings)
     active = tuple(item.rule for item in items if item.active)
     return RuleLoadResult(rules=active, items=tuple(items), warnings=tuple(warnings), bundled=bundled,
                           providers=switches)

@@ -6,7 +6,7 @@ scope, inside the rule's globs, past the repeat gate and, when the rule also has
 ``astCondition``, passing that cheap pre-filter on the whole output. One judge request per output
 asks every candidate's question; the rules answered yes (probability >= ``JUDGED_RULE_THRESHOLD``) are
 ``claim``ed (marked injected so a second verdict cannot deliver them twice) and delivered as a
-non-interrupting warning. Asking is the session's business (``workbench.replay.judging``); this module
+non-interrupting warning. Asking is the session's business (``workbench.replay.judge.queue``); this module
 holds the engine half, mixed into ``TtsrManager``.
 
 Content sent to the judge is cut to ``JUDGED_CONTENT_MAX_TOKENS``. The reference counts tokens with

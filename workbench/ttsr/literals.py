@@ -230,9 +230,7 @@ class LiteralParser(PatternCursor):
 
     def atom_escape(self) -> LiteralInfo:
         p, i = self.p, self.i
-        if i + 1 >= len(p):
-            raise ScanAbort
-        e = p[i + 1]
+        e = self.escaped()
         if e in "dDwWsS":
             self.i += 2
             return LiteralInfo(None, [])

@@ -11,7 +11,7 @@ quantifiers, assertions) is ``workbench.ttsr.pattern_scanner``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from workbench.ttsr.code_units import ESCAPE_CLASS_BODY, code_unit, engine_text, py_char
 from workbench.ttsr.pattern_shape import ShapeInfo, char_info
@@ -19,6 +19,10 @@ from workbench.ttsr.pattern_shape import ShapeInfo, char_info
 QUANTIFIER = re.compile(r"\*|\+|\?|\{(\d+)(?:(,)(\d*))?\}")
 _HEX2 = re.compile(r"[0-9a-fA-F]{2}")
 _HEX4 = re.compile(r"[0-9a-fA-F]{4}")
+_OCTAL = re.compile(r"[0-7]{1,3}")
+_SIMPLE_ESCAPES = {"f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
+# `\xHH` is a character; `\uHHHH` a UTF-16 code unit (an astral half maps as ``engine_text`` does).
+_HEX_ESCAPES: dict[str, tuple[re.Pattern[str], Callable[[int], str]]] = {"x": (_HEX2, chr), "u": (_HEX4, code_unit)}
 # Class escapes and whether their set contains `\n`.
 CLASS_NEWLINE = {"d": False, "D": True, "w": False, "W": True, "s": True, "S": False}
 
@@ -42,6 +46,15 @@ class PatternCursor:
         self.icase = icase
 
     # -- output helpers -------------------------------------------------------------------------
+    def copy(self, n: int) -> None:
+        """Copy the next ``n`` characters of the pattern to ``out`` as they are, and step past them."""
+        self.copy_to(self.i + n)
+
+    def copy_to(self, end: int) -> None:
+        """Copy the pattern up to index ``end`` to ``out`` as it is, and step there."""
+        self.out.append(self.p[self.i : end])
+        self.i = end
+
     def emit_char(self, ch: str) -> None:
         """Emit one literal code unit (or an astral char as two mapped units), escaped."""
         mapped = engine_text(ch)
@@ -49,61 +62,52 @@ class PatternCursor:
             self.out.append(f"\\u{ord(c):04X}" if ord(c) > 0x7E or not c.isalnum() else c)
 
 
+    def escaped(self) -> str:
+        """The character after the backslash at ``self.i``; a pattern that ends in the backslash
+        cannot be analysed (the engine reports it)."""
+        if self.i + 1 >= len(self.p):
+            raise ScanAbort
+        return self.p[self.i + 1]
+
     def char_escape(self, in_class: bool) -> str:
         """Decode one character escape at ``self.i`` (pointing at the backslash)."""
         p, i = self.p, self.i
         e = p[i + 1]
-        simple = {"f": "\f", "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
-        if e in simple:
-            self.i += 2
-            return simple[e]
-        if e == "b" and in_class:
-            self.i += 2
-            return "\b"
-        if e == "0" and not p[i + 2 : i + 3].isdigit():
-            self.i += 2
-            return "\0"
-        if e in "89":
-            self.i += 2
-            return e
-        if e.isdigit():
-            m = re.compile(r"[0-7]{1,3}").match(p, i + 1)
+        width = 2  # the backslash and the letter
+        hexa = _HEX_ESCAPES.get(e)
+        if e in _SIMPLE_ESCAPES:
+            out = _SIMPLE_ESCAPES[e]
+        elif e == "b" and in_class:
+            out = "\b"
+        elif e == "0" and not p[i + 2 : i + 3].isdigit():
+            out = "\0"
+        elif e.isdigit() and e not in "89":
+            m = _OCTAL.match(p, i + 1)
             assert m is not None
             digits = m.group()
             if int(digits, 8) > 0o377:
                 digits = digits[:2]
-            self.i += 1 + len(digits)
-            return chr(int(digits, 8))
-        if e == "x":
-            if _HEX2.match(p, i + 2):
-                self.i += 4
-                return chr(int(p[i + 2 : i + 4], 16))
-            self.i += 2
-            return "x"
-        if e == "u":
-            if _HEX4.match(p, i + 2):
-                self.i += 6
-                return code_unit(int(p[i + 2 : i + 6], 16))
-            # JS non-unicode: `\u` not followed by four hex digits is the letter u (`\u{2}` = uu).
-            self.i += 2
-            return "u"
-        if e == "c":
+            width, out = 1 + len(digits), chr(int(digits, 8))
+        elif hexa is not None and (m := hexa[0].match(p, i + 2)):
+            width, out = 2 + len(m.group()), hexa[1](int(m.group(), 16))
+        elif e == "c":
             nxt = p[i + 2 : i + 3]
-            if nxt.isascii() and nxt.isalpha():
-                self.i += 3
-                return chr(ord(nxt) % 32)
-            raise ScanAbort
-        self.i += 2
-        return e
+            if not (nxt.isascii() and nxt.isalpha()):
+                raise ScanAbort
+            width, out = 3, chr(ord(nxt) % 32)
+        else:
+            # An identity escape. JS non-unicode: `\8`, `\9`, and `\x` / `\u` not followed by their
+            # hex digits are the letters themselves (`\u{2}` = uu).
+            out = e
+        self.i += width
+        return out
 
     def char_class(self) -> ShapeInfo:
         p = self.p
-        self.out.append("[")
-        self.i += 1
+        self.copy(1)  # [
         negated = p[self.i : self.i + 1] == "^"
         if negated:
-            self.out.append("^")
-            self.i += 1
+            self.copy(1)
         has_nl = False  # certainly contains \n
         maybe_nl = False  # might contain \n (unanalysed members)
         parts: list[str] | None = []  # Python class body of the listed members (None: unknown)
@@ -125,25 +129,29 @@ class PatternCursor:
             else:
                 parts.append(py_char(units))
 
+        def add_class_escape(e: str) -> None:
+            """A class escape member (``\\d``, ``\\W``…): Python's class body says it, or nothing can."""
+            nonlocal parts, has_nl
+            has_nl = has_nl or CLASS_NEWLINE[e]
+            if parts is None:
+                return
+            if e in ESCAPE_CLASS_BODY:
+                parts.append(ESCAPE_CLASS_BODY[e])
+            else:
+                parts = None
+
         while True:
             if self.i >= len(p):
                 raise ScanAbort
             c = p[self.i]
             if c == "]":
-                self.out.append("]")
-                self.i += 1
+                self.copy(1)
                 break
             if c == "\\":
                 e = p[self.i + 1 : self.i + 2]
                 if e in CLASS_NEWLINE:
-                    self.out.append(p[self.i : self.i + 2])
-                    self.i += 2
-                    has_nl = has_nl or CLASS_NEWLINE[e]
-                    if parts is not None:
-                        if e in ESCAPE_CLASS_BODY:
-                            parts.append(ESCAPE_CLASS_BODY[e])
-                        else:
-                            parts = None
+                    self.copy(2)
+                    add_class_escape(e)
                     continue
                 if e == "-":
                     self.out.append("\\-")
@@ -168,14 +176,10 @@ class PatternCursor:
                         # `[a-\d]`: Annex B reads a literal '-' next to a class escape.
                         self.out.append("\\-" + p[self.i : self.i + 2])
                         self.i += 2
-                        has_nl = has_nl or CLASS_NEWLINE[e] or ch == "\n"
+                        has_nl = has_nl or ch == "\n"
                         add_char(ch)
                         add_char("-")
-                        if parts is not None:
-                            if e in ESCAPE_CLASS_BODY:
-                                parts.append(ESCAPE_CLASS_BODY[e])
-                            else:
-                                parts = None
+                        add_class_escape(e)
                         continue
                     hi = self.char_escape(in_class=True)
                 else:

@@ -55,8 +55,7 @@ class _Scanner(PatternCursor):
     def disjunction(self) -> ShapeInfo:
         info = self.alternative()
         while self.i < len(self.p) and self.p[self.i] == "|":
-            self.out.append("|")
-            self.i += 1
+            self.copy(1)
             info = info.union(self.alternative())
         return info
 
@@ -70,30 +69,25 @@ class _Scanner(PatternCursor):
         p, i = self.p, self.i
         c = p[i]
         if c == "^":
-            self.out.append("^")
-            self.i += 1
+            self.copy(1)
             self._no_quantifier()
             return ShapeInfo(0, 0, 1, False, False, True)
         if c == "$":
-            self.out.append("$")
-            self.i += 1
+            self.copy(1)
             self._no_quantifier()
             return ShapeInfo(0, 1, 0, False, True, False)
         if c == "\\" and p[i + 1 : i + 2] in ("b", "B"):
-            self.out.append(p[i : i + 2])
-            self.i += 2
+            self.copy(2)
             self._no_quantifier()
             return ShapeInfo(0, 1, 1, False, True, False)
         if p.startswith("(?<=", i) or p.startswith("(?<!", i):
-            self.out.append(p[i : i + 4])
-            self.i += 4
+            self.copy(4)
             body = self.disjunction()
             self._close()
             self._no_quantifier()
             return body.zero_width(back=body.maxw + body.back + 1, nonmono=body.nonmono or p[i + 3] == "!")
         if p.startswith("(?=", i) or p.startswith("(?!", i):
-            self.out.append(p[i : i + 3])
-            self.i += 3
+            self.copy(3)
             body = self.disjunction()
             self._close()
             atom = body.zero_width(nonmono=body.nonmono or p[i + 2] == "!")
@@ -103,8 +97,7 @@ class _Scanner(PatternCursor):
     def _close(self) -> None:
         if self.i >= len(self.p) or self.p[self.i] != ")":
             raise ScanAbort
-        self.out.append(")")
-        self.i += 1
+        self.copy(1)
 
     def _no_quantifier(self) -> None:
         m = QUANTIFIER.match(self.p, self.i)
@@ -115,11 +108,9 @@ class _Scanner(PatternCursor):
         m = QUANTIFIER.match(self.p, self.i)
         if m is None:
             return atom
-        self.out.append(m.group())
-        self.i = m.end()
+        self.copy_to(m.end())
         if self.p[self.i : self.i + 1] == "?":
-            self.out.append("?")
-            self.i += 1
+            self.copy(1)
         tok = m.group()
         if tok == "*":
             hi: float = INF
@@ -151,8 +142,7 @@ class _Scanner(PatternCursor):
         p, i = self.p, self.i
         c = p[i]
         if c == ".":
-            self.out.append(".")
-            self.i += 1
+            self.copy(1)
             return char_info(self.dotall, None if self.dotall else "[^\\n\\r\\u2028\\u2029]")
         if c == "[":
             start = len(self.out)
@@ -176,29 +166,25 @@ class _Scanner(PatternCursor):
         capture = False
         saved_dotall = self.dotall
         if p.startswith("(?:", i):
-            self.out.append("(?:")
-            self.i += 3
+            self.copy(3)
         elif p.startswith("(?<", i):
             m = re.compile(r"\(\?<([A-Za-z_$][\w$]*)>").match(p, i)
             if m is None:
                 raise ScanAbort
-            self.out.append(m.group())
-            self.i = m.end()
+            self.copy_to(m.end())
             capture = True
             self.names.setdefault(m.group(1), self.next_group + 1)
         elif p.startswith("(?", i):
             m = re.compile(r"\(\?([ims]*)(?:-([ims]*))?:").match(p, i)
             if m is None:
                 raise ScanAbort
-            self.out.append(m.group())
-            self.i = m.end()
+            self.copy_to(m.end())
             if "s" in (m.group(1) or ""):
                 self.dotall = True
             elif "s" in (m.group(2) or ""):
                 self.dotall = False
         else:
-            self.out.append("(")
-            self.i += 1
+            self.copy(1)
             capture = True
         index = 0
         if capture:
@@ -213,13 +199,10 @@ class _Scanner(PatternCursor):
 
     def atom_escape(self) -> ShapeInfo:
         p, i = self.p, self.i
-        if i + 1 >= len(p):
-            raise ScanAbort
-        e = p[i + 1]
+        e = self.escaped()
         if e in CLASS_NEWLINE:
             start = len(self.out)
-            self.out.append(p[i : i + 2])
-            self.i += 2
+            self.copy(2)
             self._fold_set(start)
             return char_info(CLASS_NEWLINE[e], ESCAPE_CLASS[e])
         if e.isdigit() and e != "0":
@@ -227,16 +210,14 @@ class _Scanner(PatternCursor):
             assert m is not None
             n = int(m.group())
             if n <= self.group_count:
-                self.out.append(p[i : m.end()])
-                self.i = m.end()
+                self.copy_to(m.end())
                 return self._backref(n)
             # Annex B: more than the group count is a legacy octal (`\2` = U+0002) or `\8`.
         if e == "k" and self.has_names:
             m = re.compile(r"\\k<([A-Za-z_$][\w$]*)>").match(p, i)
             if m is None:
                 raise ScanAbort
-            self.out.append(m.group())
-            self.i = m.end()
+            self.copy_to(m.end())
             return self._backref(self.names.get(m.group(1), 0))
         ch = self.char_escape(in_class=False)
         self._emit_literal(ch)

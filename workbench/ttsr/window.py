@@ -82,15 +82,13 @@ class StreamBuffer:
     def text(self) -> str:
         """The buffer as received (what the reference holds)."""
         if self._text is None:
-            self._text = "".join(self._chunks)
-            self._chunks = [self._text] if self._text else []
+            self._text = _join(self._chunks)
         return self._text
 
     @property
     def etext(self) -> str:
         if self._etext is None:
-            self._etext = "".join(self._echunks)
-            self._echunks = [self._etext] if self._etext else []
+            self._etext = _join(self._echunks)
         return self._etext
 
     def etail(self, start: int) -> str:
@@ -196,6 +194,14 @@ class StreamBuffer:
         )
         self.lit_alive = (entries, self.lit_seen, kept)
         return kept
+
+
+def _join(chunks: list[str]) -> str:
+    """The chunks as one string; the list is left holding just that string, so the next join after
+    more deltas joins two pieces instead of every delta again."""
+    joined = "".join(chunks)
+    chunks[:] = [joined] if joined else []
+    return joined
 
 
 def _newline_positions(text: str, offset: int) -> list[int]:

@@ -19,7 +19,7 @@ import param
 from panel.viewable import Viewer
 
 from workbench.errors import JudgePending
-from workbench.replay.judges import AskJudge, FixedJudge
+from workbench.replay.judge.judges import AskJudge, FixedJudge
 from workbench.ui.entry_html import esc, pre, table_html
 from workbench.ui.theme import theme_sheets
 

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.replay.engine import JUDGED_RULE_THRESHOLD
-from workbench.replay.judges import ScriptJudge
-from workbench.replay.judging import JudgeItem, completed_outputs
+from workbench.replay.judge.judges import ScriptJudge
+from workbench.replay.judge.queue import JudgeItem, completed_outputs
 
 
 def example_judge(rule_name: str, answer: float | None) -> ScriptJudge:

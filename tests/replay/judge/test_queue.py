@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests.replay.conftest import ev, prose_turn, rule, stream_of, tool_turn
 from workbench.errors import JudgePending
 from workbench.replay import ReplayConfig, Stepper, run_session
-from workbench.replay.judges import AskJudge, FixedJudge, ScriptJudge
-from workbench.replay.judging import completed_outputs
+from workbench.replay.judge.judges import AskJudge, FixedJudge, ScriptJudge
+from workbench.replay.judge.queue import completed_outputs
 from workbench.rules import Rule
-
-from .conftest import ev, prose_turn, rule, stream_of, tool_turn
 
 
 def judged(name: str, question: str = "Does it break the rule?", **kw) -> Rule:
@@ -134,9 +133,9 @@ def test_probability_threshold_is_point_seven():
 
 
 def test_content_is_cut_to_the_token_limit(monkeypatch):
-    from workbench.replay import judging
+    from workbench.replay.judge import queue
 
-    monkeypatch.setattr(judging, "JUDGED_CONTENT_MAX_TOKENS", 3)
+    monkeypatch.setattr(queue, "JUDGED_CONTENT_MAX_TOKENS", 3)
     result = run_session(stream_of(prose_turn("one two three four five six")), [judged("j")], ReplayConfig(cwd="/proj", judge=FixedJudge(False), time_bound=None))
     request = result.judge_rounds[0].items[0].request
     assert request.truncated and request.content == "one two three" and request.tokens == 3

@@ -10,9 +10,10 @@ from typing import ClassVar
 
 import pytest
 
+from tests.replay.conftest import prose_turn, stream_of
 from workbench.errors import JudgeError, JudgeFileError, UsageError
 from workbench.replay import ReplayConfig, run_session
-from workbench.replay.judges import (
+from workbench.replay.judge.judges import (
     API_KEY_ENV,
     AskJudge,
     FixedJudge,
@@ -24,8 +25,6 @@ from workbench.replay.judges import (
     parse_answer,
 )
 from workbench.rules import Rule
-
-from .conftest import prose_turn, stream_of
 
 
 def request(*rules: str, turn: int = 0) -> JudgeRequest:

@@ -1,4 +1,5 @@
-"""Judged rules in the simulated session (reference 18.3 ``ttsr-coordinator.ts`` / ``ttsr-outputs.ts``).
+"""The judge queue: judged rules in the simulated session (reference 18.3 ``ttsr-coordinator.ts`` /
+``ttsr-outputs.ts``).
 
 After an assistant message completes (not aborted, not errored) each of its outputs is checked: every
 tool call (one output per file the tool reports entries for, else its digest or its serialised
@@ -36,7 +37,8 @@ from workbench.replay.engine import (
     render_rules,
     token_prefix,
 )
-from workbench.replay.judges import AskJudge, Judge, JudgeQuestion, JudgeRequest
+from workbench.replay.judge.judges import AskJudge, Judge, JudgeQuestion, JudgeRequest
+from workbench.replay.stream import thaw
 
 ItemStatus = Literal["no candidates", "no judge", "waiting", "answered", "error"]
 
@@ -130,19 +132,11 @@ def _tool_outputs(block: Mapping[str, Any], index: int, cwd: str, edit_mode: str
         return out
     # JSON.stringify: compact, non-ASCII kept.
     content = surface.digest if surface.digest is not None else json.dumps(
-        _plain(args), separators=(",", ":"), ensure_ascii=False)
+        thaw(args), separators=(",", ":"), ensure_ascii=False)
     ctx = engine.context("tool", tool_name=name, file_paths=surface.paths, stream_key=key)
     first = surface.paths[0] if surface.paths else None
     subject = f"`{name}` call on `{first}`" if first else f"`{name}` call"
     return [JudgedOutput(subject, content, ctx)]
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
 
 
 @dataclass(slots=True)

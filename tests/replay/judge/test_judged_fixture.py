@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.replay.test_judges import FakeChat
+from tests.replay.judge.test_judges import FakeChat
 from workbench.cli import main
 from workbench.errors import JudgePending
 from workbench.replay import ReplayConfig, Stepper, read_stream
-from workbench.replay.judges import AskJudge
+from workbench.replay.judge.judges import AskJudge
 from workbench.rules import load_rules
 
-FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "judged"
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "judged"
 STREAM = FIXTURE / "session.stream.jsonl"
 JUDGED = ["careful-python-edits", "no-unverified-success"]
 
