@@ -71,6 +71,14 @@ def _name(rng: random.Random) -> str:
     return rng.choice(NAMES)
 
 
+def _put(files: dict[str, str], folder: str, stem: str, ext: str, text: str) -> None:
+    """Add a rule file unless its folder already has one of that name (``x.md`` beside ``x.mdc``):
+    which of two would win is the order of the agent's native glob, which is not published."""
+    if any(p.startswith(f"{folder}/{stem}.") and "/" not in p[len(folder) + 1:] for p in files):
+        return
+    files[f"{folder}/{stem}{ext}"] = text
+
+
 def _settings(rng: random.Random, keys: int) -> dict[str, Any]:
     data: dict[str, Any] = {}
     ttsr: dict[str, Any] = {}
@@ -118,7 +126,7 @@ def capability_case(seed: int) -> dict[str, Any]:
     omp_dirs = [f"{project}/.omp" if not sub or rng.random() < 0.5 else f"{cwd}/.omp"]
     for directory in omp_dirs:
         for _ in range(rng.randint(0, 3)):
-            files[f"{directory}/rules/{_name(rng)}{rng.choice(['.md', '.md', '.mdc'])}"] = _rule_text(rng)
+            _put(files, f"{directory}/rules", _name(rng), rng.choice([".md", ".md", ".mdc"]), _rule_text(rng))
         if rng.random() < 0.25:
             files[f"{directory}/RULES.md"] = _rule_text(rng)
     for _ in range(rng.randint(0, 2)):
@@ -132,7 +140,7 @@ def capability_case(seed: int) -> dict[str, Any]:
     # Cursor, Windsurf, Cline, GitHub: project folders (cwd only) and the opt-in user folders.
     if rng.random() < 0.45:
         for _ in range(rng.randint(1, 2)):
-            files[f"{cwd}/.cursor/rules/{_name(rng)}{rng.choice(['.mdc', '.md'])}"] = _rule_text(rng)
+            _put(files, f"{cwd}/.cursor/rules", _name(rng), rng.choice([".mdc", ".md"]), _rule_text(rng))
     if rng.random() < 0.3:
         files[f"home/.cursor/rules/{_name(rng)}.mdc"] = _rule_text(rng)
     if rng.random() < 0.35:
@@ -147,9 +155,11 @@ def capability_case(seed: int) -> dict[str, Any]:
             for _ in range(rng.randint(1, 2)):
                 files[f"{where}/.clinerules/{_name(rng)}.md"] = _rule_text(rng)
     if rng.random() < 0.35:
-        for _ in range(rng.randint(1, 2)):
+        # One name once in the whole tree: the order of two namesakes in different subfolders would
+        # be the native glob's.
+        for name in rng.sample(NAMES, rng.randint(1, 2)):
             folder = rng.choice(["", "backend/", "deep/er/"])
-            stem = _name(rng) + rng.choice([".instructions", ".instructions", ""])
+            stem = name + rng.choice([".instructions", ".instructions", ""])
             files[f"{cwd}/.github/instructions/{folder}{stem}.md"] = _github_text(rng)
     # Claude Code marketplace plugins: Claude's registry (user scope: opt-in) and oh-my-pi's.
     if rng.random() < 0.3:
@@ -194,3 +204,48 @@ def capability_case(seed: int) -> dict[str, Any]:
     if rng.random() < 0.1:
         overrides["disabledProviders"] = rng.sample(PROVIDERS, 1)
     return {"seed": seed, "files": files, "cwd": cwd, "overrides": overrides}
+
+
+# Small built folders for the corners the random ones reach rarely: blank files where a single-file
+# rule is read (windsurf's global_rules.md, .clinerules, RULES.md), a disabled or empty winner over a
+# namesake, a disabledExtensions entry for a name several providers hold, an .omp folder holding only
+# settings, foreign user folders switched on by every spelling.
+EDGES: list[dict[str, Any]] = [
+    {"home/.codeium/windsurf/memories/global_rules.md": "  \n\n", "home/.omp/agent/config.yml": '"enabledProviders": ["windsurf"]\n'},
+    {"home/.codeium/windsurf/memories/global_rules.md": "---\ndescription: x\n---\n", "home/.omp/agent/config.yml": '"enabledProviders": ["*"]\n'},
+    {"proj/.clinerules": "\n"},
+    {"proj/.clinerules": "---\nalwaysApply: true\n---\n\n"},
+    {"proj/.omp/RULES.md": " \n", "home/.omp/agent/RULES.md": "---\nenabled: false\n---\nx\n"},
+    {"proj/.omp/rules/style.md": "---\nenabled: false\n---\nnot this\n", "proj/.cursor/rules/style.mdc": "cursor's\n"},
+    {"proj/.omp/rules/style.md": "---\ndescription: empty\n---\n", "proj/.agents/rules/style.md": "agents'\n"},
+    {"proj/.omp/rules/style.md": "native\n", "proj/.agents/rules/style.md": "agents'\n",
+     "proj/.omp/config.yml": '"disabledExtensions": ["rule:style"]\n'},
+    {"proj/.omp/settings.json": '{"ttsr": {"repeatGap": 4}}', "proj/.agents/rules/docs.md": "d\n"},
+    {"proj/.omp/config.yml": "", "proj/.omp/rules/a.md": "a\n"},
+    {"home/.cursor/rules/c.mdc": "c\n", "home/.omp/agent/config.yml": '"enabledProviders": ["all"]\n'},
+    {"home/.cursor/rules/c.mdc": "c\n", "home/.omp/agent/config.yml": '"enabledProviders": ["cursor"]\n',
+     "proj/.omp/config.yml": '"disabledProviders": ["cursor"]\n'},
+    {"home/.claude/plugins/cache/m/p/rules/r.md": "r\n", "home/.omp/agent/config.yml": '"enabledProviders": ["claude"]\n',
+     "home/.claude/plugins/installed_plugins.json":
+         '{"version": 2, "plugins": {"p@m": [{"installPath": "@ROOT@/home/.claude/plugins/cache/m/p", "scope": "user"}]}}'},
+    {"home/.claude/plugins/cache/m/p/rules/r.md": "r\n",
+     "home/.claude/plugins/installed_plugins.json":
+         '{"version": 2, "plugins": {"p@m": [{"installPath": "@ROOT@/home/.claude/plugins/cache/m/p", "scope": "local", '
+         '"projectPath": "@ROOT@/proj"}], "bad": [{"installPath": "/x"}], "q@m": [{"scope": "user"}]}}'},
+    {"home/.omp/plugins/cache/p/rules/r.md": "r\n", "home/.omp/plugins/installed_plugins.json":
+         '{"version": 1, "plugins": {"p@m": [{"installPath": "@ROOT@/home/.omp/plugins/cache/p", "enabled": false}]}}'},
+    {"proj/.github/instructions/a.instructions.md": "---\napplyTo: \"**/*\"\n---\nall\n",
+     "proj/.github/instructions/b.instructions.md": "---\napplyTo: [\"*.ts, *.js\", \" \"]\ndescription: mine\n---\nb\n",
+     "proj/.github/instructions/c.instructions.md": "no frontmatter\n"},
+    {"proj/.omp/config.yml": '"ttsr": "off"\n', "home/.omp/agent/config.yml": '"ttsr": {"enabled": false}\n'},
+    {"home/.omp/agent/config.yml": '"ttsr": "off"\n', "proj/.omp/config.yml": '"ttsr": {"repeatMode": "after-gap"}\n'},
+    {"proj/.omp/config.yml": '"ttsr": {"repeatGap": 2.5, "disabledRules": [1, "x"]}\n"enabledProviders": "cursor"\n'},
+    {"proj/.claude/settings.json": '{"ttsr": {"judge": "off"}}', "proj/.cursor/settings.json": '{"ttsr": {"judge": "on"}}',
+     "proj/.omp/config.yml": '"ttsr": {"judge": "auto"}\n'},
+]
+
+
+def edge_case(index: int) -> dict[str, Any]:
+    files = dict(EDGES[index])
+    files.setdefault("proj/.git/HEAD", "ref: refs/heads/main\n")
+    return {"seed": 50_000 + index, "files": files, "cwd": "proj", "overrides": {}}

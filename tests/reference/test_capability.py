@@ -30,11 +30,12 @@ import pytest
 
 from tests.reference.deviations import CAPABILITY_DEVIATIONS, Deviation
 from tests.reference.differential import Suite, _short
-from tests.reference.generate_capability import capability_case
+from tests.reference.generate_capability import EDGES, capability_case, edge_case
 from tests.reference.oracle import Oracle
 from tests.reference.workbench_capability import materialize, run_workbench
 
-CASES = 400
+GENERATED = 400
+CASES = GENERATED + len(EDGES)
 _ROOT: list[Path] = []
 _INPUTS: dict[int, dict[str, Any]] = {}  # seed -> the materialized case (absolute folders)
 _PACKAGE: list[str] = []
@@ -97,7 +98,8 @@ def _only_the_seed_layout(case: dict[str, Any]) -> bool:
 
 _DEVIATIONS = [Deviation(d.key, d.reason, lambda c, d=d: d.applies(c) and _only_the_seed_layout(c))
                if d.key == "capability.xcsh-seed-layout" else d for d in CAPABILITY_DEVIATIONS]
-CAPABILITY = Suite("capability (rule loading, ttsr settings)", [capability_case(seed) for seed in range(CASES)],
+CAPABILITY = Suite("capability (rule loading, ttsr settings)", [capability_case(seed) for seed in range(GENERATED)]
+                   + [edge_case(i) for i in range(len(EDGES))],
                    _ours, _differ, reference=_reference, deviations=_DEVIATIONS)
 
 
