@@ -10,12 +10,14 @@ const deps = `${import.meta.dir}/shims/capability-deps.ts`;
 
 // Package modules absent at the versions the reference needs -> the names its files import.
 const STUBS: Record<string, string[]> = {
+	// Setting defaults and schema checks of other domains, config-file validation, file writing.
 	"@oh-my-pi/pi-wire/skillshare": ["DEFAULT_SKILLS_URL"],
 	"@oh-my-pi/omptype": ["OmpErrors", "type"],
 	"@oh-my-pi/pi-utils/file-lock": ["withFileLock"],
 	"@oh-my-pi/pi-utils/yaml-config": ["stringifyYamlConfig"],
 	"@oh-my-pi/pi-ai/utils/schema": ["arkToWireSchema", "isArkSchema"],
-	"@oh-my-pi/pi-agent-core/compaction": ["AGGRESSIVE_SHAKE_CONFIG", "AUTO_HANDOFF_THRESHOLD_FOCUS", "CompactionCancelledError", "DEFAULT_SHAKE_CONFIG", "MIN_PRUNE_TOKENS", "NativeCompactionError", "RESCUE_SHAKE_CONFIG", "applyShakeRegions", "calculateContextTokens", "calculatePromptTokens", "canReplayRemoteCompaction", "collectEntriesForBranchSummary", "collectShakeRegions", "compact", "compactionContextTokens", "computeFileLists", "createCompactionSummaryMessage", "effectiveReserveTokens", "estimateTranscriptTokens", "findCutPoint", "findTranscriptUsageAnchor", "generateBranchSummary", "generateHandoffFromContext", "getAnthropicCompactionPayload", "invalidateMessageCache", "isOpenAiRemoteCompactionApi", "isTranscriptUsageAnchor", "isTurnStartEntry", "prepareCompaction", "remotePreserveReusable", "renderHandoffPrompt", "resolveBudgetReserveTokens", "resolveThresholdTokens", "shouldCompact", "shouldUseProviderNativeCompaction", "upsertFileOperations"],
+	// settings.ts takes the compaction methods' order from session/compaction-methods.ts.
+	"@oh-my-pi/pi-agent-core/compaction": ["shouldUseProviderNativeCompaction"],
 };
 
 // Files of the agent or pi-tui replaced whole (path suffix -> the names they must export).

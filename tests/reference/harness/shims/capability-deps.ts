@@ -1,4 +1,5 @@
-// Stand-ins for the modules the rule providers' files import for other capabilities only.
+// Stand-ins for what the rule and settings providers and the settings loader import for other work
+// (capability_preload.ts): values here work; the rest fail loudly when called (fail.ts).
 import { failing, failingNamespace } from "./fail.ts";
 
 export { failing };

@@ -76,8 +76,8 @@ export function getConfigDirName(): string {
 export function getAgentDir(): string {
 	return require("node:path").join(require("node:os").homedir(), CONFIG_DIR_NAME, "agent");
 }
-export function getPluginsDir(): string {
-	return require("node:path").join(require("node:os").homedir(), CONFIG_DIR_NAME, "plugins");
+export function getPluginsDir(home: string = require("node:os").homedir()): string {
+	return require("node:path").join(home, CONFIG_DIR_NAME, "plugins");
 }
 /** The project's config folder (the default profile's name). */
 export function getProjectAgentDir(cwd: string = process.cwd()): string {
