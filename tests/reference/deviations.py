@@ -71,3 +71,20 @@ COORDINATOR_DEVIATIONS: list[Deviation] = [
         _judged_yes,
     ),
 ]
+
+
+# The capability suite (test_capability.py): differences between the workbench's rule discovery and
+# settings layers and the reference's rule capability and settings loader (harness/capability_oracle.ts).
+def _seed_layout(case: dict[str, Any]) -> bool:
+    return any("/.xcsh/" in path for path in case.get("files", {}))
+
+
+CAPABILITY_DEVIATIONS: list[Deviation] = [
+    Deviation(
+        "capability.xcsh-seed-layout",
+        "The seeds keep their rules and settings under `.xcsh` (the layout of the agent they came from); "
+        "18.3.4 reads only `.omp`. The workbench reads `.xcsh` too, one step below `.omp` of the same "
+        "level (an `.omp` namesake shadows it), so that the seeds stay usable (docs/agent-settings.md).",
+        _seed_layout,
+    ),
+]

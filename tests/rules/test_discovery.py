@@ -182,6 +182,16 @@ def test_cursor_user_then_project_and_windsurf_global_rules(tree):
     assert names(result) == ["c-user", "c-proj", "global_rules", "w"]
 
 
+def test_a_blank_windsurf_global_rules_file_is_still_a_rule(tree):
+    # 18.3.4 tests the raw text (`if (content)`), and without frontmatter the body is kept untrimmed.
+    _, home, project = tree
+    write(home, ".codeium/windsurf/memories/global_rules.md", "  \n\n")
+    result = load(home, project, providers=["windsurf"])
+    assert names(result) == ["global_rules"] and result.rules[0].content == "  \n\n"
+    write(home, ".codeium/windsurf/memories/global_rules.md", "")
+    assert names(load(home, project, providers=["windsurf"])) == []
+
+
 def test_cline_nearest_directory_or_file(tree):
     _, home, project = tree
     write(project, ".clinerules/one.md", "one")

@@ -2,11 +2,17 @@
 
 oh-my-pi 18.3.4 (``config/settings.ts``) merges, lowest precedence first: the user's global
 ``<agentDir>/config.yml`` (agentDir = ``$PI_CODING_AGENT_DIR`` or ``<home>/.omp/agent``), then the
-project layer (the settings capability's project items: ``<cwd>/.omp/settings.json``, then
-``<cwd>/.omp/config.yml``, read only when ``<cwd>/.omp`` is a non-empty folder), then runtime overrides.
-Objects merge key by key; any other value (arrays included) replaces the one below. The workbench's
-flags are the runtime overrides. The seeds' ``.xcsh`` folder is read too, one step below ``.omp`` of
-the same level, since 18.3.4 does not know it (docs/agent-settings.md).
+project layer (the settings capability's project items in provider priority order, each merged over
+the one before: ``<cwd>/.omp/settings.json`` and ``<cwd>/.omp/config.yml`` (read only when ``<cwd>/.omp``
+is a non-empty folder), Claude Code's ``<cwd>/.claude/settings.json``, Gemini's
+``<cwd>/.gemini/settings.json``, Cursor's ``<cwd>/.cursor/settings.json``; a project item's non-object
+``ttsr`` is dropped, as it would shadow the whole group), then runtime overrides. Objects merge key by
+key; any other value (arrays and ``null`` included) replaces the one below, and a merged ``null``
+counts as unset. A key is read nested (``ttsr: {enabled: …}``) only: a flat ``ttsr.enabled`` key is
+no setting. A value of the wrong type (a string for a boolean, an enum value not in the list, a
+non-number gap) is ignored with a warning: the default applies, still reported as that layer's. The
+workbench's flags are the runtime overrides. The seeds' ``.xcsh`` folder is read too, one step below
+``.omp`` of the same level, since 18.3.4 does not know it (docs/agent-settings.md).
 
 Each value in effect carries its source (``flag``, ``project``, ``user``, ``default``) and the file
 it came from, so every command can say why a setting has the value it has.
@@ -37,6 +43,18 @@ TTSR_DEFAULTS: dict[str, Any] = {
     "disabledRules": [],
 }
 JUDGE_MODES = ("auto", "on", "off")
+# The declared type of each setting (``export/ttsr-settings.ts``, ``config/model-settings.ts``,
+# ``extensibility/settings.ts``): a tuple lists an enum's values.
+_TYPES: dict[str, Any] = {
+    "enabled": bool, "judge": JUDGE_MODES, "contextMode": ("discard", "keep"),
+    "interruptMode": ("never", "prose-only", "tool-only", "always"), "repeatMode": ("once", "after-gap"),
+    "repeatGap": float, "builtinRules": bool, "disabledRules": list,
+    "enabledProviders": list, "disabledProviders": list, "disabledExtensions": list,
+}
+# Project settings of other tools the settings capability reads (cwd only), after ``.omp``'s, by
+# provider priority: Claude Code (80), Gemini CLI (60), Cursor (50). OpenCode's JSONC files and
+# Codex's TOML are left out (docs/agent-settings.md).
+FOREIGN_PROJECT_SETTINGS = (".claude/settings.json", ".gemini/settings.json", ".cursor/settings.json")
 # Top-level switches of discovery (``capability/index.ts``, ``extensibility/settings.ts``).
 SWITCH_KEYS = ("enabledProviders", "disabledProviders", "disabledExtensions")
 NATIVE_DIR = ".omp"
@@ -128,16 +146,40 @@ def _read_file(path: Path, level: Literal["user", "project"]) -> tuple[dict[str,
     return data, LayerFile(str(path), level, read=True)
 
 
-def _lookup(data: Mapping[str, Any], dotted: str) -> Any:
-    """``a.b`` as a nested key, else as a flat key spelled with the dot (both forms occur in files)."""
-    if dotted in data:
-        return data[dotted]
+_MISSING = object()
+
+
+def _at(data: Mapping[str, Any], segments: list[str]) -> Any:
+    """What a layer says at a setting's path: the value (``None`` for ``null``), ``_MISSING`` when it
+    says nothing, ``None`` too when a non-object on the way replaces the group below it (the merge
+    then holds no value there)."""
     value: Any = data
-    for part in dotted.split("."):
-        if not isinstance(value, Mapping) or part not in value:
+    for part in segments:
+        if not isinstance(value, Mapping):
             return None
+        if part not in value:
+            return _MISSING
         value = value[part]
     return value
+
+
+def _fits(key: str, value: Any) -> bool:
+    kind = _TYPES[key]
+    if kind is bool:
+        return isinstance(value, bool)
+    if kind is float:
+        return isinstance(value, int | float) and not isinstance(value, bool) and value == value \
+            and value not in (float("inf"), float("-inf"))
+    if kind is list:
+        return isinstance(value, list)
+    return isinstance(value, str) and value in kind
+
+
+def _drop_group_shadows(data: dict[str, Any]) -> dict[str, Any]:
+    """A project item's non-object ``ttsr`` would replace the whole group; the agent drops it."""
+    if "ttsr" in data and not isinstance(data["ttsr"], dict):
+        return {k: v for k, v in data.items() if k != "ttsr"}
+    return data
 
 
 def _strings(value: Any) -> list[str]:
@@ -188,6 +230,7 @@ def layer_files(
         directory = cwd / name
         if _is_nonempty_dir(directory):
             files += [(directory / "settings.json", "project"), (directory / "config.yml", "project")]
+    files += [(cwd / rel, "project") for rel in FOREIGN_PROJECT_SETTINGS]
     return files
 
 
@@ -207,31 +250,38 @@ def read_agent_settings(
     for path, level in layer_files(cwd=Path(os.path.abspath(cwd)), home=Path(os.path.abspath(home)),
                                    agent_dir=Path(os.path.abspath(agent_dir)) if agent_dir is not None else None,
                                    env=env):
+        if level == "project" and path.parent.name not in (NATIVE_DIR, SEED_DIR) and not path.is_file():
+            continue  # another tool's settings file: listed only when there is one
         data, info = _read_file(path, level)
         files.append(info)
         if info.error:
             warnings.append(f"{info.path}: {info.error}")
         if data is not None:
-            layers.append((str(path), level, data))
+            layers.append((str(path), level, _drop_group_shadows(data) if level == "project" else data))
     given = {k: v for k, v in (flags or {}).items() if v is not None}
 
     def resolve(key: str, dotted: str, default: Any) -> SettingValue:
+        segments = dotted.split(".")
+        said = [(p, lvl, _at(d, segments)) for p, lvl, d in layers]
+        said = [f for f in said if f[2] is not _MISSING]
+        setters = [p for p, _lvl, v in said if v is not None]
         if key in given:
-            setters = [p for p, _lvl, d in layers if _lookup(d, dotted) is not None]
             return SettingValue(key, given[key], "flag", None, tuple(reversed(setters)))
-        found = [(p, lvl, _lookup(d, dotted)) for p, lvl, d in layers]
-        found = [f for f in found if f[2] is not None]  # null counts as unset (``configuredValue``)
-        if not found:
+        # The merge keeps the highest layer's word; a null there (or a group replaced on the way)
+        # leaves the setting unset (``configuredValue``).
+        if not said or said[-1][2] is None:
             return SettingValue(key, default, "default")
-        path, lvl, value = found[-1]
-        return SettingValue(key, value, lvl, path, tuple(p for p, _l, _v in reversed(found[:-1])))
+        path, lvl, value = said[-1]
+        shadowed = tuple(p for p in reversed(setters) if p != path)
+        if not _fits(key, value):
+            warnings.append(f"{path}: {dotted} {json.dumps(value)} is not a valid value; the default "
+                            f"{json.dumps(default)} applies")
+            value = default
+        return SettingValue(key, value, lvl, path, shadowed)
 
     ttsr = tuple(resolve(k, f"ttsr.{k}", d) for k, d in TTSR_DEFAULTS.items())
     where = os.path.abspath(cwd)
     switches = tuple(_path_scoped(resolve(k, k, []), where) for k in SWITCH_KEYS)
-    for s in ttsr:
-        if s.key == "judge" and s.value not in JUDGE_MODES:
-            warnings.append(f"{s.file or 'flag'}: ttsr.judge {s.value!r} is none of {', '.join(JUDGE_MODES)}")
     return AgentSettings(ttsr=ttsr, switches=switches, files=tuple(files), warnings=tuple(warnings))
 
 

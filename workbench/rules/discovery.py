@@ -52,10 +52,10 @@ _REGISTRATION_ORDER = (
     RuleProvider(BUILTIN_PROVIDER, "Builtin Defaults", 1, load_builtin),
     RuleProvider("claude-plugins", "Claude Code Marketplace", 70, load_claude_plugins),
     RuleProvider("cline", "Cline", 40, load_cline),
-    RuleProvider("agents", "Agents", 70, load_agents),
+    RuleProvider("agents", "Agent Dirs (.agent/.agents)", 70, load_agents),
     RuleProvider("cursor", "Cursor", 50, load_cursor),
     RuleProvider("github", "GitHub Copilot", 30, load_github),
-    RuleProvider("omp-plugins", "OMP Plugins", 90, load_plugins),
+    RuleProvider("omp-plugins", "OMP Extension Packages", 90, load_plugins),
     RuleProvider("windsurf", "Windsurf", 50, load_windsurf),
 )
 # sorted() is stable: equal priorities keep registration order.
@@ -181,6 +181,7 @@ def _merge(candidates: list[tuple[RuleProvider, Rule]], warnings: list[str]) -> 
     """The first rule of a name wins; the later ones are shadowed (disabled files shadow nothing)."""
     winners: dict[str, Rule] = {}
     items: list[DiscoveredRule] = []
+    invalid: list[str] = []
     for provider, rule in candidates:
         winner = winners.get(rule.name)
         base = dict(rule=rule, provider=provider.id, provider_name=provider.display_name,
@@ -197,8 +198,10 @@ def _merge(candidates: list[tuple[RuleProvider, Rule]], warnings: list[str]) -> 
         winners[rule.name] = rule
         error = _validate(rule)
         if error:
-            warnings.append(f"[{provider.display_name}] Invalid item at {rule.path}: {error}")
+            invalid.append(f"[{provider.display_name}] Invalid item at {rule.path}: {error}")
         items.append(DiscoveredRule(**base, invalid=error))  # type: ignore[arg-type]
+    # The reference validates the survivors from the last to the first, so its warnings come reversed.
+    warnings += reversed(invalid)
     return items
 
 

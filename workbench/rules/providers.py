@@ -238,7 +238,8 @@ def load_windsurf(ctx: DiscoveryContext, warnings: list[str]) -> list[Rule]:
     global_rules = ctx.home / ".codeium" / "windsurf" / "memories" / "global_rules.md"
     if user_source_enabled(ctx, "windsurf") and global_rules.is_file():
         content = _read(global_rules, warnings)
-        if content is not None and js_trim(content):
+        # The reference tests the raw text (``if (content)``): a file of blanks is still a rule.
+        if content:
             rule = _build(global_rules, "windsurf", "user", warnings, rule_name="global_rules")
             if rule:
                 rules.append(rule)

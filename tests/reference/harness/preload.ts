@@ -3,6 +3,8 @@
 // cache directory (see scripts/reference-oracle); nothing of it is copied here.
 import { plugin } from "bun";
 
+if (process.env.REFERENCE_REAL_CAPABILITY === "1") await import("./capability_preload.ts");
+
 const shims = `${import.meta.dir}/shims`;
 
 plugin({
@@ -40,12 +42,16 @@ export { Container, Input, Spacer, TruncatedText, extractPrintableText, matchesK
 			[/pi-tui\/src\/chat\/transcript-render-helpers\.ts$/, `export { resolveAssistantErrorPresentation } from "${modules}";`],
 			[/pi-tui\/src\/chrome\/overlay-box\.ts$/, `export { OverlayPanel, PanelDivider } from "${modules}";`],
 		];
-		for (const [filter, contents] of replaced) {
+		// The capability suite loads those modules as they are (settings and tools import more of them).
+		for (const [filter, contents] of process.env.REFERENCE_REAL_CAPABILITY === "1" ? [] : replaced) {
 			build.onLoad({ filter }, () => ({ contents, loader: "ts" }));
 		}
-		build.onLoad({ filter: /pi-coding-agent\/src\/capability\/index\.ts$/ }, async () => ({
-			contents: await Bun.file(`${shims}/capability-index.ts`).text(),
-			loader: "ts",
-		}));
+		// The capability suite (capability_oracle.ts) runs the real registry and its providers.
+		if (process.env.REFERENCE_REAL_CAPABILITY !== "1") {
+			build.onLoad({ filter: /pi-coding-agent\/src\/capability\/index\.ts$/ }, async () => ({
+				contents: await Bun.file(`${shims}/capability-index.ts`).text(),
+				loader: "ts",
+			}));
+		}
 	},
 });

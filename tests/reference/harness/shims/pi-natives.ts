@@ -59,3 +59,34 @@ export {
 	truncateToWidth,
 	wrapTextWithAnsi,
 } from "./tui-deps.ts";
+
+/**
+ * The native file glob the rule providers list folders with (capability suite), over Bun.Glob:
+ * regular files only, hidden entries excluded, `recursive: false` keeping the pattern to the one
+ * folder, a missing folder an error (as the native call throws). Not followed: `.gitignore` (no
+ * generated case has one). The native match order is unpublished; the matches are sorted by path.
+ */
+export const FileType = { File: "file", Dir: "dir" } as const;
+
+export async function glob(options: {
+	pattern: string;
+	path: string;
+	gitignore?: boolean;
+	hidden?: boolean;
+	fileType?: string;
+	recursive?: boolean;
+}): Promise<{ matches: { path: string }[] }> {
+	const fs = require("node:fs");
+	if (!fs.statSync(options.path).isDirectory()) throw new Error(`not a directory: ${options.path}`);
+	const pattern = options.recursive === false || options.pattern.includes("**") ? options.pattern : `**/${options.pattern}`;
+	const matches: { path: string }[] = [];
+	for await (const file of new Bun.Glob(pattern).scan({
+		cwd: options.path,
+		dot: options.hidden === true,
+		onlyFiles: options.fileType !== "dir",
+	})) {
+		matches.push({ path: file });
+	}
+	matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+	return { matches };
+}
