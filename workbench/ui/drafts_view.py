@@ -23,9 +23,8 @@ from panel.viewable import Viewer
 from workbench.backtest import BacktestOptions, compare_backtests, run_backtest
 from workbench.errors import UsageError
 from workbench.ui.drafts import DraftBook, draft_rules, save_rule_file, unified_diff
-from workbench.ui.entry_html import esc
+from workbench.ui.entry_html import DIFF_CSS, esc, unified_diff_html
 from workbench.ui.notify import notify, reporting
-from workbench.ui.playground_view import PLAYGROUND_CSS, check_writable, diff_html
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
 
@@ -56,7 +55,7 @@ class DraftsView(Viewer):
         self.comparison: dict[str, Any] | None = None
         self._book: DraftBook | None = None
         self._book_folder: Any = None
-        sheets = [*theme_sheets(), PLAYGROUND_CSS]
+        sheets = [*theme_sheets(), DIFF_CSS]
         self.edited = pn.widgets.Select(label="Edited rule", options=[], width=260, css_classes=["wb-draft-edited"])
         self.save_btn = pn.widgets.Button(label="Save to file…", width=130)
         self.save_btn.on_click(lambda e: self.preview_save())
@@ -118,7 +117,7 @@ class DraftsView(Viewer):
             path = Path(rule.path)
             if not path.is_file():
                 raise UsageError(f"{name} has no rule file here ({rule.path}); bundled rules cannot be saved")
-            check_writable(self.state, path)
+            self.state.roots.check_writable(path)
             on_disk = path.read_text(encoding="utf-8")
             new = ruleset.overrides[name]
             diff = unified_diff(on_disk, new, path.name)
@@ -126,7 +125,7 @@ class DraftsView(Viewer):
                 raise UsageError(f"{name}: the edit is the same as the file")
             self._pending = (name, str(path), on_disk, new)
             self.diff.object = (f'<div class="wb-kv">Writes <b>{esc(self.state.roots.display(path))}</b>:</div>'
-                                f"{diff_html(diff)}")
+                                f"{unified_diff_html(diff)}")
             self.confirm_btn.disabled = False
 
     def confirm_save(self) -> None:
