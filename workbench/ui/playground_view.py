@@ -27,6 +27,7 @@ from workbench.ui.drafts import (
 from workbench.ui.entry_html import DIFF_CSS, esc, highlight_spans, pre, table_html, unified_diff_html
 from workbench.ui.notify import notify, reporting
 from workbench.ui.roots import ServedRoots
+from workbench.ui.ruleset import offer_rules
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
 
@@ -164,14 +165,9 @@ class PlaygroundView(Viewer):
     def refresh_rules(self) -> None:
         with reporting("Playground"):
             rules = self.state.rule_set().rules()
-            names = [r.name for r in rules]
-            current = self.rule_select.value
-            self.rule_select.options = names
-            if current in names:
+            ttsr = [r.name for r in rules if r.condition or r.ast_condition]
+            if offer_rules(self.rule_select, [r.name for r in rules], ttsr):
                 self.update()
-            elif names:
-                ttsr = [r.name for r in rules if r.condition or r.ast_condition]
-                self.rule_select.value = (ttsr or names)[0]
 
     def _show_tool_inputs(self) -> None:
         tool = SOURCES[self.source.value] == "tool"

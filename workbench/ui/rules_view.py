@@ -31,6 +31,7 @@ from workbench.ui.edit_mode import edit_mode_reason, edit_mode_select
 from workbench.ui.entry_html import esc, pre, table_html
 from workbench.ui.notify import reporting
 from workbench.ui.roots import ServedRoots
+from workbench.ui.ruleset import offer_rules
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
 from workbench.ui.validate_card import ValidateCard
@@ -197,13 +198,8 @@ class RulesView(Viewer):
         parts.append(f"<h4>Warnings · {len(warnings)}</h4>")
         parts.append("".join(f'<div class="wb-kv">⚠ {esc(w)}</div>' for w in warnings) or '<div class="wb-muted">(none)</div>')
         self.summary.object = "".join(parts)
-        names = [r.name for r in rules]
-        current = self.rule_select.value
-        self.rule_select.options = names
-        if current in names:
+        if offer_rules(self.rule_select, [r.name for r in rules], [b.rule.name for b in buckets.ttsr]):
             self._show_fires()
-        elif names:
-            self.rule_select.value = next((b.rule.name for b in buckets.ttsr), names[0])
         self._preview(buckets, rules)
         self._show_examples(rules)
 
