@@ -80,14 +80,22 @@ class ReplayListener(Protocol):
     def replay_cancelled(self) -> None: ...  # Cancel stopped the work
 
 
+def open_session(state: Choices) -> Any:
+    """The open session, loaded (``None`` when none is open): the tree's copy when the file is unchanged
+    (no second parse, no second copy in memory), else read now."""
+    path = state.session_path()
+    if path is None:
+        return None
+    return state.loaded_session(path) or load_session(path)
+
+
 def load_source(state: Choices, *, session: Any = None) -> ReplaySource:
     """The stream the replay steps through, for the state's choices: the chosen stream file (its
     ``session`` is ``None``: the agent is then ``main`` unless the Agent box names one, as ``workbench
     replay`` on a stream file), else the open session re-chunked by the chosen policy.
 
-    ``session``: the open session, already loaded by the caller. Else the tree's copy when the file is
-    unchanged (no second parse, no second copy in memory); the stream is built turn by turn as the
-    steps are looked at (docs/large-sessions.md)."""
+    ``session``: the open session, already loaded by the caller (else ``open_session``); the stream is
+    built turn by turn as the steps are looked at (docs/large-sessions.md)."""
     path = state.stream_path()
     if path is not None:
         return ReplaySource(read_stream(path), label=state.roots.display(path))
@@ -95,7 +103,7 @@ def load_source(state: Choices, *, session: Any = None) -> ReplaySource:
     if session_path is None:
         raise UsageError("open a session (Sessions tab) or choose a stream file")
     if session is None:
-        session = state.loaded_session(session_path) or load_session(session_path)
+        session = open_session(state)
     stream = derive_stream(session, policy=state.chunking, lazy=True)
     return ReplaySource(stream, session=session,
                         label=f"{state.roots.display(session_path)} re-chunked by {state.chunking}")

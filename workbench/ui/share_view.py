@@ -28,10 +28,9 @@ from panel.viewable import Viewer
 from workbench.errors import UsageError
 from workbench.export import Redaction, Redactor, export_html
 from workbench.replay import Stepper
-from workbench.sessions import load_session
 from workbench.ui.entry_html import esc, table_html
 from workbench.ui.notify import notify, reporting
-from workbench.ui.replay_model import load_source
+from workbench.ui.replay_model import load_source, open_session
 from workbench.ui.state import URL_KEYS, AppState
 from workbench.ui.theme import theme_sheets
 
@@ -68,7 +67,7 @@ def export_bytes(state: AppState, *, with_stepper: bool = True, redactor: Redact
     nothing is built into a page (the preview), the bytes are empty."""
 
     session_path = state.session_path()
-    session = (state.loaded_session(session_path) or load_session(session_path)) if session_path is not None else None
+    session = open_session(state)
     stepper = None
     stream_path = state.stream_path()
     if with_stepper and (stream_path is not None or session is not None):

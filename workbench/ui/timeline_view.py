@@ -20,12 +20,12 @@ from bokeh.plotting import figure
 from panel.viewable import Viewer
 
 from workbench.replay import build_timeline, run_session
-from workbench.sessions import load_session, usage_totals
+from workbench.sessions import usage_totals
 from workbench.ui.background import Background, Task
 from workbench.ui.entry_html import esc, table_html
 from workbench.ui.graph import legend_marker
 from workbench.ui.notify import reporting
-from workbench.ui.replay_model import load_source
+from workbench.ui.replay_model import load_source, open_session
 from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
@@ -183,9 +183,7 @@ class TimelineView(Viewer):
         """(timeline, session totals, label, error): the Stepper's stream for the current choices,
         replayed whole (a stream file's agent is not the open session's; its totals are the session's)."""
         try:
-            session_path = self.state.session_path()
-            opened = (self.state.loaded_session(session_path) or load_session(session_path)
-                      if session_path is not None else None)
+            opened = open_session(self.state)
             source = load_source(self.state, session=opened)
             rules = self.state.rule_set().rules()
             result = run_session(source.stream, rules, self.state.replay_config(source.stream, source.session))
