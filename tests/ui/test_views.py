@@ -99,12 +99,12 @@ def test_stepper_next_trigger_and_both_retries(served):
 def test_stepper_next_trigger_while_other_work_runs_says_so(served, monkeypatch):
     from types import SimpleNamespace
 
-    import workbench.ui.stepper_lane as lane
+    import workbench.ui.replay_model as model
 
     view = StepperView.from_paths(served / "project" / "unwrap.stream.jsonl", served / "project")
     said = []
-    monkeypatch.setattr(lane, "notify", lambda text, *args: said.append(text))
-    view._task = SimpleNamespace(finished=False, cancelled=False, what="Checking rule time bounds")
+    monkeypatch.setattr(model, "notify", lambda text, *args: said.append(text))
+    view.replay._task = SimpleNamespace(finished=False, cancelled=False, what="Checking rule time bounds")
     view.next_trigger()
     assert view.state.step == 0  # nothing moved, and the click was answered
     assert said and "Checking rule time bounds" in said[0] and "click again" in said[0]
@@ -120,7 +120,7 @@ def test_stepper_build_reports_phases_then_counted_events(served):
     view = StepperView.from_paths(served / "project" / "unwrap.stream.jsonl", served / "project")
     n = len(view.stepper)
     heard = []
-    stepper, _label, error = view._prepare(n - 1, lambda pct, text: heard.append((pct, text)))
+    stepper, _label, error = view.replay._prepare(n - 1, lambda pct, text: heard.append((pct, text)))
     assert error is None and len(stepper._snapshots) == n  # the target step is computed up front
     percents = [pct for pct, _ in heard]
     assert percents == sorted(percents) and percents[0] == 0 and percents[-1] == 100
@@ -251,8 +251,14 @@ def test_page_builds_a_tab_only_when_it_is_first_shown(served):
         state.tab = "tree"
         assert set(page.views) == {"sessions", "tree"}
         assert page.views["tree"].rows.rows  # built over the open session when opened
-        state.tab = "rules"  # the Rules tab needs the stepper view (not its tab)
-        assert set(page.views) == {"sessions", "tree", "stepper", "rules"}
+        state.tab = "rules"  # the Rules tab re-runs the state's replay model: no Stepper view needed
+        assert set(page.views) == {"sessions", "tree", "rules"}
+        replay = state.replay
+        assert replay is not None and len(replay) > 0
+        state.tab = "stepper"  # built after the replay it shows: it draws the one already there
+        stepper = page.views["stepper"]
+        assert stepper.stepper is replay and state.replay is replay
+        assert f"/ {len(replay) - 1} · event" in stepper.position.object and stepper.slider.end == len(replay) - 1
     finally:
         pn.state.kill_all_servers()
 

@@ -120,6 +120,11 @@ class Stepper:
         return self._snapshots[index]
 
     @property
+    def computed(self) -> int:
+        """How many steps have been replayed so far (the snapshots only grow, up to ``len(self)``)."""
+        return len(self._snapshots)
+
+    @property
     def waiting(self) -> Any:
         """The ``JudgeRequest`` an ``ask`` judge waits on (the last snapshot's step), or ``None``."""
         return self.session.judge_waiting

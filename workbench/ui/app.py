@@ -118,10 +118,7 @@ def _stepper(state: AppState, server: Server, views: dict[str, Any]) -> Any:
 def _rules(state: AppState, server: Server, views: dict[str, Any]) -> Any:
     from workbench.ui.rules_view import RulesView  # lazy tab (see above)
 
-    # The Rules tab re-runs the stepper's stream: the Stepper view, which builds that replay into the
-    # shared state, must exist even if its tab was never shown.
-    build_view("stepper", server, state, views)
-    return RulesView(state=state)
+    return RulesView(state=state)  # it re-runs the replay of the state's replay model, no other tab needed
 
 
 def _backtest(state: AppState, server: Server, views: dict[str, Any]) -> Any:

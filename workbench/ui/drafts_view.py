@@ -10,7 +10,6 @@ behaviour (``workbench.backtest.compare``); a row opens the stepper there.
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -22,10 +21,10 @@ from panel.viewable import Viewer
 
 from workbench.backtest import BacktestOptions, compare_backtests, run_backtest
 from workbench.errors import UsageError
+from workbench.ui.background import Background, Task
 from workbench.ui.drafts import DraftBook, draft_rules, save_rule_file, unified_diff
-from workbench.ui.entry_html import esc
+from workbench.ui.entry_html import DIFF_CSS, esc, unified_diff_html
 from workbench.ui.notify import notify, reporting
-from workbench.ui.playground_view import PLAYGROUND_CSS, check_writable, diff_html
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
 
@@ -52,11 +51,12 @@ class DraftsView(Viewer):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
+        self.bg = Background()
         self._pending: tuple[str, str, str, str] | None = None  # (rule, path, on disk, new)
         self.comparison: dict[str, Any] | None = None
         self._book: DraftBook | None = None
         self._book_folder: Any = None
-        sheets = [*theme_sheets(), PLAYGROUND_CSS]
+        sheets = [*theme_sheets(), DIFF_CSS]
         self.edited = pn.widgets.Select(label="Edited rule", options=[], width=260, css_classes=["wb-draft-edited"])
         self.save_btn = pn.widgets.Button(label="Save to file…", width=130)
         self.save_btn.on_click(lambda e: self.preview_save())
@@ -118,7 +118,7 @@ class DraftsView(Viewer):
             path = Path(rule.path)
             if not path.is_file():
                 raise UsageError(f"{name} has no rule file here ({rule.path}); bundled rules cannot be saved")
-            check_writable(self.state, path)
+            self.state.roots.check_writable(path)
             on_disk = path.read_text(encoding="utf-8")
             new = ruleset.overrides[name]
             diff = unified_diff(on_disk, new, path.name)
@@ -126,7 +126,7 @@ class DraftsView(Viewer):
                 raise UsageError(f"{name}: the edit is the same as the file")
             self._pending = (name, str(path), on_disk, new)
             self.diff.object = (f'<div class="wb-kv">Writes <b>{esc(self.state.roots.display(path))}</b>:</div>'
-                                f"{diff_html(diff)}")
+                                f"{unified_diff_html(diff)}")
             self.confirm_btn.disabled = False
 
     def confirm_save(self) -> None:
@@ -180,34 +180,22 @@ class DraftsView(Viewer):
             self.progress.param.update(visible=True, value=0)
             self.status.object = (f'<div class="wb-kv">Replaying {len(files)} session(s) with the saved rules and with '
                                   f"the draft ({', '.join(esc(n) for n in sorted(texts))})…</div>")
-            doc = pn.state.curdoc
-            served = doc is not None and getattr(doc, "session_context", None) is not None
-
-            def progress(half: int) -> Any:
+            def progress(task: Task, half: int) -> Any:
                 def report(done: int, total: int, _path: str = "") -> None:
-                    value = int(50 * half + 50 * done / max(total, 1))
-                    if served:
-                        doc.add_next_tick_callback(lambda: setattr(self.progress, "value", value))
-                    else:
-                        self.progress.value = value
+                    task.progress(int(50 * half + 50 * done / max(total, 1)), 100)
                 return report
 
-            def work() -> tuple[Any, BaseException | None]:
+            def work(task: Task) -> tuple[Any, BaseException | None]:
                 try:
-                    a = run_backtest(base, files, workers=1, progress=progress(0), options=options)
-                    b = run_backtest(draft, files, workers=1, progress=progress(1), options=options)
+                    a = run_backtest(base, files, workers=1, progress=progress(task, 0), options=options)
+                    b = run_backtest(draft, files, workers=1, progress=progress(task, 1), options=options)
                     return compare_backtests(a, b), None
                 except Exception as exc:  # noqa: BLE001 - any failure is shown on the document thread
                     return None, exc
 
-            if not served:
-                self._install(*work())
-                return
-            def run() -> None:
-                result = work()
-                doc.add_next_tick_callback(lambda: self._install(*result))
-
-            threading.Thread(target=run, name="workbench-compare", daemon=True).start()
+            # on the background runner (inline outside a served page); results come back on the document
+            self.bg.submit(work, what="Compare", done=lambda result: self._install(*result),
+                           progress=lambda done, total, text: setattr(self.progress, "value", done))
 
     def _install(self, comparison: dict[str, Any] | None, error: BaseException | None) -> None:
 

@@ -228,3 +228,21 @@ def highlight_spans(text: str, spans: Iterable[Span]) -> str:
 # Button groups (tree filter, retry context): the selected button is filled in the accent colour, so
 # which one is on reads at a glance (Panel's "light" buttons only shade it slightly).
 ACTIVE_BUTTON = ".bk-btn.bk-active { background: #1f6feb; color: #fff; border-color: #1f6feb; font-weight: 600; }"
+
+
+# the colours of ``unified_diff_html`` (the Playground's "keep as example" and the Drafts tab's save)
+DIFF_CSS = """
+.wb-diff { white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(--wb-mono); font-size: 12px; overflow: auto;
+           max-height: 260px; }  /* long lines wrap: with "pre" they ran past the pane's edge, cut off */
+.wb-diff .add { background: #dafbe1; } .wb-diff .del { background: #ffebe9; }
+"""
+
+
+def unified_diff_html(diff: str) -> str:
+    """A unified diff of a file with added and removed lines coloured (escaped; ``DIFF_CSS``)."""
+    rows = []
+    for line in diff.splitlines():
+        cls = "add" if line.startswith("+") and not line.startswith("+++") else \
+            "del" if line.startswith("-") and not line.startswith("---") else ""
+        rows.append(f'<div class="{cls}">{esc(line) or "&nbsp;"}</div>')
+    return f'<div class="wb-diff">{"".join(rows)}</div>'

@@ -15,7 +15,7 @@ import panel as pn
 import param
 from panel.viewable import Viewer
 
-from workbench.errors import AccessError, UsageError
+from workbench.errors import UsageError
 from workbench.rules import parse_frontmatter
 from workbench.ttsr import MatchSource, explain_rule
 from workbench.ui.drafts import (
@@ -24,9 +24,10 @@ from workbench.ui.drafts import (
     save_rule_file,
     unified_diff,
 )
-from workbench.ui.entry_html import esc, highlight_spans, pre, table_html
+from workbench.ui.entry_html import DIFF_CSS, esc, highlight_spans, pre, table_html, unified_diff_html
 from workbench.ui.notify import notify, reporting
 from workbench.ui.roots import ServedRoots
+from workbench.ui.ruleset import offer_rules
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
 
@@ -40,32 +41,11 @@ PLAYGROUND_CSS = """
 .wb-play-text mark.wb-node { background: #ddf4ff; border-bottom: 2px solid #0969da; }
 .wb-play-text mark.wb-parse-error { background: #ffebe9; text-decoration: wavy underline #d1242f; }
 .wb-caret { color: #d1242f; font-weight: 700; }
-.wb-diff { white-space: pre-wrap; overflow-wrap: anywhere; font-family: var(--wb-mono); font-size: 12px; overflow: auto;
-           max-height: 260px; }  /* long lines wrap: with "pre" they ran past the pane's edge, cut off */
-.wb-diff .add { background: #dafbe1; } .wb-diff .del { background: #ffebe9; }
-"""
+""" + DIFF_CSS
 
 
 def _pos(span: Any) -> str:
     return f"{span.start}–{span.end} (line {span.line}, col {span.column})"
-
-
-def diff_html(diff: str) -> str:
-    """A unified diff with added and removed lines coloured (escaped)."""
-    rows = []
-    for line in diff.splitlines():
-        cls = "add" if line.startswith("+") and not line.startswith("+++") else \
-            "del" if line.startswith("-") and not line.startswith("---") else ""
-        rows.append(f'<div class="{cls}">{esc(line) or "&nbsp;"}</div>')
-    return f'<div class="wb-diff">{"".join(rows)}</div>'
-
-
-def check_writable(state: AppState, path: Any) -> None:
-    """A browser may write only rule files under the served folders (never through a symlink out)."""
-
-
-    if not state.roots.contains(Path(path).resolve()):
-        raise AccessError(f"{path}: outside the served folders; the app writes only files under them")
 
 
 def report_html(report: Any, text: str) -> str:
@@ -185,14 +165,9 @@ class PlaygroundView(Viewer):
     def refresh_rules(self) -> None:
         with reporting("Playground"):
             rules = self.state.rule_set().rules()
-            names = [r.name for r in rules]
-            current = self.rule_select.value
-            self.rule_select.options = names
-            if current in names:
+            ttsr = [r.name for r in rules if r.condition or r.ast_condition]
+            if offer_rules(self.rule_select, [r.name for r in rules], ttsr):
                 self.update()
-            elif names:
-                ttsr = [r.name for r in rules if r.condition or r.ast_condition]
-                self.rule_select.value = (ttsr or names)[0]
 
     def _show_tool_inputs(self) -> None:
         tool = SOURCES[self.source.value] == "tool"
@@ -247,7 +222,7 @@ class PlaygroundView(Viewer):
             path = Path(rule.path)
             if not path.is_file():
                 raise UsageError(f"{rule.name} has no rule file here ({rule.path}); bundled rules cannot be edited")
-            check_writable(self.state, path)
+            self.state.roots.check_writable(path)
             on_disk = path.read_text(encoding="utf-8")
             source = SOURCES[self.source.value]
             item = example_item(source, self.text.value, triggers=self.triggers.value,
@@ -256,7 +231,7 @@ class PlaygroundView(Viewer):
             self._pending = (str(path), on_disk, new)
             self.diff.object = (f'<div class="wb-kv">Adds one item to <b>examples</b> of '
                                 f"<b>{esc(self.state.roots.display(path))}</b>; "
-                                f"nothing else in the file changes.</div>{diff_html(unified_diff(on_disk, new, path.name))}")
+                                f"nothing else in the file changes.</div>{unified_diff_html(unified_diff(on_disk, new, path.name))}")
             self.confirm_btn.disabled = False
             self.cancel_btn.disabled = False
 

@@ -39,6 +39,11 @@ class ServedRoots:
                 return True
         return False
 
+    def check_writable(self, path: str | os.PathLike[str]) -> None:
+        """A browser may write only files under the served folders (never through a symlink out)."""
+        if not self.contains(Path(path).resolve()):
+            raise AccessError(f"{path}: outside the served folders; the app writes only files under them")
+
     def root_of(self, path: Path) -> Path | None:
         """The outermost served folder holding ``path`` (``None`` when no root does)."""
         holders = [r for r in self.roots if r.is_dir() and (path == r or path.is_relative_to(r))]

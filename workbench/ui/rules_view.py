@@ -7,7 +7,6 @@ stepper re-runs the current stream, and then lists the steps where the edited ru
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -27,13 +26,15 @@ from workbench.rules import (
 )
 from workbench.ttsr import TtsrManager, compile_rule_condition
 from workbench.ui.agent_settings_html import agent_settings_html
+from workbench.ui.background import Background, Task
+from workbench.ui.edit_mode import edit_mode_reason, edit_mode_select
 from workbench.ui.entry_html import esc, pre, table_html
 from workbench.ui.notify import reporting
 from workbench.ui.roots import ServedRoots
+from workbench.ui.ruleset import offer_rules
 from workbench.ui.state import AppState
-from workbench.ui.stepper_view import StepperView, edit_mode_reason, edit_mode_select
 from workbench.ui.theme import theme_sheets
-from workbench.ui.validate_view import ValidateCard
+from workbench.ui.validate_card import ValidateCard
 
 _BUCKETS = (("ttsr", "TTSR (stream-triggered)"), ("always_apply", "Always apply"), ("rulebook", "Rulebook"),
             ("dropped", "Dropped"))
@@ -85,6 +86,11 @@ class RulesView(Viewer):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
+        # The page's replay (the state's replay model) is re-run on each edit; it is brought up to date
+        # first, so the buckets below are listed for its agent.
+        self.replay = self.state.replay_model
+        self.replay.ensure()
+        self.bg = Background()
         self._debounce = 0
         self.summary = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width", css_classes=["wb-rules"])
         self.rule_select = pn.widgets.Select(label="Edit rule", options=[], width=260)
@@ -114,7 +120,6 @@ class RulesView(Viewer):
         self._listed_agent: str | None = None
         self._fires_generation = 0
         self._dirty = True
-        # The page's replay (built by the Stepper view, shared through the state) is re-run on each edit.
         self.state.param.watch(self._on_replay, "replay")
         self.state.param.watch(lambda *e: self._mark_dirty(), ["rules_dir", "rules_revision", "tab"])
         self.state.param.watch(lambda *e: self._show_fires(), ["stream", "session", "chunking", "edit_mode"])
@@ -138,11 +143,8 @@ class RulesView(Viewer):
         """Rules of a project folder for a notebook cell; with ``stream``, the editor shows where rules fire."""
         root = Path(folder).expanduser().resolve()
         if stream is not None:
-            # The Stepper view builds the replay into the shared state (it stays alive through the
-            # state's watchers); the Rules view reads it from there.
-            state = StepperView.from_paths(stream, root).state
-            state.tab = "rules"
-            return cls(state=state)
+            # the state's replay model replays ``stream``; the view reads the replay from the state
+            return cls(state=AppState.for_file(stream, root, tab="rules"))
         state = AppState(ServedRoots.of([root]), rules_dir=str(root), tab="rules")
         return cls(state=state)
 
@@ -196,13 +198,8 @@ class RulesView(Viewer):
         parts.append(f"<h4>Warnings · {len(warnings)}</h4>")
         parts.append("".join(f'<div class="wb-kv">⚠ {esc(w)}</div>' for w in warnings) or '<div class="wb-muted">(none)</div>')
         self.summary.object = "".join(parts)
-        names = [r.name for r in rules]
-        current = self.rule_select.value
-        self.rule_select.options = names
-        if current in names:
+        if offer_rules(self.rule_select, [r.name for r in rules], [b.rule.name for b in buckets.ttsr]):
             self._show_fires()
-        elif names:
-            self.rule_select.value = next((b.rule.name for b in buckets.ttsr), names[0])
         self._preview(buckets, rules)
         self._show_examples(rules)
 
@@ -304,7 +301,7 @@ class RulesView(Viewer):
         name = self.rule_select.value
         if self.state.tab != "rules":
             return  # computed when the tab is shown (replaying a long stream is not free)
-        self.state.param.trigger("replay_wanted")  # the Stepper view brings the replay up to date
+        self.state.param.trigger("replay_wanted")  # the replay model brings the replay up to date
         stepper = self.state.replay
         self._first_fire = None
         self.open_first.disabled = True
@@ -315,27 +312,24 @@ class RulesView(Viewer):
             self.fires.object = ('<div class="wb-muted">Replaying the current stream… (or none chosen: open a session '
                                  "or choose a stream in the Stepper)</div>")
             return
-        # Replaying every step of a long stream takes seconds: served, it runs on a worker thread with
-        # its own Stepper (the page's stepper keeps serving the Stepper tab meanwhile).
+        # Replaying every step of a long stream takes seconds: served, it runs on the background runner
+        # with its own Stepper (the page's stepper keeps serving the Stepper tab meanwhile).
         self._fires_generation += 1
         generation = self._fires_generation
-        doc = pn.state.curdoc
-        served = doc is not None and getattr(doc, "session_context", None) is not None
-        if not served:
+        if not self.bg.served:
             self._install_fires(generation, name, *self._find_fires(stepper, name))
             return
         self.fires.object = f'<div class="wb-muted">Replaying {len(stepper):,} events to find where {esc(name)} fires…</div>'
         settings, home, edit_mode = self.state.settings(), str(self.state.rule_set().home), self.state.edit_mode
 
-        def work() -> None:
+        def work(task: Task) -> tuple[Any, ...]:
             # rules the page's stepper disabled for running past their time bound stay out here too
             rules = [r for r in stepper.rules if r.name not in stepper.disabled]
             copy = Stepper(stepper.source, rules, stepper.config.replace(settings=settings, home=home, judge=None,
                                                                          time_bound=None, edit_mode=edit_mode))
-            result = self._find_fires(copy, name)
-            doc.add_next_tick_callback(lambda: self._install_fires(generation, name, *result))
+            return self._find_fires(copy, name)
 
-        threading.Thread(target=work, name="workbench-rule-fires", daemon=True).start()
+        self.bg.submit(work, what="Rule fires", done=lambda result: self._install_fires(generation, name, *result))
 
     @staticmethod
     def _find_fires(stepper: Any, name: str) -> tuple[list[tuple[int, str, str]], str, BaseException | None,

@@ -175,3 +175,16 @@ def _as_markdown(rule: Any) -> str:
     lines.append("---")
     lines.append(rule.content)
     return "\n".join(lines)
+
+
+def offer_rules(select: Any, names: list[str], preferred: list[str]) -> bool:
+    """Offer ``names`` in a rule menu (the Rules tab's editor, the Playground). The rule chosen stays
+    chosen while it is offered: True, the caller shows it again; else the first of ``preferred`` (the
+    stream-triggered rules), else the first name, is chosen, which shows it through the menu's watcher."""
+    current = select.value
+    select.options = names
+    if current in names:
+        return True
+    if names:
+        select.value = (preferred or names)[0]
+    return False

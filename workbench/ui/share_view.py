@@ -27,10 +27,10 @@ from panel.viewable import Viewer
 
 from workbench.errors import UsageError
 from workbench.export import Redaction, Redactor, export_html
-from workbench.replay import Stepper, derive_stream, read_stream
-from workbench.sessions import load_session
+from workbench.replay import Stepper
 from workbench.ui.entry_html import esc, table_html
 from workbench.ui.notify import notify, reporting
+from workbench.ui.replay_model import load_source, open_session
 from workbench.ui.state import URL_KEYS, AppState
 from workbench.ui.theme import theme_sheets
 
@@ -67,13 +67,14 @@ def export_bytes(state: AppState, *, with_stepper: bool = True, redactor: Redact
     nothing is built into a page (the preview), the bytes are empty."""
 
     session_path = state.session_path()
-    session = load_session(session_path) if session_path is not None else None
+    session = open_session(state)
     stepper = None
     stream_path = state.stream_path()
     if with_stepper and (stream_path is not None or session is not None):
-        stream = read_stream(stream_path) if stream_path is not None else derive_stream(session, policy=state.chunking)
-        stepper = Stepper(stream, state.rule_set().rules(),
-                          state.replay_config(stream, session if stream_path is None else None))
+        # the replay model's source and configuration (docs/architecture.md, "The app"), replayed afresh
+        # here: the export is built without the page's judge, as ``workbench export`` builds it
+        replayed = load_source(state, session=session)
+        stepper = Stepper(replayed, state.rule_set().rules(), state.replay_config(replayed.stream, replayed.session))
     if session is None and stepper is None:
         raise UsageError("nothing to export: open a session or choose a stream")
     step = min(state.step, max(len(stepper) - 1, 0)) if stepper is not None else 0

@@ -20,7 +20,8 @@ from workbench.rules import AGENT_EDIT_MODES, AgentSettings, agent_from_session,
 from workbench.sessions import FLAVOR_BUTTONS, flavour_aliases
 from workbench.tree import FILTER_MODES
 from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
-from workbench.ui.roots import ServedRoots
+from workbench.ui.replay_model import ReplayModel
+from workbench.ui.roots import STREAM_SUFFIX, ServedRoots
 from workbench.ui.ruleset import RuleSet
 
 # omp = oh-my-pi 17 (the public cases), omp18 = 18.3, pi; auto picks one from the file (the registry's buttons)
@@ -83,10 +84,10 @@ class AppState(param.Parameterized):
     revision = param.Integer(default=0, doc="Bumped when the open session file changed on disk.")
     rules_revision = param.Integer(default=0, doc="Bumped when a rule file changed on disk or in the editor.")
     catalog_revision = param.Integer(default=0, doc="Bumped when sessions were added to the store.")
-    # The replay the Stepper view builds, shared with the views that use it (the Rules tab re-runs its
-    # stream): views meet here, never through each other.
+    # The replay the replay model (``replay_model``) builds, shared with the views that use it (the
+    # Rules tab re-runs its stream): views meet here, never through each other.
     replay = param.Parameter(default=None, doc="The page's replay (a workbench.replay.Stepper) once built.")
-    replay_wanted = param.Event(doc="Asks for the replay to be brought up to date now (the Stepper view does).")
+    replay_wanted = param.Event(doc="Asks for the replay to be brought up to date now (the replay model does).")
 
     def __init__(self, roots: ServedRoots, *, store: Any = None, **params: Any) -> None:
         super().__init__(**params)
@@ -96,12 +97,37 @@ class AppState(param.Parameterized):
         self._listings: dict[str, list[Path]] = {}  # walking a large archive is not free: once per change
         self.param.watch(lambda e: self._listings.clear(), "catalog_revision")
         self._loaded: tuple[Path, tuple[int, int], Any] | None = None
+        self._replay_model: ReplayModel | None = None
         # the layered settings chosen in the UI or given here: those stay above the config files
         self._chosen: set[str] = {name for name in LAYERED if name in params}
         self._seeding = False
         self.param.watch(self._on_choice, list(LAYERED))
         # after every other watcher: one update may choose a setting and another folder at once
         self.param.watch(lambda *e: self.seed_settings(), ["rules_dir", "rules_revision"], precedence=1)
+
+    @classmethod
+    def for_file(cls, source: str | os.PathLike[str], rules_dir: str | os.PathLike[str] | None = None,
+                 **params: Any) -> AppState:
+        """A state for a notebook cell: ``source`` (a ``*.stream.jsonl`` file or a session file) chosen,
+        with the rules of ``rules_dir``; the served roots are the folders of both."""
+        src = Path(source).expanduser().resolve()
+        folders = [src.parent] + ([Path(rules_dir).expanduser().resolve()] if rules_dir else [])
+        state = cls(ServedRoots.of(folders), **params)
+        if src.name.endswith(STREAM_SUFFIX):
+            state.stream = str(src)
+        else:
+            state.session = str(src)
+        if rules_dir:
+            state.rules_dir = str(Path(rules_dir).expanduser().resolve())
+        return state
+
+    @property
+    def replay_model(self) -> ReplayModel:
+        """The page's replay (``ui/replay_model.py``), made the first time a view asks for it; from then
+        on it follows the choices here and rebuilds while the Stepper or Rules tab shows."""
+        if self._replay_model is None:
+            self._replay_model = ReplayModel(self)
+        return self._replay_model
 
     # -- the open session, loaded once -------------------------------------------------------------
     def remember_session(self, path: Path, stamp: tuple[int, int] | None, session: Any) -> None:

@@ -1,30 +1,29 @@
 """Stepper tab: step a stream through the rules and see buffers, rule states, events and both retries.
 
-The view keeps only an index into the ``Stepper``'s snapshots (``AppState.step``); the stepper is
-rebuilt when the stream, the rules or the settings change. Building, seeking and "Next trigger"
-run on a background lane (``stepper_lane.StepperLane``, a mixin of this view).
+The view keeps only an index into the ``Stepper``'s snapshots (``AppState.step``). The stepper is the
+page's replay model's (``AppState.replay_model``, ``ui/replay_model.py``): it is rebuilt there when the
+stream, the rules or the settings change, and building, seeking and "Next trigger" run there on a
+background lane; this view draws what the model has and hears its progress (``ReplayListener``).
 """
 
 from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any
 
 import panel as pn
 import param
 from panel.viewable import Viewer
 
-from workbench.ui.background import Background, Task
+from workbench.ui.edit_mode import edit_mode_note, edit_mode_select
 from workbench.ui.entry_html import ACTIVE_BUTTON, conversation_html, esc, pre
-from workbench.ui.judge_view import JudgeView, judged_names, seek_or_pause
+from workbench.ui.judge_card import JudgeCard, judged_names
 from workbench.ui.keys import KeyCatcher
-from workbench.ui.notify import reporting
-from workbench.ui.roots import STREAM_SUFFIX, ServedRoots
+from workbench.ui.notify import describe, reporting
+from workbench.ui.replay_model import seek_or_pause
 from workbench.ui.state import AppState
 from workbench.ui.step_html import buffers_html, rules_html
-from workbench.ui.stepper_lane import SOURCE, StepperLane
 from workbench.ui.theme import theme_sheets
 
 DERIVED = "(derived from the open session)"
@@ -69,42 +68,17 @@ def _wrap(*objects: Any) -> pn.FlexBox:
     return pn.FlexBox(*objects, flex_wrap="wrap", sizing_mode="stretch_width", margin=0)
 
 
-def edit_mode_select(state: AppState) -> pn.widgets.Select:
-    """The edit mode the replay reads edit calls with (``--edit-mode``); Stepper and Rules tab share it."""
-    return pn.widgets.Select.from_param(state.param.edit_mode, label="Edit mode", width=120,
-                                        css_classes=["wb-edit-mode"])
-
-
-def edit_mode_reason(reading: Any) -> str:
-    """Why a call was read in its mode, worded for the app (a set mode comes from the Edit mode menu)."""
-    return str(reading.get("reason") or "").replace("set by --edit-mode", "set in the Edit mode menu")
-
-
-def edit_mode_note(reading: Any) -> str:
-    """`` · edit call read as MODE (why)`` for the step's edit call, else nothing."""
-    if not reading:
-        return ""
-    mode = reading.get("mode") or "no edit tool"
-    return (f' · <span class="wb-edit-reading">{esc(reading.get("tool") or "")} call read as <b>{esc(mode)}</b> '
-            f"({esc(edit_mode_reason(reading))})</span>")
-
-
-class StepperView(StepperLane, Viewer):
+class StepperView(Viewer):
     """Stream + rules + settings → a step-by-step replay with time travel."""
 
     state = param.ClassSelector(class_=AppState)
-    built = param.Integer(default=0, doc="Bumped each time a new stepper is installed.")
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.stepper: Any = None
-        self.bg = Background()
-        self._task: Task | None = None
-        self._generation = 0
-        self._installed = -1  # the generation whose stepper is installed (late progress reports are dropped)
+        s = self.state
+        self.replay = s.replay_model  # made (and watching the state) before this view's watchers
         self._events_at: dict[int, tuple[Any, ...]] = {}
         self._play_cb: Any = None
-        s = self.state
         # a linked stream= or rules= that is not among the choices stays chosen (the build then says
         # why it cannot be used); a select would otherwise switch silently to its first option
         self.stream_select = pn.widgets.Select(label="Stream", options=self._stream_options(), width=280)
@@ -130,8 +104,6 @@ class StepperView(StepperLane, Viewer):
         self.agent = pn.widgets.TextInput.from_param(s.param.agent, label="Agent", width=110,
                                                      placeholder="from session", description=AGENT_HELP,
                                                      css_classes=["wb-agent-name"])
-        self._config_note = ""
-        s.seed_settings()  # the settings start from the project's config files (docs/agent-settings.md)
         self.reset_btn = pn.widgets.Button(label="|◀ Reset", width=90)
         self.back_btn = pn.widgets.Button(label="◀ Back", width=85)
         self.step_btn = pn.widgets.Button(label="Step ▶", width=85, color="primary")
@@ -164,17 +136,19 @@ class StepperView(StepperLane, Viewer):
         self.rendered = _html(css_classes=["wb-rendered"])
         self.keep = _html(css_classes=["wb-keep"])
         self.discard = _html(css_classes=["wb-discard"])
-        self.judge = JudgeView(on_answer=self._on_step)
-        self.judge.param.watch(lambda e: self._mark_dirty(), "choice")
-        s.param.watch(lambda *e: self._mark_dirty(), [*SOURCE, "rules_revision"])
-        s.param.watch(lambda e: self._rebuild_if_derived(), "revision")
+        self.judge = JudgeCard(self.replay, on_answer=self._on_step)
         s.param.watch(lambda e: self._on_step(), "step")
         s.param.watch(lambda e: self._refresh_options(), ["catalog_revision"])
-        s.param.watch(lambda e: self.ensure(), "tab")
-        s.param.watch(lambda e: self.ensure(), "replay_wanted")
-        self._dirty = True
-        self._built_from: tuple[Any, ...] | None = None  # _source() of the latest rebuild (None: none yet)
-        self.ensure()
+        self.replay.listen(self)
+        if self.replay.stepper is not None:  # built for another tab (Rules) before this one was shown
+            self.replay_installed(s.step)
+            self._on_step()
+        self.replay.ensure()
+
+    @property
+    def stepper(self) -> Any:
+        """The replay model's installed ``Stepper`` (``None`` while one is being built)."""
+        return self.replay.stepper
 
     # -- notebook entry point ------------------------------------------------------------------------
     @classmethod
@@ -185,16 +159,7 @@ class StepperView(StepperLane, Viewer):
         The served roots are the folders of ``source`` and ``rules_dir``; ``settings`` are AppState
         parameters (``context_mode="keep"``, ``chunking="fixed"``, ``step=…``).
         """
-        src = Path(source).expanduser().resolve()
-        folders = [src.parent] + ([Path(rules_dir).expanduser().resolve()] if rules_dir else [])
-        state = AppState(ServedRoots.of(folders), tab="stepper", **settings)
-        if src.name.endswith(STREAM_SUFFIX):
-            state.stream = str(src)
-        else:
-            state.session = str(src)
-        if rules_dir:
-            state.rules_dir = str(Path(rules_dir).expanduser().resolve())
-        return cls(state=state)
+        return cls(state=AppState.for_file(source, rules_dir, tab="stepper", **settings))
 
     # -- choices -------------------------------------------------------------------------------------
     def _stream_options(self) -> dict[str, str]:
@@ -219,11 +184,77 @@ class StepperView(StepperLane, Viewer):
         self.stream_select.options = self._stream_options()
         self.rules_select.options = self._rules_options()
 
-    # -- keys and play -------------------------------------------------------------------------------
+    # -- moving: the model's, on its lane -----------------------------------------------------------
+    def go(self, index: int) -> None:
+        """Show step ``index`` (clamped); steps far beyond those replayed so far are reached on the lane."""
+        self.replay.go(index)
+
+    def next_trigger(self) -> None:
+        """Go to the next step where a rule matched or the session acted (on the lane, with progress)."""
+        self.replay.next_trigger()
+
     def previous_trigger(self) -> None:
+        self.replay.previous_trigger()
+
+    def cancel(self) -> None:
+        """Stop the running preparation or "Next trigger" search (the Cancel button)."""
+        self.replay.cancel()
+
+    # -- what the model reports (ReplayListener) -----------------------------------------------------
+    def replay_rebuilding(self) -> None:
+        self._stop_play()
+        self._events_at = {}
+        for pane in (self.buffers, self.rules):
+            pane.loading = self.replay.served
+
+    def replay_progress(self, pct: float, text: str) -> None:
+        value = max(0, min(100, int(pct)))
+        if self.progress.visible and value < self.progress.value:
+            return  # a report that arrives late must not move the bar back
+        self.progress.param.update(value=value, visible=True)
+        self.position.object = (f'<div class="wb-kv"><span class="wb-tag wb-tag-active">working</span> '
+                                f"{esc(text)}</div>")
+
+    def replay_working(self, tip: str) -> None:
+        self.cancel_btn.param.update(visible=self.replay.working(), description=tip)
+
+    def replay_idle(self) -> None:
+        self.progress.visible = False
+        self.cancel_btn.visible = False
+        for pane in (self.buffers, self.rules):
+            pane.loading = False
+
+    def replay_failed(self, error: BaseException) -> None:
+        # the reason where the stepper would be (a bad stream= or rules= link says which and why)
+        self.position.object = (f'<div class="wb-muted wb-stepper-error">The stepper could not be built: '
+                                f"{esc(describe(error))}</div>")
+        for pane in (self.buffers, self.rules, self.events, self.rendered, self.keep, self.discard):
+            pane.object = ""
+
+    def replay_installed(self, step: int) -> None:
+        n = len(self.replay.stepper)
+        self._marks, self._marked = {}, 0
+        self.marks.object = ""
+        # bounds and value in one update: a slider left at the old stream's value must not move
+        # the new stream there
+        self.slider.param.update(start=0, end=max(n - 1, 1), value=step, disabled=n <= 1)
+        if self.rules_select.value != self.state.rules_dir and self.state.rules_dir in self.rules_select.options.values():
+            self.rules_select.value = self.state.rules_dir
+
+    def replay_show(self) -> None:
+        self._on_step()
+
+    def replay_moved(self, index: int) -> None:
+        if self.slider.value != index:
+            self.slider.value = index
+
+    def replay_cancelled(self) -> None:
         if self.stepper is not None:
-            found = self.stepper.prev_trigger(self.state.step)
-            self.go(0 if found is None else found)
+            self._on_step()
+        else:
+            self.position.object = '<div class="wb-muted">Cancelled: change a choice to prepare the stepper again.</div>'
+
+    # -- keys and play -------------------------------------------------------------------------------
 
     def _on_key(self, key: str) -> None:
         with reporting("Stepper key"):
@@ -266,7 +297,7 @@ class StepperView(StepperLane, Viewer):
 
     # -- rendering -----------------------------------------------------------------------------------
     def _on_step(self) -> None:
-        if self._stale():
+        if self.replay.stale():
             return  # the rebuild shows the step (clamped to the new stream's length)
         with reporting("Step"):
             self._render()
@@ -293,8 +324,8 @@ class StepperView(StepperLane, Viewer):
             f'<div class="wb-kv">step <b>{i}</b> / {len(st) - 1} · event <b>{esc(ev.type)}</b> · '
             f"status <b>{esc(snap.session_status)}</b> · messages {esc(snap.message_count)} {trig}"
             f"{edit_mode_note(snap.edit_mode)}"
-            f'<br>stream: {esc(self._label)} · keys: ←/→ step, Space play/pause, N next trigger, '
-            f'Shift+N previous</div>{self._config_note}'
+            f'<br>stream: {esc(self.replay.label)} · keys: ←/→ step, Space play/pause, N next trigger, '
+            f'Shift+N previous</div>{self.replay.config_note}'
         )
         self.buffers.object = buffers_html(snap)
         self.rules.object = rules_html(snap, judged_names(st))
@@ -310,7 +341,7 @@ class StepperView(StepperLane, Viewer):
     def _update_marks(self) -> None:
         """Mark the steps replayed since the last call; redraw the strip when any was added."""
         st = self.stepper
-        done = self._computed()
+        done = self.replay.computed()
         if st is None or done <= self._marked:
             return
         for j in range(self._marked, done):

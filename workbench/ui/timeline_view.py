@@ -3,12 +3,12 @@
 The stream is the Stepper's (the chosen stream file, else the open session re-chunked the same way),
 replayed with the same rules and settings, so a step here is the Stepper's step: clicking a lane
 opens the Stepper there. Filters keep the lanes that used a tool, had an error, or ran on a model.
-The replay runs on a worker thread when served, and only while the tab is on screen.
+The stream is loaded as the replay model loads it (``replay_model.load_source``); the replay runs on
+the background runner (``ui/background.py``) when served, and only while the tab is on screen.
 """
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +19,13 @@ from bokeh.models import ColumnDataSource, FactorRange, HoverTool, Span, WheelZo
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
-from workbench.errors import UsageError
-from workbench.replay import build_timeline, derive_stream, read_stream, run_session
-from workbench.sessions import load_session, usage_totals
+from workbench.replay import build_timeline, run_session
+from workbench.sessions import usage_totals
+from workbench.ui.background import Background, Task
 from workbench.ui.entry_html import esc, table_html
 from workbench.ui.graph import legend_marker
 from workbench.ui.notify import reporting
+from workbench.ui.replay_model import load_source, open_session
 from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
@@ -134,6 +135,7 @@ class TimelineView(Viewer):
         super().__init__(**params)
         self.timeline: Any = None  # the whole timeline (filters apply to a copy)
         self.figure: Any = None
+        self.bg = Background()
         self._generation = 0
         self._dirty = True
         self.tool = pn.widgets.Select(label="Tool", options=[ANY], value=ANY, width=160, css_classes=["wb-tl-tool"])
@@ -177,46 +179,32 @@ class TimelineView(Viewer):
             self._dirty = False
             self.rebuild()
 
-    def _load(self) -> tuple[Any, Any, str, Any]:
-        """(stream, session or None, label, the session the stream was derived from): the Stepper's
-        stream for the current choices (a stream file's agent is not the open session's)."""
-
-        session_path = self.state.session_path()
-        session = load_session(session_path) if session_path is not None else None
-        path = self.state.stream_path()
-        if path is not None:
-            return read_stream(path), session, self.state.roots.display(path), None
-        if session is None:
-            raise UsageError("open a session (Sessions tab) or choose a stream file in the Stepper")
-        return (derive_stream(session, policy=self.state.chunking), session,
-                f"{self.state.roots.display(session_path)} re-chunked by {self.state.chunking}", session)
-
     def _prepare(self) -> tuple[Any, Any, str, BaseException | None]:
-
+        """(timeline, session totals, label, error): the Stepper's stream for the current choices,
+        replayed whole (a stream file's agent is not the open session's; its totals are the session's)."""
         try:
-            stream, session, label, derived_from = self._load()
+            opened = open_session(self.state)
+            source = load_source(self.state, session=opened)
             rules = self.state.rule_set().rules()
-            result = run_session(stream, rules, self.state.replay_config(stream, derived_from))
-            totals = usage_totals(session.entries) if session is not None else None
-            return build_timeline(stream, result.events), totals, label, None
+            result = run_session(source.stream, rules, self.state.replay_config(source.stream, source.session))
+            totals = usage_totals(opened.entries) if opened is not None else None
+            return build_timeline(source.stream, result.events), totals, source.label, None
         except Exception as exc:  # noqa: BLE001 - any failure is shown on the document thread
             return None, None, "", exc
 
     def rebuild(self) -> None:
         self._generation += 1
         generation = self._generation
-        doc = pn.state.curdoc
-        served = doc is not None and getattr(doc, "session_context", None) is not None
-        if not served:
-            self._install(generation, *self._prepare())
-            return
-        self.status.object = '<div class="wb-kv"><span class="wb-tag wb-tag-active">working</span> Replaying the stream…</div>'
+        if self.bg.served:
+            self.status.object = ('<div class="wb-kv"><span class="wb-tag wb-tag-active">working</span> '
+                                  "Replaying the stream…</div>")
 
-        def work() -> None:
-            result = self._prepare()
-            doc.add_next_tick_callback(lambda: self._install(generation, *result))
+        def work(task: Task) -> tuple[Any, Any, str, BaseException | None]:
+            return self._prepare()
 
-        threading.Thread(target=work, name="workbench-timeline", daemon=True).start()
+        # on the runner's lane: a newer rebuild supersedes the ones still queued or running (dropped)
+        self.bg.cancel("timeline")
+        self.bg.submit(work, what="Timeline", lane="timeline", done=lambda result: self._install(generation, *result))
 
     def _install(self, generation: int, timeline: Any, totals: Any, label: str, error: BaseException | None) -> None:
         if generation != self._generation:

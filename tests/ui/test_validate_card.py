@@ -1,9 +1,9 @@
-"""``workbench.ui.validate_view``: the Validate card's text (escaped) from a validation."""
+"""``workbench.ui.validate_card``: the Validate card's text (escaped) from a validation."""
 
 from __future__ import annotations
 
 from workbench.rulecheck import Validation
-from workbench.ui.validate_view import validation_html
+from workbench.ui.validate_card import validation_html
 
 
 def test_the_verdict_and_feedback_are_escaped():
@@ -22,7 +22,7 @@ def test_the_card_reads_edit_calls_in_the_edit_mode_menus_mode(tmp_path):
     from tests.rulecheck.test_validate import write_session
     from workbench.ui.roots import ServedRoots
     from workbench.ui.state import AppState
-    from workbench.ui.validate_view import ValidateCard
+    from workbench.ui.validate_card import ValidateCard
 
     (tmp_path / ".omp" / "rules").mkdir(parents=True)
     (tmp_path / ".omp" / "rules" / "no-console.md").write_text(EDIT_RULE)

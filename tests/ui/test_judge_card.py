@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from workbench.ui.judge_view import queue_html
+from workbench.ui.judge_card import queue_html
 from workbench.ui.stepper_view import StepperView
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "judged"

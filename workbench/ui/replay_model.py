@@ -1,29 +1,32 @@
-"""The Stepper tab's work on its background lane: building the stepper, seeking, "Next trigger".
+"""The page's replay: what is replayed, with what, and the ``Stepper`` that does it, off the document thread.
 
-A mixin of ``StepperView`` (which owns the widgets and panes these methods fill): every computation
-on the stepper runs on one lane of the view's ``Background``, in order, with progress and Cancel; a
-generation counter drops the reports and results of work a newer rebuild superseded.
+One ``ReplayModel`` per ``AppState`` (``AppState.replay_model``, made the first time a view asks). It
+holds the source (a recorded stream file, or the open session re-chunked: ``load_source``, the one
+way every view loads the stream), the judge choice, the ``Stepper`` built from the state's
+``ReplayConfig`` and its time-bound pre-check. Every computation on the stepper (build, seek, "Next
+trigger") runs on one lane of the one background runner (``ui/background.py``), in order, with
+progress and Cancel; a generation counter drops the reports and results of work a newer rebuild
+superseded. The installed stepper is published as ``AppState.replay``, where the Rules tab reads it;
+the Stepper tab draws it and hears the model's progress through ``ReplayListener``; the Timeline and
+the export replay the same source with the same configuration. No view needs another view for this
+(docs/architecture.md, "The app").
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
-from workbench.errors import UsageError
+import param
+
+from workbench.errors import JudgePending, UsageError
 from workbench.replay import ReplaySource, Stepper, derive_stream, read_stream
+from workbench.replay.judge.judges import AskJudge, FixedJudge
 from workbench.sessions import load_session
-from workbench.ui.background import Task
+from workbench.ui.background import Background, Task
 from workbench.ui.entry_html import esc
-from workbench.ui.judge_view import seek_until
 from workbench.ui.notify import describe, notify, reporting
-
-if TYPE_CHECKING:  # the view's types, for the declarations below only (stepper_view imports this module)
-    import panel as pn
-
-    from workbench.ui.background import Background
-    from workbench.ui.judge_view import JudgeView
-    from workbench.ui.state import AppState
 
 _MARKS_ALL_UPTO = 5000  # streams up to this many events are replayed whole after a build, so all marks show
 _LANE = "stepper"  # every computation on the stepper (build, seek, next trigger) runs here, in order
@@ -35,6 +38,100 @@ _SCAN_CHUNK = 200  # events replayed between progress reports / cancel checks of
 SOURCE = ("session", "stream", "chunking", "rules_dir", "context_mode", "interrupt_mode", "repeat_mode", "repeat_gap",
           "edit_mode", "agent")
 _STREAM_CHOICES = 3
+# short enough for the select's width (the longer "none (judged rules are not delivered)" was cut
+# off); the select's description says the rest
+JUDGE_CHOICES = {"none: not delivered": "none", "yes to all": "yes", "no to all": "no",
+                 "ask me": "ask"}
+
+
+class Choices(Protocol):
+    """What the model reads of the page's state (``AppState``): the chosen files, the rules, the settings."""
+
+    roots: Any
+    stream: str
+    chunking: str
+    tab: str
+    goal: str
+    step: int
+    replay: Any
+    param: Any
+
+    def stream_path(self) -> Any: ...
+    def session_path(self) -> Any: ...
+    def loaded_session(self, path: Any) -> Any: ...
+    def rule_set(self) -> Any: ...
+    def seed_settings(self) -> None: ...
+    def replay_config(self, stream: Any, session: Any, *, judge: Any = None) -> Any: ...
+    def agent_of(self, session: Any) -> dict[str, str]: ...
+    def agent_settings(self, *, judge_given: bool = False) -> Any: ...
+
+
+class ReplayListener(Protocol):
+    """What a view that draws the replay hears from the model (the Stepper tab), on the document."""
+
+    def replay_rebuilding(self) -> None: ...  # a rebuild starts: stop playing, the panes show loading
+    def replay_progress(self, pct: float, text: str) -> None: ...  # long work reports (never backwards)
+    def replay_working(self, tip: str) -> None: ...  # work is queued: offer Cancel
+    def replay_idle(self) -> None: ...  # the work ended: no progress bar, no Cancel
+    def replay_failed(self, error: BaseException) -> None: ...  # no stepper: say why where it would be
+    def replay_installed(self, step: int) -> None: ...  # a new stepper, shown at ``step`` next
+    def replay_show(self) -> None: ...  # draw the step on screen
+    def replay_moved(self, index: int) -> None: ...  # the step moved to ``index``
+    def replay_cancelled(self) -> None: ...  # Cancel stopped the work
+
+
+def open_session(state: Choices) -> Any:
+    """The open session, loaded (``None`` when none is open): the tree's copy when the file is unchanged
+    (no second parse, no second copy in memory), else read now."""
+    path = state.session_path()
+    if path is None:
+        return None
+    return state.loaded_session(path) or load_session(path)
+
+
+def load_source(state: Choices, *, session: Any = None) -> ReplaySource:
+    """The stream the replay steps through, for the state's choices: the chosen stream file (its
+    ``session`` is ``None``: the agent is then ``main`` unless the Agent box names one, as ``workbench
+    replay`` on a stream file), else the open session re-chunked by the chosen policy.
+
+    ``session``: the open session, already loaded by the caller (else ``open_session``); the stream is
+    built turn by turn as the steps are looked at (docs/large-sessions.md)."""
+    path = state.stream_path()
+    if path is not None:
+        return ReplaySource(read_stream(path), label=state.roots.display(path))
+    session_path = state.session_path()
+    if session_path is None:
+        raise UsageError("open a session (Sessions tab) or choose a stream file")
+    if session is None:
+        session = open_session(state)
+    stream = derive_stream(session, policy=state.chunking, lazy=True)
+    return ReplaySource(stream, session=session,
+                        label=f"{state.roots.display(session_path)} re-chunked by {state.chunking}")
+
+
+def make_judge(choice: str) -> Any:
+    """A fresh judge for a new stepper (``None`` when judged rules are not to be delivered)."""
+    if choice == "yes":
+        return FixedJudge(True)
+    if choice == "no":
+        return FixedJudge(False)
+    if choice == "ask":
+        return AskJudge()
+    return None
+
+
+def seek_or_pause(stepper: Any, index: int) -> tuple[Any, int]:
+    """``stepper.seek(index)``, or the snapshot where an ``ask`` judge paused before it (and its index)."""
+    try:
+        return stepper.seek(index), index
+    except JudgePending:
+        last = stepper.computed - 1
+        return stepper.seek(last), last
+
+
+def seek_until(stepper: Any, goal: int) -> int:
+    """Compute snapshots up to ``goal`` or the pause before it; returns the last index reached."""
+    return seek_or_pause(stepper, goal)[1]
 
 
 def config_note(agent: dict[str, str], layers: Any) -> str:
@@ -71,46 +168,50 @@ def _first_trigger(stepper: Any, lo: int, hi: int) -> int | None:
     return None
 
 
-class StepperLane:
-    """Build, seek and search the ``StepperView``'s stepper off the document thread."""
+class ReplayModel(param.Parameterized):
+    """Build, seek and search the page's ``Stepper`` off the document thread, for every view that shows it."""
 
-    # What the mixin uses of the view: declared here so the type checker can follow both halves
-    # (``StepperView.__init__`` sets them all, and defines the methods declared at the end).
-    state: AppState
-    built: int
-    stepper: Any
-    bg: Background
-    judge: JudgeView
-    _task: Task | None
-    _generation: int
-    _installed: int
-    _dirty: bool
-    _built_from: tuple[Any, ...] | None
-    _config_note: str
-    _events_at: dict[int, tuple[Any, ...]]
-    _marks: dict[int, tuple[str, ...]]
-    _marked: int
-    rules_select: pn.widgets.Select
-    slider: pn.widgets.IntSlider
-    cancel_btn: pn.widgets.Button
-    progress: pn.indicators.Progress
-    marks: pn.pane.HTML
-    position: pn.pane.HTML
-    buffers: pn.pane.HTML
-    rules: pn.pane.HTML
-    events: pn.pane.HTML
-    rendered: pn.pane.HTML
-    keep: pn.pane.HTML
-    discard: pn.pane.HTML
+    judge = param.Selector(default="none", objects=list(JUDGE_CHOICES.values()),
+                           doc="How judged rules are answered (none, yes, no, ask).")
+    built = param.Integer(default=0, doc="Bumped each time a new stepper is installed.")
 
-    def _on_step(self) -> None: ...
-    def _stop_play(self) -> None: ...
+    def __init__(self, state: Choices, **params: Any) -> None:
+        super().__init__(**params)
+        self.state = state
+        self.bg = Background()
+        self.stepper: Any = None
+        self.label = ""
+        self.config_note = ""
+        self.listeners: list[ReplayListener] = []
+        self._task: Task | None = None
+        self._generation = 0
+        self._installed = -1  # the generation whose stepper is installed (late progress reports are dropped)
+        self._dirty = True
+        self._built_from: tuple[Any, ...] | None = None  # _source() of the latest rebuild (None: none yet)
+        state.seed_settings()  # the settings start from the project's config files (docs/agent-settings.md)
+        self.param.watch(lambda e: self._mark_dirty(), "judge")
+        s = state.param
+        s.watch(lambda *e: self._mark_dirty(), [*SOURCE, "rules_revision"])
+        s.watch(lambda e: self._rebuild_if_derived(), "revision")
+        s.watch(lambda e: self.ensure(), "tab")
+        s.watch(lambda e: self.ensure(), "replay_wanted")
+
+    def listen(self, listener: ReplayListener) -> None:
+        self.listeners.append(listener)
+
+    def _tell(self, hook: Callable[[ReplayListener], None]) -> None:
+        for listener in self.listeners:
+            hook(listener)
+
+    @property
+    def served(self) -> bool:
+        return self.bg.served
 
     # -- building ------------------------------------------------------------------------------------
     def _source(self) -> tuple[Any, ...]:
         return tuple(getattr(self.state, name) for name in SOURCE)
 
-    def _stale(self) -> bool:
+    def stale(self) -> bool:
         """The installed stepper replays other choices than the state's: a rebuild is due (now or once
         the tab shows). Within one ``param.update`` (``open_step``: step, tab and session at once) the
         step watcher may run before the rebuild: the old stream must not clamp the new step."""
@@ -130,31 +231,15 @@ class StepperLane:
 
         The step is kept when the stream is that of the last build (new settings, another rules folder
         or a rule edit replay the same events), for the first build (a deep link's step=) and when
-        ``open_step`` asked for it; otherwise a new stream starts at 0. Decided by comparing choices, not by which watcher ran: one update that
-        changes several parameters calls several watchers, and an earlier one (the tab) may rebuild
-        with the later ones' values already set."""
+        ``open_step`` asked for it; otherwise a new stream starts at 0. Decided by comparing choices,
+        not by which watcher ran: one update that changes several parameters calls several watchers,
+        and an earlier one (the tab) may rebuild with the later ones' values already set."""
         if self._dirty and self.state.tab in ("stepper", "rules"):
             built = self._built_from
             same_stream = built is None or built[:_STREAM_CHOICES] == self._source()[:_STREAM_CHOICES]
             keep = same_stream or self.state.goal == "step"
             self._dirty = False
             self.rebuild(keep_step=keep)
-
-    def _load_stream(self) -> tuple[Any, str, Any]:
-        """(stream, label, session): the session is ``None`` for a recorded stream file, whose agent is
-        then ``main`` unless the Agent box names one (as ``workbench replay`` on a stream file)."""
-        path = self.state.stream_path()
-        if path is not None:
-            return read_stream(path), self.state.roots.display(path), None
-        session_path = self.state.session_path()
-        if session_path is None:
-            raise UsageError("open a session (Sessions tab) or choose a stream file")
-
-        # the tree's copy when the file is unchanged (no second parse, no second copy in memory); the
-        # stream is built turn by turn as the steps are looked at (docs/large-sessions.md)
-        session = self.state.loaded_session(session_path) or load_session(session_path)
-        stream = derive_stream(session, policy=self.state.chunking, lazy=True)
-        return stream, f"{self.state.roots.display(session_path)} re-chunked by {self.state.chunking}", session
 
     def rebuild(self, keep_step: bool = False) -> None:
         """Make a new stepper from the current choices on the background lane; errors become a notification.
@@ -163,14 +248,13 @@ class StepperLane:
         running backwards) and a Cancel button meanwhile; the result is installed on the document.
         In a notebook it runs inline.
         """
-        self._stop_play()
+        self._tell(lambda v: v.replay_rebuilding())
         if self._task is not None:
             self._task.cancel()
         _stop_precheck(self.stepper)
         self._built_from = self._source()
         self.stepper = None
         self.state.replay = None
-        self._events_at = {}
         self._generation += 1
         generation = self._generation
         # a new stream or new settings start at step 0; a rule edit keeps the step being looked at
@@ -178,8 +262,6 @@ class StepperLane:
         if not keep_step and self.state.step:
             self.state.step = 0
         self._show_progress(generation, 0, "Loading the stream")
-        for pane in (self.buffers, self.rules):
-            pane.loading = self.bg.served
 
         def work(task: Task) -> tuple[Any, str, BaseException | None]:
             return self._prepare(target, lambda pct, text: task.progress(int(pct), 100, text))
@@ -189,42 +271,25 @@ class StepperLane:
             done=lambda result: self._install(generation, keep_step, *result),
             progress=lambda done, total, text: self._show_progress(generation, done, text),
         )
-        self._show_cancel("Cancel the stepper's preparation")
+        self._tell(lambda v: v.replay_working("Cancel the stepper's preparation"))
 
     def cancel(self) -> None:
         """Stop the running preparation or "Next trigger" search (the Cancel button)."""
         if self._task is not None and not self._task.finished:
             self._task.cancel()
             self._generation += 1 if self.stepper is None else 0
-            self._hide_progress()
-            for pane in (self.buffers, self.rules):
-                pane.loading = False
+            self._tell(lambda v: v.replay_idle())
             notify("Cancelled.", "info", 2000)
-            if self.stepper is not None:
-                self._on_step()
-            else:
-                self.position.object = '<div class="wb-muted">Cancelled: change a choice to prepare the stepper again.</div>'
+            self._tell(lambda v: v.replay_cancelled())
 
-    def _show_cancel(self, tip: str) -> None:
-        self.cancel_btn.param.update(visible=self.bg.served and not (self._task is None or self._task.finished),
-                                     description=tip)
-
-    def _hide_progress(self) -> None:
-        self.progress.visible = False
-        self.cancel_btn.visible = False
+    def working(self) -> bool:
+        """Work is queued on the lane and not finished (the Cancel button is offered meanwhile)."""
+        return self.bg.served and not (self._task is None or self._task.finished)
 
     def _show_progress(self, generation: int, pct: float, text: str) -> None:
         if generation != self._generation or generation == self._installed:
             return  # a newer rebuild reports its own progress; a finished one has nothing left to report
-        self._progress_to(pct, text)
-
-    def _progress_to(self, pct: float, text: str) -> None:
-        value = max(0, min(100, int(pct)))
-        if self.progress.visible and value < self.progress.value:
-            return  # a report that arrives late must not move the bar back
-        self.progress.param.update(value=value, visible=True)
-        self.position.object = (f'<div class="wb-kv"><span class="wb-tag wb-tag-active">working</span> '
-                                f"{esc(text)}</div>")
+        self._tell(lambda v: v.replay_progress(pct, text))
 
     def _prepare(self, target: int, report: Any) -> tuple[Any, str, BaseException | None]:
         """(stepper, label, error): the heavy part, safe to run off the document thread.
@@ -237,7 +302,8 @@ class StepperLane:
         """
         try:
             report(0, "Loading the stream")
-            stream, label, session = self._load_stream()
+            source = load_source(self.state)
+            stream, label, session = source.stream, source.label, source.session
             n = len(stream.events)
             report(10, f"Loading the rules ({n:,} events in the stream)")
             ruleset = self.state.rule_set()
@@ -259,10 +325,10 @@ class StepperLane:
 
             finished = [False]
 
-            judge = self.judge.make_judge()
+            judge = make_judge(self.judge)
             config = self.state.replay_config(stream, session, judge=judge)
-            self._config_note = config_note(self.state.agent_of(session),
-                                            self.state.agent_settings(judge_given=judge is not None))
+            self.config_note = config_note(self.state.agent_of(session),
+                                           self.state.agent_settings(judge_given=judge is not None))
             stepper = Stepper(ReplaySource(stream, label=label), rules, config, progress=checked, background=True)
             goal = min(max(target, 0), max(len(stepper) - 1, 0))
             finished[0] = True  # the check goes on in the background; from here on the replay reports
@@ -286,22 +352,14 @@ class StepperLane:
             _stop_precheck(stepper)
             return  # a newer rebuild superseded this one
         self._installed = generation
-        for pane in (self.buffers, self.rules):
-            pane.loading = False
-        self._hide_progress()
+        self._tell(lambda v: v.replay_idle())
         with reporting("Stepper"):
             if error is not None:
-                # the reason where the stepper would be (a bad stream= or rules= link says which and why)
-                self.position.object = (f'<div class="wb-muted wb-stepper-error">The stepper could not be built: '
-                                        f"{esc(describe(error))}</div>")
-                for pane in (self.buffers, self.rules, self.events, self.rendered, self.keep, self.discard):
-                    pane.object = ""
+                self._tell(lambda v: v.replay_failed(error))
                 notify(f"Stepper: {describe(error)}", "error")
                 return
             self.stepper = stepper
-            self._label = label
-            self._marks, self._marked = {}, 0
-            self.marks.object = ""
+            self.label = label
             n = len(stepper)
             if self.state.goal == "step":
                 keep_step, self.state.goal = True, ""  # one shot: open_step asked for this step
@@ -309,14 +367,10 @@ class StepperLane:
             if keep_step and step != self.state.step:
                 notify(f"Stepper: step {self.state.step:,} is past the end of this stream; showing step {step:,}",
                        "warning", 4000)
-            # bounds and value in one update: a slider left at the old stream's value must not move
-            # the new stream there
-            self.slider.param.update(start=0, end=max(n - 1, 1), value=step, disabled=n <= 1)
-            if self.rules_select.value != self.state.rules_dir and self.state.rules_dir in self.rules_select.options.values():
-                self.rules_select.value = self.state.rules_dir
+            self._tell(lambda v: v.replay_installed(step))
             if step != self.state.step:
                 self.state.step = step
-        self._on_step()
+        self._tell(lambda v: v.replay_show())
         self.state.replay = stepper
         self.built += 1
         if self.state.goal == "first-trigger" and self.stepper is not None:
@@ -326,12 +380,12 @@ class StepperLane:
     # -- moving --------------------------------------------------------------------------------------
     def go(self, index: int) -> None:
         """Show step ``index`` (clamped); steps far beyond those replayed so far are reached on the lane."""
-        if self.stepper is None or self._busy() or self._stale():
+        if self.stepper is None or self.busy() or self.stale():
             return
         st = self.stepper
         n = len(st)
         target = max(0, min(int(index), n - 1)) if n else 0
-        done_upto = self._computed()
+        done_upto = self.computed()
         # a step the background pre-check has not reached yet would wait for it: on the lane, not here
         verified = st.precheck.verified if st.precheck is not None else n
         if target < min(done_upto + _SCAN_CHUNK, verified):
@@ -346,7 +400,7 @@ class StepperLane:
             return target
 
         def done(found: int) -> None:
-            self._hide_progress()
+            self._tell(lambda v: v.replay_idle())
             if generation == self._generation:
                 self._set_step(found)
 
@@ -354,8 +408,7 @@ class StepperLane:
 
     def _set_step(self, index: int) -> None:
         self.state.step = index
-        if self.slider.value != index:
-            self.slider.value = index
+        self._tell(lambda v: v.replay_moved(index))
 
     def next_trigger(self) -> None:
         """Go to the next step where a rule matched or the session acted.
@@ -367,7 +420,7 @@ class StepperLane:
         if st is None:
             return
         running = self._task
-        if running is not None and self._busy():
+        if running is not None and self.busy():
             # one piece of work at a time on the lane: say so, instead of a click that does nothing
             notify(f"Next trigger: {running.what} is still running; click again once it is done", "info", 3000)
             return
@@ -383,7 +436,7 @@ class StepperLane:
             return None
 
         def done(found: int | None) -> None:
-            self._hide_progress()
+            self._tell(lambda v: v.replay_idle())
             if generation != self._generation:
                 return
             if found is None:
@@ -394,24 +447,29 @@ class StepperLane:
 
         self._lane_work(work, "Next trigger", "Looking for the next trigger", done)
 
+    def previous_trigger(self) -> None:
+        if self.stepper is not None:
+            found = self.stepper.prev_trigger(self.state.step)
+            self.go(0 if found is None else found)
+
     def _lane_work(self, work: Any, what: str, text: str, done: Any) -> None:
         generation = self._generation
 
         def progress(d: int, t: int, msg: str) -> None:
             if generation == self._generation:
-                self._progress_to(100 * d / max(t, 1), msg)
+                self._tell(lambda v: v.replay_progress(100 * d / max(t, 1), msg))
 
         def failed(exc: BaseException) -> None:
-            self._hide_progress()
+            self._tell(lambda v: v.replay_idle())
             notify(f"{what}: {exc}", "error")
 
-        self._progress_to(0, text)
+        self._tell(lambda v: v.replay_progress(0, text))
         self._task = self.bg.submit(work, what=what, lane=_LANE, done=done, progress=progress, failed=failed)
-        self._show_cancel(f"Stop: {text.lower()}")
+        self._tell(lambda v: v.replay_working(f"Stop: {text.lower()}"))
 
-    def _busy(self) -> bool:
+    def busy(self) -> bool:
         return self._task is not None and not self._task.finished and not self._task.cancelled
 
-    def _computed(self) -> int:
-        # how many steps the stepper has replayed so far (its snapshot list only grows)
-        return len(self.stepper._snapshots) if self.stepper is not None else 0
+    def computed(self) -> int:
+        """How many steps the stepper has replayed so far (its snapshot list only grows)."""
+        return self.stepper.computed if self.stepper is not None else 0

@@ -1,4 +1,4 @@
-"""The stepper's judge: which judge answers judged rules, the judge queue of a step, and ``ask``.
+"""The Stepper's judge card: which judge answers judged rules, the judge queue of a step, and ``ask``.
 
 Judged rules (``question``) are asked about each output once an assistant message completes. The
 card shows, for the step on screen, every output of the message that completed there, its candidate
@@ -6,7 +6,7 @@ rules and questions, the content sent and the answers. With the ``ask`` judge th
 each request: the card shows the question and the content, and the user answers yes or no per
 question; the stepper then resumes (``Stepper.answer``).
 
-``seek_or_pause`` / ``seek_until`` let the stepper view move as far as a paused replay allows.
+The judge choice itself is the replay model's (``ReplayModel.judge``): a new choice rebuilds the replay.
 """
 
 from __future__ import annotations
@@ -15,35 +15,15 @@ from collections.abc import Callable
 from typing import Any
 
 import panel as pn
-import param
 from panel.viewable import Viewer
 
-from workbench.errors import JudgePending
-from workbench.replay.judge.judges import AskJudge, FixedJudge
 from workbench.ui.entry_html import esc, pre, table_html
+from workbench.ui.replay_model import JUDGE_CHOICES
 from workbench.ui.theme import theme_sheets
 
-# short enough for the select's width (the longer "none (judged rules are not delivered)" was cut
-# off); the select's description says the rest
-JUDGE_CHOICES = {"none: not delivered": "none", "yes to all": "yes", "no to all": "no",
-                 "ask me": "ask"}
 JUDGE_HELP = ("How judged rules (rules with a question) are answered: none: they are not delivered; yes / no to "
               "all: every question is answered so; ask me: the replay pauses at each question for your answer")
 _CONTENT_SHOWN = 2000
-
-
-def seek_or_pause(stepper: Any, index: int) -> tuple[Any, int]:
-    """``stepper.seek(index)``, or the snapshot where an ``ask`` judge paused before it (and its index)."""
-    try:
-        return stepper.seek(index), index
-    except JudgePending:
-        last = len(stepper._snapshots) - 1
-        return stepper.seek(last), last
-
-
-def seek_until(stepper: Any, goal: int) -> int:
-    """Compute snapshots up to ``goal`` or the pause before it; returns the last index reached."""
-    return seek_or_pause(stepper, goal)[1]
 
 
 def judged_names(stepper: Any) -> list[str]:
@@ -98,18 +78,16 @@ def waiting_html(request: Any) -> str:
             f"turn {request.turn} · the {esc(request.subject)}{esc(note)}</div><ol>{questions}</ol>{pre(shown)}")
 
 
-class JudgeView(Viewer):
+class JudgeCard(Viewer):
     """Judge choice, the queue of the step on screen, and the answer form of a paused ``ask`` judge."""
 
-    choice = param.Selector(default="none", objects=list(JUDGE_CHOICES.values()))
-
-    def __init__(self, on_answer: Callable[[], None] | None = None, **params: Any) -> None:
+    def __init__(self, model: Any, on_answer: Callable[[], None] | None = None, **params: Any) -> None:
         super().__init__(**params)
         self._on_answer = on_answer
         self.stepper: Any = None
-        self.select = pn.widgets.Select(label="Judge", options=JUDGE_CHOICES, value=self.choice, width=190,
+        self.select = pn.widgets.Select(label="Judge", options=JUDGE_CHOICES, value=model.judge, width=190,
                                         description=JUDGE_HELP)
-        self.select.param.watch(lambda e: setattr(self, "choice", e.new), "value")
+        self.select.param.watch(lambda e: setattr(model, "judge", e.new), "value")
         self.queue = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width", min_height=60,
                                   css_classes=["wb-judge-queue"])
         self.waiting = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width",
@@ -118,16 +96,6 @@ class JudgeView(Viewer):
         self.submit = pn.widgets.Button(label="Answer and resume ▶", color="primary", width=200)
         self.submit.on_click(lambda e: self.answer())
         self.form = pn.Column(self.waiting, self.answers, self.submit, visible=False, sizing_mode="stretch_width")
-
-    def make_judge(self) -> Any:
-        """A fresh judge for a new stepper (``None`` when judged rules are not to be delivered)."""
-        if self.choice == "yes":
-            return FixedJudge(True)
-        if self.choice == "no":
-            return FixedJudge(False)
-        if self.choice == "ask":
-            return AskJudge()
-        return None
 
     def show(self, stepper: Any, snap: Any) -> None:
         self.stepper = stepper
