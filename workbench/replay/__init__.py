@@ -31,6 +31,11 @@
   message cut into the outputs judged rules and ``/omfg`` see (each tool call per file, reply, reasoning).
 - ``interrupts(mode, source)``: whether an interrupt mode aborts on a source; ``not_registered(rule)``
   and ``ast_patterns(rule)``: why a rule can never fire, and its AST patterns.
+- What the backtest's probe (``workbench.backtest.probe``) builds on: ``derive_turns`` / ``FeedPlan`` /
+  ``PLACEHOLDER`` (a derived stream with what a probe does not feed left out), ``entry_branch``,
+  ``timestamp_ok``, ``says_stream``, ``args_json`` / ``compact_json`` (a call's arguments as streamed and
+  as checked at its end), ``parse_partial``, ``rule_sources``, ``rule_tool_gate`` and ``tool_name_key``
+  (what a rule can see, as the manager gates it).
 - ``templates`` arguments accept ``None`` (defaults), an ``(interrupt, reminder)`` pair or a mapping
   with ``interrupt`` / ``reminder`` keys (texts, or ``Path`` objects read with the engine's loader).
 """
@@ -41,11 +46,18 @@ from workbench.replay.config import ReplayConfig, ReplaySource
 from workbench.replay.conversation import Conversation, Message, text_of
 from workbench.replay.derive import (
     CHUNK_POLICIES,
+    PLACEHOLDER,
     ChunkPolicy,
+    FeedPlan,
     chunk_text,
     derive_stream,
+    derive_turns,
+    entry_branch,
     open_stream,
+    says_stream,
+    timestamp_ok,
 )
+from workbench.replay.engine import parse_partial, rule_sources, rule_tool_gate, tool_name_key
 from workbench.replay.events import (
     NO_CONTINUATION,
     ReplayEvent,
@@ -76,7 +88,6 @@ from workbench.replay.judges import (
 from workbench.replay.judging import JudgedOutput, completed_outputs
 from workbench.replay.memo import LastRuleSet
 from workbench.replay.persistence import SessionCopy
-from workbench.replay.probe import ProbeStream, probe_firings, probe_stream
 from workbench.replay.run import run_session
 from workbench.replay.session import SimulatedSession
 from workbench.replay.snapshot import BufferView, RuleState, Snapshot
@@ -85,6 +96,8 @@ from workbench.replay.stream import (
     Stream,
     StreamEvent,
     StreamHeader,
+    args_json,
+    compact_json,
     event,
     make_stream,
     parse_event,
@@ -130,7 +143,6 @@ __all__ = [
     "Marker",
     "Message",
     "PreCheck",
-    "ProbeStream",
     "ReplayConfig",
     "ReplayEvent",
     "ReplayResult",
@@ -169,8 +181,6 @@ __all__ = [
     "open_stream",
     "parse_event",
     "parse_stream",
-    "probe_firings",
-    "probe_stream",
     "read_stream",
     "record_firings",
     "run_session",
@@ -181,4 +191,17 @@ __all__ = [
     "thaw",
     "wait_all",
     "write_stream",
+    # the backtest's probe
+    "PLACEHOLDER",
+    "FeedPlan",
+    "args_json",
+    "compact_json",
+    "derive_turns",
+    "entry_branch",
+    "parse_partial",
+    "rule_sources",
+    "rule_tool_gate",
+    "says_stream",
+    "timestamp_ok",
+    "tool_name_key",
 ]

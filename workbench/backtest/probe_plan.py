@@ -1,13 +1,13 @@
 r"""Probe plans: per turn of a session, which groups can take part in a firing, and which rules can fire.
 
-The model is ``workbench.replay.probe``'s. What a turn's buffers can hold (a superset is enough), per
+The model is ``workbench.backtest.probe``'s. What a turn's buffers can hold (a superset is enough), per
 assistant message as ``derive_stream`` cuts it: ``text`` / ``thinking``, the concatenation of its text / thinking blocks (chunks join back
 to the block text exactly); a tool call's buffers, its arguments as ``json.dumps`` (the deltas), as
 compact JSON (the final check of a tool without a digest), or a digest: lines of argument string
 values, every one inside some string of the arguments (``prefilter``). Literals holding ``\n`` or NUL
 disable the skip (``turn_filter``). A session whose messages do not fit the model (a tool call
 without an id, two calls with one id) or that ``derive_stream`` would reject is played whole, as
-before, so its outcome or its error does not change. ``tests/replay/test_probe.py`` compares each
+before, so its outcome or its error does not change. ``tests/backtest/test_probe.py`` compares each
 decision with what it stands for (a full replay per turn, the derived stream, the engine's scope and
 literal search).
 """
@@ -18,20 +18,22 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.replay.derive import FeedPlan, entry_branch, timestamp_ok
-from workbench.replay.engine import (
-    Key,
-    compile_rule_condition,
-    engine_text,
-    literal_index,
+from workbench.backtest.prefilter import PATTERN_WORD, ast_literal, collect_strings, literal_patterns, turn_filter
+from workbench.replay import (
+    FeedPlan,
+    LastRuleSet,
+    args_json,
+    compact_json,
+    entry_branch,
     rule_sources,
     rule_tool_gate,
+    thaw,
+    timestamp_ok,
     tool_name_key,
 )
-from workbench.replay.memo import LastRuleSet
-from workbench.replay.prefilter import PATTERN_WORD, ast_literal, collect_strings, literal_patterns, turn_filter
-from workbench.replay.stream import args_json, compact_json, thaw
 from workbench.rules import Rule
+from workbench.ttsr import LiteralKey as Key
+from workbench.ttsr import compile_rule_condition, engine_text, literal_index
 
 __all__ = ["plan_session"]
 
@@ -47,12 +49,14 @@ class _Presence:
     cheaper than a regex alternation over a short text.
     """
 
-    __slots__ = ("index", "plain", "icase")
+    __slots__ = ("index", "plain", "icase", "needles")
 
     def __init__(self, keys: frozenset[Key]) -> None:
         self.index = literal_index(keys)
         self.plain = tuple(sorted(k[0] for k in keys if not k[1]))
         self.icase = tuple(sorted({k[0].lower() for k in keys if k[1]}))
+        # Per key, what ``str.find`` looks for on ASCII text (the text lowered for a case-insensitive key).
+        self.needles = tuple(sorted((k, k[0].lower() if k[1] else k[0]) for k in keys))
 
     def found_in(self, text: str) -> bool:
         if not text.isascii():
@@ -66,6 +70,26 @@ class _Presence:
                 if lit in low:
                     return True
         return False
+
+    def first_end(self, text: str, found: set[Key]) -> int | None:
+        """On ASCII ``text``: ``None`` when it holds none of the keys; else, with ``found`` updated by
+        every key it holds, where the first occurrence of any of them ends. The same answers as the
+        index's scan of every occurrence: the earliest end is that of some key's first occurrence."""
+        low: str | None = None
+        best: int | None = None
+        for key, needle in self.needles:
+            if key[1]:
+                if low is None:
+                    low = text.lower()
+                at = low.find(needle)
+            else:
+                at = text.find(needle)
+            if at >= 0:
+                found.add(key)
+                end = at + len(key[0])
+                if best is None or end < best:
+                    best = end
+        return best
 
 
 _GLOB_SPECIAL = frozenset("*?[]{}\\")
@@ -176,6 +200,9 @@ class _RuleLiterals:
     # those once, on the finished call (toolcall_end), so no delta's buffer decides them
     ast_only: frozenset[int] = frozenset()
     by_rules: dict[frozenset[int], _Presence | None] = field(default_factory=dict, hash=False, compare=False)
+    # The distinct gates with the rules (positions) holding each: the bundled rules share a few
+    # scopes, so a call is asked about each gate once rather than once per rule.
+    gate_groups: tuple[tuple[_ToolGate, frozenset[int]], ...] = ()
 
     def tool_presence(self, admitted: frozenset[int]) -> _Presence | None:
         """The presence of the tool literals of the rules at ``admitted`` (cached per set)."""
@@ -219,8 +246,12 @@ def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
     strings = any(c in '"\\' or c < " " for t in texts for c in t)
     compact = any("," in t or ":" in t for t in texts)
     text_in, thinking_in, tool_in = (_Presence(p) if p else None for p in parts)
+    groups: dict[_ToolGate, set[int]] = {}
+    for position, gate in zip(tool_rules, gates):
+        groups.setdefault(gate, set()).add(position)
     return _RuleLiterals(text_in, thinking_in, tool_in, tuple(per_rule), strings, compact, tuple(gates),
-                         tuple(tool_rules), all(g.open for g in gates), frozenset(ast_only))
+                         tuple(tool_rules), all(g.open for g in gates), frozenset(ast_only),
+                         gate_groups=tuple((g, frozenset(p)) for g, p in groups.items()))
 
 
 # --- turns of a session ---------------------------------------------------------------------------
@@ -291,6 +322,9 @@ def _start(index: _Presence, text: str, found: set[Key], reliable: bool = True) 
     """``None`` when ``text`` (engine units) holds none of the literals; else, with ``found``
     updated, where the first occurrence ends (0 when positions in ``text`` are not those of the
     deltas: astral characters, or a part that is not the joined deltas)."""
+    if text.isascii():
+        end = index.first_end(text, found)
+        return None if end is None else end if reliable else 0
     if not index.found_in(text):
         return None
     occurrences = index.index.scan(text, 0)
@@ -380,7 +414,11 @@ def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[
             joined.append("\0".join(pieces).replace("\\", "/"))
         return joined[0]
 
-    return frozenset(i for i, gate in zip(lits.tool_rules, lits.gates) if gate.admits(key, strings))
+    admitted: frozenset[int] = frozenset()
+    for gate, positions in lits.gate_groups:
+        if gate.admits(key, strings):
+            admitted = admitted | positions
+    return admitted
 
 
 def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[FeedPlan | None, ...], tuple[Rule, ...], tuple[Any, ...]] | None:
