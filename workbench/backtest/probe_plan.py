@@ -14,7 +14,7 @@ literal search).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,20 +144,21 @@ class _ToolGate:
         """True when the gate admits every call."""
         return self.scopes is None and self.globs is None and self.words is None
 
-    def admits(self, name: str, strings: Callable[[], str]) -> bool:
-        """Whether a call to tool ``name`` (``tool_name_key``) whose strings (and cwd), joined with
-        NUL and with ``/`` for ``\\``, are ``strings()`` may be matched by the rule."""
+    def admits_held(self, name: str, held: frozenset[str]) -> bool:
+        """Whether a call to tool ``name`` (``tool_name_key``) may be matched by the rule, when of the
+        endings and words the gates look for its strings (and cwd, joined with NUL and with ``/`` for
+        ``\\``) hold exactly ``held``."""
         if self.scopes is not None:
             for tool, endings in self.scopes:
                 if tool is not None and tool != name:
                     continue
-                if endings is None or any(e in strings() for e in endings):
+                if endings is None or not held.isdisjoint(endings):
                     break
             else:
                 return False
-        if self.globs is not None and not any(e in strings() for e in self.globs):
+        if self.globs is not None and held.isdisjoint(self.globs):
             return False
-        if self.words is not None and not any(all(w in strings() for w in ws) for ws in self.words):
+        if self.words is not None and not any(held.issuperset(ws) for ws in self.words):
             return False
         return True
 
@@ -203,6 +204,12 @@ class _RuleLiterals:
     # The distinct gates with the rules (positions) holding each: the bundled rules share a few
     # scopes, so a call is asked about each gate once rather than once per rule.
     gate_groups: tuple[tuple[_ToolGate, frozenset[int]], ...] = ()
+    # Every ending and word some gate looks for: a gate's answer depends only on the tool name and
+    # which of these the call's strings hold, so the admitted rules are kept per (name, those held).
+    needles: tuple[str, ...] = ()
+    by_needles: dict[tuple[str, frozenset[str]], frozenset[int]] = field(default_factory=dict, hash=False, compare=False)
+    # Tool names no gate can admit whatever the call's strings (every scope names another tool).
+    by_name: dict[str, bool] = field(default_factory=dict, hash=False, compare=False)
 
     def tool_presence(self, admitted: frozenset[int]) -> _Presence | None:
         """The presence of the tool literals of the rules at ``admitted`` (cached per set)."""
@@ -249,9 +256,11 @@ def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
     groups: dict[_ToolGate, set[int]] = {}
     for position, gate in zip(tool_rules, gates):
         groups.setdefault(gate, set()).add(position)
+    needles = {e for g in gates for _tool, ends in (g.scopes or ()) for e in (ends or ())}
+    needles |= {e for g in gates for e in (g.globs or ())} | {w for g in gates for ws in (g.words or ()) for w in ws}
     return _RuleLiterals(text_in, thinking_in, tool_in, tuple(per_rule), strings, compact, tuple(gates),
                          tuple(tool_rules), all(g.open for g in gates), frozenset(ast_only),
-                         gate_groups=tuple((g, frozenset(p)) for g, p in groups.items()))
+                         gate_groups=tuple((g, frozenset(p)) for g, p in groups.items()), needles=tuple(sorted(needles)))
 
 
 # --- turns of a session ---------------------------------------------------------------------------
@@ -404,21 +413,25 @@ def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[
     if lits.open_gates:
         return None
     key = tool_name_key(name)
-    joined: list[str] = []
-
-    def strings() -> str:
-        if not joined:
-            pieces: list[str] = []
-            collect_strings(args, pieces)
-            pieces.append(cwd)
-            joined.append("\0".join(pieces).replace("\\", "/"))
-        return joined[0]
-
-    admitted: frozenset[int] = frozenset()
-    for gate, positions in lits.gate_groups:
-        if gate.admits(key, strings):
-            admitted = admitted | positions
-    return admitted
+    seen = lits.by_name.get(key)
+    if seen is None:
+        seen = lits.by_name[key] = any(gate.scopes is None or any(tool is None or tool == key for tool, _ in gate.scopes)
+                                       for gate, _ in lits.gate_groups)
+    if not seen:
+        return frozenset()  # (as every gate answers without looking at the strings)
+    pieces: list[str] = []
+    collect_strings(args, pieces)
+    pieces.append(cwd)
+    joined = "\0".join(pieces).replace("\\", "/")
+    held = frozenset(n for n in lits.needles if n in joined)
+    hit = lits.by_needles.get((key, held))
+    if hit is None:
+        hit = frozenset()
+        for gate, positions in lits.gate_groups:
+            if gate.admits_held(key, held):
+                hit = hit | positions
+        lits.by_needles[(key, held)] = hit
+    return hit
 
 
 def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[FeedPlan | None, ...], tuple[Rule, ...], tuple[Any, ...]] | None:
