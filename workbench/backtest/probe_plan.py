@@ -49,7 +49,7 @@ class _Presence:
     cheaper than a regex alternation over a short text.
     """
 
-    __slots__ = ("index", "plain", "icase", "needles")
+    __slots__ = ("index", "plain", "icase", "needles", "plain_keys", "icase_index")
 
     def __init__(self, keys: frozenset[Key]) -> None:
         self.index = literal_index(keys)
@@ -57,6 +57,11 @@ class _Presence:
         self.icase = tuple(sorted({k[0].lower() for k in keys if k[1]}))
         # Per key, what ``str.find`` looks for on ASCII text (the text lowered for a case-insensitive key).
         self.needles = tuple(sorted((k, k[0].lower() if k[1] else k[0]) for k in keys))
+        # On other text: ``str.find`` for the case-sensitive keys (a literal occurs where its units
+        # do), the index's scan for the case-insensitive ones (its case folding), if any occurs.
+        self.plain_keys = tuple(sorted(k for k in keys if not k[1]))
+        icase = frozenset(k for k in keys if k[1])
+        self.icase_index = literal_index(icase) if icase else None
 
     def found_in(self, text: str) -> bool:
         if not text.isascii():
@@ -70,6 +75,24 @@ class _Presence:
                 if lit in low:
                     return True
         return False
+
+    def first_end_units(self, units: str, found: set[Key]) -> int | None:
+        """``first_end`` on any text in engine units (``engine_text``)."""
+        best: int | None = None
+        for key in self.plain_keys:
+            at = units.find(key[0])
+            if at >= 0:
+                found.add(key)
+                end = at + len(key[0])
+                if best is None or end < best:
+                    best = end
+        if self.icase_index is not None and self.icase_index.found_in(units):
+            occurrences = self.icase_index.scan(units, 0)
+            found.update(key for key, _ in occurrences)
+            end = min(at + len(key[0]) for key, at in occurrences)
+            if best is None or end < best:
+                best = end
+        return best
 
     def first_end(self, text: str, found: set[Key]) -> int | None:
         """On ASCII ``text``: ``None`` when it holds none of the keys; else, with ``found`` updated by
@@ -334,11 +357,8 @@ def _start(index: _Presence, text: str, found: set[Key], reliable: bool = True) 
     if text.isascii():
         end = index.first_end(text, found)
         return None if end is None else end if reliable else 0
-    if not index.found_in(text):
-        return None
-    occurrences = index.index.scan(text, 0)
-    found.update(key for key, _ in occurrences)
-    return min(at + len(key[0]) for key, at in occurrences) if reliable else 0
+    end = index.first_end_units(text, found)
+    return None if end is None else end if reliable else 0
 
 
 @dataclass(frozen=True, slots=True)
