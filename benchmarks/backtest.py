@@ -25,7 +25,7 @@ Every mode must give the same result; the script checks it and says so. Throughp
 as MB/s of session files and as a ratio to DuckDB's raw ``read_json_objects`` of the same files (the
 ceiling for "reading the archive"), measured again just before each mode so that both sides see the
 same machine load; the one-process run is repeated with the probe-mode skip switched off
-(``workbench.replay.prefilter._SKIP``) for the same-run ratio.
+(``workbench.backtest.prefilter._SKIP``) for the same-run ratio.
 """
 
 from __future__ import annotations
@@ -300,7 +300,7 @@ def main() -> int:
     print(f"corpus: {args.sessions} sessions, {size / 1e6:.1f} MB, {len(RULES)} rules; {cores} local cores")
 
     duckdb_rate(sessions, size)
-    from workbench.replay import prefilter
+    from workbench.backtest import prefilter
 
     def without_skip() -> BacktestResult:
         prefilter._SKIP = False

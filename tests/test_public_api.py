@@ -90,14 +90,16 @@ PUBLIC = {
     "workbench.replay": {
         "API_KEY_ENV", "AskJudge", "Bounded", "BufferView", "CHUNK_POLICIES", "ChunkPolicy", "Conversation",
         "Firing", "FiringRecorder", "FixedJudge", "HttpJudge", "Judge", "JudgeQuestion", "JudgeRequest",
-        "JudgedBacktest", "JudgedOutput", "Lane", "LastRuleSet", "Marker", "Message", "NO_CONTINUATION", "PreCheck", "ProbeStream", "ReplayConfig", "ReplayEvent",
+        "JudgedBacktest", "JudgedOutput", "Lane", "LastRuleSet", "Marker", "Message", "NO_CONTINUATION", "PreCheck", "ReplayConfig", "ReplayEvent",
         "ReplayResult", "ReplaySource", "RuleState", "ScriptJudge", "SessionCopy", "SessionJudging", "SimulatedSession",
         "Snapshot", "StepStatus", "Stepper", "Stream", "StreamEvent", "StreamHeader", "TimeBound", "Timeline",
         "ast_patterns", "build_timeline", "chunk_text", "completed_outputs", "culprits", "derive_stream", "event", "example_judge",
         "find_slow_rules", "guard", "has_condition", "interrupts", "judge_from_option", "judge_line",
         "judged_outcome", "make_stream", "may_hang", "not_registered", "open_stream", "parse_event",
-        "parse_stream", "probe_firings", "probe_stream", "read_stream", "record_firings", "run_session",
-        "snippet", "summarize", "tally_session", "text_of", "thaw", "wait_all", "write_stream"
+        "parse_stream", "read_stream", "record_firings", "run_session",
+        "snippet", "summarize", "tally_session", "text_of", "thaw", "wait_all", "write_stream",
+        "PLACEHOLDER", "FeedPlan", "args_json", "compact_json", "derive_turns", "entry_branch", "parse_partial",
+        "rule_sources", "rule_tool_gate", "says_stream", "timestamp_ok", "tool_name_key"
     },
     "workbench.store": {
         "GROUPINGS", "IngestError", "IngestSummary", "Store", "judge_by_rule", "session_usage", "usage_by",

@@ -2,7 +2,7 @@
 simulation of every turn: identical outcomes on generated sessions and on real ones, with the
 bundled rules.
 
-Generated sessions here aim at the tool/path gate (``workbench.replay.probe_plan._ToolGate``):
+Generated sessions here aim at the tool/path gate (``workbench.backtest.probe_plan._ToolGate``):
 calls to many tools, paths given in different argument keys, backslashes, ``./`` and absolute
 paths, extensions that only share a prefix with a glob's (``.tsx`` against ``*.ts``), paths inside
 patch text, and code that holds a pattern's literal under a path no rule's glob accepts.
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.replay.test_prefilter import backtest_outcomes
-from workbench.replay import probe_plan
+from tests.backtest.test_prefilter import backtest_outcomes
+from workbench.backtest import probe_plan
 from workbench.rules import Rule, resolve_rules
 from workbench.sessions import load_session
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import json
+import random
+
+import workbench.replay.engine as engine
 from workbench.replay.streaming import StreamingMessage
 
 
@@ -37,3 +41,31 @@ def test_text_without_content_index_continues_the_last_block():
         {"type": "text", "text": "ab"},
         {"type": "thinking", "thinking": "t"},
     ]
+
+
+def test_tool_surfaces_at_every_delta_are_those_of_a_full_re_parse():
+    # The arguments are parsed incrementally (one parser per call); what the rules see at each delta,
+    # the edit and write tools' paths, digest and per-file entries, must be what a re-parse of the
+    # whole text so far gives.
+    rng = random.Random(25)
+    lines = ["const a = 1;", 'say("hi \\ there")', "\u00e9t\u00e9 \U0001F600", "\ttab", "}", "x" * 30]
+    for n in range(120):
+        body = "\n".join(rng.choice(lines) for _ in range(rng.randint(0, 12)))
+        name, args = rng.choice([
+            ("write", {"path": "src/a.ts", "content": body}),
+            ("edit", {"path": "src/b.ts", "old_string": rng.choice(lines), "new_string": body}),
+            ("edit", {"path": "src/c.rs", "edits": [{"old_text": "a", "new_text": body}]}),
+            ("edit", {"input": "*** Begin Patch\n*** Update File: d.ts\n@@\n-a\n+" + body + "\n*** End Patch"}),
+        ])
+        text = json.dumps(args, ensure_ascii=n % 2 == 0)
+        msg = StreamingMessage(0)
+        msg.start_tool(0, "c", name)
+        pos = 0
+        while pos < len(text):
+            step = rng.choice([1, 3, 8, 20])
+            msg.append_tool(0, text[pos : pos + step])
+            pos = min(len(text), pos + step)
+            full = engine.parse_partial(text[:pos])
+            assert msg.partial_arguments(0) == full
+            got = engine.tool_surface(name, msg.partial_arguments(0), "/proj", None)
+            assert got == engine.tool_surface(name, full, "/proj", None), text[:pos]

@@ -279,3 +279,79 @@ def test_clean_prefixes_take_one_scan_and_one_strict_parse(monkeypatch):
     parser = PartialJsonParser()
     for end in range(1, len(text) + 1):
         assert parse_partial_json(text[:end]) == parser.feed(text[end - 1 : end])
+
+
+# --- the incremental parser's top-level path against a full re-parse -----------------------------
+
+_STREAMED_PIECES = ["a", '"', "\\", "\n", "\t", "\x01", "\U0001F600", "\ud83d", "\ude00", "\u00e9", "\u4e2d", "\\u",
+                    "\\ud83d", "x" * 9, " ", "/", "}", "{", "[", "]", ","]
+
+
+def _streamed_document(rng: random.Random) -> str:
+    """A tool call's arguments as streamed: string members (escapes, astral characters written as
+    surrogate-pair escapes or raw, lone surrogates), before and after nested values and numbers."""
+    def string() -> str:
+        return "".join(rng.choice(_STREAMED_PIECES) for _ in range(rng.randint(0, 40)))
+
+    members: list[tuple[str, object]] = [("path", rng.choice(["src/a.ts", "b.rs", ""]))]
+    for _ in range(rng.randint(1, 5)):
+        roll = rng.random()
+        key = rng.choice(["content", "new_string", "old_string", "path", "k\"ey", "\u00e9", ""])
+        if roll < 0.6:
+            members.append((key, string()))
+        elif roll < 0.8:
+            members.append((key, _random_value(rng)))
+        else:
+            members.append((key, rng.choice([0, -12, 1.5e-3, True, None])))
+    text = "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v, ensure_ascii=rng.random() < 0.5)}" for k, v in members) + "}"
+    return text if rng.random() < 0.8 else text[: rng.randint(0, len(text))]  # a truncated stream too
+
+
+def test_incremental_parser_equals_a_full_re_parse_at_every_delta_of_streamed_arguments():
+    rng = random.Random(2512)
+    for _ in range(400):
+        text = _streamed_document(rng)
+        parser = PartialJsonParser()
+        pos = 0
+        while pos < len(text):
+            step = rng.choice([1, 1, 2, 3, 5, 6, 7, 12, 40])
+            got = parser.feed(text[pos : pos + step])
+            pos = min(len(text), pos + step)
+            assert _same(got, parse_partial_json(text[:pos])), repr(text[:pos])
+            assert _same(got, _oracle(text[:pos])), repr(text[:pos])
+
+
+@pytest.mark.parametrize("escape", ["\\ud83d\\ude00", "\\uD83D\\uDE00", "\\ud83d", "\\ude00", "\\\\ud83d\\ude00",
+                                    "\\ud83d\\n", "\\ud83d\\ud83d\\ude00"])
+def test_surrogate_escapes_split_at_every_point(escape):
+    text = '{"path": "a.ts", "content": "ab' + escape + 'cd' + escape + '"}'
+    for cut in range(len(text) + 1):
+        for cut2 in range(cut, len(text) + 1):
+            parser = PartialJsonParser()
+            got = [parser.feed(text[:cut]), parser.feed(text[cut:cut2]), parser.feed(text[cut2:])]
+            for end, value in zip((cut, cut2, len(text)), got):
+                assert _same(value, _oracle(text[:end])), (repr(text[:end]), cut, cut2)
+
+
+def test_an_open_string_member_is_decoded_once_not_at_every_delta(monkeypatch):
+    import workbench.ttsr.partial_json as module
+
+    decoded = [0]
+    real_strict, real_scan = module._strict, module.scanstring
+
+    def strict(text: str) -> object:
+        decoded[0] += len(text)
+        return real_strict(text)
+
+    def scan(text: str, end: int, strict_mode: bool = True) -> object:
+        decoded[0] += len(text) - end
+        return real_scan(text, end, strict_mode)
+
+    monkeypatch.setattr(module, "_strict", strict)
+    monkeypatch.setattr(module, "scanstring", scan)
+    text = json.dumps({"path": "src/a.ts", "old_string": "x", "new_string": "let a = \"\\u00e9\";\n" * 400})
+    parser = PartialJsonParser()
+    for start in range(0, len(text), 8):
+        parser.feed(text[start : start + 8])
+    # A re-parse at each of the ~1,000 deltas would decode about 500 times the text.
+    assert decoded[0] < 4 * len(text)

@@ -39,6 +39,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Literal, TypeVar
 
+from workbench.backtest.probe import ProbeStream, probe_firings, probe_stream
 from workbench.backtest.results import (
     DEFAULT_SAMPLES,
     TABLES,
@@ -55,15 +56,12 @@ from workbench.replay import (
     ChunkPolicy,
     FiringRecorder,
     LastRuleSet,
-    ProbeStream,
     ReplayConfig,
     chunk_text,
     culprits,
     interrupts,
     may_hang,
     open_stream,
-    probe_firings,
-    probe_stream,
     record_firings,
     tally_session,
     wait_all,
@@ -153,7 +151,7 @@ def backtest_session(path: str, rules: Sequence[Rule], options: BacktestOptions 
 
 def _probing(rules: Sequence[Rule], options: BacktestOptions) -> bool:
     # Judged rules are asked about whole outputs after each message, so a rule set with any of them
-    # plays every turn; otherwise probe mode skips what cannot fire (workbench.replay.probe).
+    # plays every turn; otherwise probe mode skips what cannot fire (workbench.backtest.probe).
     return options.mode == "probe" and not any(r.question for r in rules)
 
 

@@ -68,6 +68,8 @@ EMPTY = Inspection()
 
 def field(args: Any, key: str) -> Any:
     """``args?.[key]``: ``None`` for absent keys and for arguments that are not an object."""
+    if type(args) is dict:  # the usual case, asked at every delta: no ABC check
+        return args.get(key)
     return args.get(key) if isinstance(args, Mapping) else None
 
 

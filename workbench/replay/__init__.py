@@ -33,6 +33,11 @@
   message cut into the outputs judged rules and ``/omfg`` see (each tool call per file, reply, reasoning).
 - ``interrupts(mode, source)``: whether an interrupt mode aborts on a source; ``not_registered(rule)``
   and ``ast_patterns(rule)``: why a rule can never fire, and its AST patterns.
+- What the backtest's probe (``workbench.backtest.probe``) builds on: ``derive_turns`` / ``FeedPlan`` /
+  ``PLACEHOLDER`` (a derived stream with what a probe does not feed left out), ``entry_branch``,
+  ``timestamp_ok``, ``says_stream``, ``args_json`` / ``compact_json`` (a call's arguments as streamed and
+  as checked at its end), ``parse_partial``, ``rule_sources``, ``rule_tool_gate`` and ``tool_name_key``
+  (what a rule can see, as the manager gates it).
 - ``templates`` arguments accept ``None`` (defaults), an ``(interrupt, reminder)`` pair or a mapping
   with ``interrupt`` / ``reminder`` keys (texts, or ``Path`` objects read with the engine's loader).
 """
@@ -43,11 +48,18 @@ from workbench.replay.config import ReplayConfig, ReplaySource
 from workbench.replay.conversation import Conversation, Message, text_of
 from workbench.replay.derive import (
     CHUNK_POLICIES,
+    PLACEHOLDER,
     ChunkPolicy,
+    FeedPlan,
     chunk_text,
     derive_stream,
+    derive_turns,
+    entry_branch,
     open_stream,
+    says_stream,
+    timestamp_ok,
 )
+from workbench.replay.engine import parse_partial, rule_sources, rule_tool_gate, tool_name_key
 from workbench.replay.events import (
     NO_CONTINUATION,
     ReplayEvent,
@@ -78,7 +90,6 @@ from workbench.replay.judge.rule_examples import example_judge, judged_outcome
 from workbench.replay.judge.tally import JudgedBacktest, SessionJudging, judge_line, summarize, tally_session
 from workbench.replay.memo import LastRuleSet
 from workbench.replay.persistence import SessionCopy
-from workbench.replay.probe import ProbeStream, probe_firings, probe_stream
 from workbench.replay.run import run_session
 from workbench.replay.session import SimulatedSession
 from workbench.replay.snapshot import BufferView, RuleState, Snapshot
@@ -87,6 +98,8 @@ from workbench.replay.stream import (
     Stream,
     StreamEvent,
     StreamHeader,
+    args_json,
+    compact_json,
     event,
     make_stream,
     parse_event,
@@ -132,7 +145,6 @@ __all__ = [
     "Marker",
     "Message",
     "PreCheck",
-    "ProbeStream",
     "ReplayConfig",
     "ReplayEvent",
     "ReplayResult",
@@ -171,8 +183,6 @@ __all__ = [
     "open_stream",
     "parse_event",
     "parse_stream",
-    "probe_firings",
-    "probe_stream",
     "read_stream",
     "record_firings",
     "run_session",
@@ -183,4 +193,17 @@ __all__ = [
     "thaw",
     "wait_all",
     "write_stream",
+    # the backtest's probe
+    "PLACEHOLDER",
+    "FeedPlan",
+    "args_json",
+    "compact_json",
+    "derive_turns",
+    "entry_branch",
+    "parse_partial",
+    "rule_sources",
+    "rule_tool_gate",
+    "says_stream",
+    "timestamp_ok",
+    "tool_name_key",
 ]

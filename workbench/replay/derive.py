@@ -381,7 +381,7 @@ class _Window(Sequence[StreamEvent]):
 
 @dataclass(frozen=True, slots=True)
 class FeedPlan:
-    """What a probe feeds of one assistant message (``workbench.replay.probe``). Per group (its
+    """What a probe feeds of one assistant message (``workbench.backtest.probe``). Per group (its
     text deltas, its thinking deltas, the argument deltas of each tool call, by content index):
     ``None``, nothing (a tool call's start and end are not fed either); else ``n``, the length of
     the group's joined text before which no literal can end. Deltas ending before ``n`` are joined

@@ -24,11 +24,15 @@ _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 # Every prefix of a number (including the empty one); used only to tell "still typing" at the end.
 _NUMBER_PREFIX = re.compile(r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:(?<=[0-9])[eE][+-]?[0-9]*)?)?")
 _LITERALS = ("true", "false", "null")
+# A string body up to its closing quote (escapes taken whole). Without one the string is open, and
+# ``scanstring`` is not asked: its error would count the lines of the whole text, at every delta.
+_CLOSED_BODY = re.compile(r'[^"\\]*(?:\\[\s\S][^"\\]*)*"')
 # The lenient parser recurses once per level; stay far below Python's recursion limit.
 _MAX_DEPTH = 200
 
 # Frame states: what the container expects next.
 _OBJ_FIRST, _OBJ_KEY, _OBJ_COLON, _OBJ_VALUE, _OBJ_NEXT = range(5)
+OBJ_VALUE = _OBJ_VALUE  # (``partial_json`` asks whether a top-level value is being typed)
 _ARR_FIRST, _ARR_ELEM, _ARR_NEXT = range(5, 8)
 _VALUE_STATES = (_OBJ_VALUE, _ARR_FIRST, _ARR_ELEM)
 
@@ -151,13 +155,14 @@ class JsonPrefix:
         drops). It resumes from ``pending``, a point between two whole characters of the body.
         """
         start = self.pending if self.pending > pos else pos + 1
-        try:
-            end: int = scanstring(text, start, True)[1]
-        except ValueError:
-            pass  # open, or unclean
-        else:
-            self.pending = -1
-            return end
+        if _CLOSED_BODY.match(text, start) is not None:
+            try:
+                end: int = scanstring(text, start, True)[1]
+            except ValueError:
+                pass  # unclean
+            else:
+                self.pending = -1
+                return end
         body_end = _half_escape_start(text, start)
         try:
             scanstring(text[start:body_end] + '"', 0, True)

@@ -10,7 +10,10 @@ literal to its value and keeps a partial number. This module reproduces those st
 Running the four attempts at every delta is quadratic in Python over a growing text, so the common
 case (a clean prefix of a JSON object) goes through ``workbench.ttsr.json_prefix`` instead: one scan
 and one strict parse of the completed text, with the same result. ``PartialJsonParser`` keeps that
-scan's state across deltas of one tool call.
+scan's state across deltas of one tool call, and while only the top-level object is open (the usual
+state: a long ``content`` or ``new_string`` streaming in) it also keeps the members decoded before the
+open one and the decoded part of an open string value, so a delta costs about what it adds instead
+of a strict parse of the whole text.
 """
 
 from __future__ import annotations
@@ -18,10 +21,11 @@ from __future__ import annotations
 import json
 import math
 import re
+from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
 
 from workbench.rules.jsstring import js_trim
-from workbench.ttsr.json_prefix import JsonPrefix
+from workbench.ttsr.json_prefix import OBJ_VALUE, JsonPrefix
 
 _JSON_BLANKS = " \n\r\t"
 _STRING_BODY = re.compile(r'[^"\\]*(?:\\[\s\S][^"\\]*)*')
@@ -256,11 +260,20 @@ class PartialJsonParser:
     previous delta left it, so a call costs one strict parse of the text instead of a rescan.
     """
 
-    __slots__ = ("_scan", "_text")
+    __slots__ = ("_scan", "_text", "_keep", "_members", "_key_at", "_key", "_open_at", "_commit", "_decoded")
 
     def __init__(self) -> None:
         self._scan = JsonPrefix()
         self._text = ""
+        # The top-level members before ``_keep`` decoded (``_keep`` -1: none yet); the key of the member
+        # after them, found at ``_key_at``; the open string value at ``_open_at``, decoded up to ``_commit``.
+        self._keep = -1
+        self._members: dict[str, Any] = {}
+        self._key_at = -1
+        self._key = ""
+        self._open_at = -1
+        self._commit = -1
+        self._decoded = ""
 
     @property
     def text(self) -> str:
@@ -274,8 +287,79 @@ class PartialJsonParser:
         # Once the scan has seen the opening brace the text cannot be blank.
         if not self._scan.started and not js_trim(text):
             return {}
-        self._scan.advance(text)
-        return _finish(self._scan, text)
+        scan = self._scan
+        scan.advance(text)
+        if not scan.failed and len(scan.frames) == 1:
+            found = self._top_level(scan, text)
+            if found is not None:
+                return found
+        return _finish(scan, text)
+
+    def _top_level(self, scan: JsonPrefix, text: str) -> dict[str, Any] | None:
+        """``_finish``'s answer while only the top-level object is open, from the members decoded at
+        earlier deltas; ``None`` where it has to be computed whole (a number being typed, a value
+        that will not decode).
+
+        The completion ``_finish`` parses is the text up to the last whole member plus ``}``, with the
+        open string value (minus a half-typed escape) and its key when one is streaming: the members
+        up to ``keep`` decode to the same dict whatever follows them, the key repeats a key's
+        first place as ``dict`` does, and a string decodes piece by piece when no piece starts
+        between a ``\\uD8xx`` escape and its low half."""
+        frame = scan.frames[0]
+        keep, pos = frame[2], scan.pos
+        if keep != self._keep:
+            try:
+                members = _strict(text[:keep] + "}")
+            except (ValueError, RecursionError):
+                return None
+            self._keep, self._members = keep, members
+        if pos >= len(text) or frame[1] != OBJ_VALUE:
+            return dict(self._members)
+        if text[pos] != '"':
+            return None  # a number or literal being typed: the lenient value of its prefix
+        try:
+            if self._key_at != keep:
+                self._key, self._key_at = _member_key(text, keep), keep
+            if self._open_at != pos:
+                self._open_at, self._commit, self._decoded = pos, pos + 1, ""
+            end = scan.pending
+            split = _split_point(text, self._commit, end)
+            if split > self._commit:
+                self._decoded += scanstring(text[self._commit : split] + '"', 0, True)[0]
+                self._commit = split
+            value = self._decoded + scanstring(text[split:end] + '"', 0, True)[0] if split < end else self._decoded
+        except ValueError:
+            self._open_at = -1
+            return None
+        out = dict(self._members)
+        out[self._key] = value
+        return out
+
+
+_BLANK_RUN = re.compile(r"[ \t\n\r]*")
+_HIGH_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
+
+
+def _member_key(text: str, keep: int) -> str:
+    """The key of the member after ``keep`` (after the opening brace or a whole member)."""
+    at = _BLANK_RUN.match(text, keep).end()  # type: ignore[union-attr]
+    if text[at] == ",":
+        at = _BLANK_RUN.match(text, at + 1).end()  # type: ignore[union-attr]
+    key: str = scanstring(text, at + 1, True)[0]
+    return key
+
+
+def _split_point(text: str, lo: int, end: int) -> int:
+    """``end`` (a boundary between whole characters of a string body starting at ``lo``), or 6 before
+    it when the body ends there with a ``\\uD800``-``\\uDBFF`` escape, which decodes together with a
+    low-half escape after it."""
+    at = end - 6
+    if at < lo or _HIGH_SURROGATE_ESCAPE.match(text, at) is None:
+        return end
+    run = at
+    while run > lo and text[run - 1] == "\\":
+        run -= 1
+    return at if (at - run) % 2 == 0 else end
 
 
 def _finish(scan: JsonPrefix, text: str) -> dict[str, Any] | None:

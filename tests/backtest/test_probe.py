@@ -1,4 +1,4 @@
-"""The probe's decisions before replay (``workbench.replay.probe``) against the plain path.
+"""The probe's decisions before replay (``workbench.backtest.probe``) against the plain path.
 
 Whole backtests with and without the skip are compared in ``test_prefilter.py``; here each piece
 the skip relies on is compared with what it stands for: the turns and rules it leaves out with a
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.replay.test_prefilter import RULES, _rule, _session
-from workbench.backtest import BacktestOptions, backtest_batch, backtest_session
+from tests.backtest.test_prefilter import RULES, _rule, _session
+from workbench.backtest import BacktestOptions, backtest_batch, backtest_session, prefilter, probe, probe_plan
 from workbench.backtest import run as backtest_run
-from workbench.replay import Firing, ReplayConfig, may_hang, prefilter, probe, probe_plan, record_firings
+from workbench.replay import Firing, ReplayConfig, may_hang, record_firings
 from workbench.replay.derive import (
     PLACEHOLDER,
     FeedPlan,

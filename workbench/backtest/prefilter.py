@@ -9,7 +9,7 @@ turn none of whose buffers can hold such a literal cannot fire. Per turn, the te
 tool-argument deltas each feed their own buffers, so each group whose text holds no literal is not
 fed at all (structure events still are; what a delta adds to the conversation is not part of a
 probe's outcome). This is the model for recorded stream files; session files are decided before
-their stream is derived (``workbench.replay.probe``). ``tests/replay/test_prefilter.py`` compares
+their stream is derived (``workbench.backtest.probe``). ``tests/backtest/test_prefilter.py`` compares
 whole backtests with and without the skip on generated corpora.
 
 What a turn's buffers can hold (a superset is enough):
@@ -36,9 +36,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from workbench.replay.engine import Key, compile_rule_condition, engine_text, literal_index, parse_partial
-from workbench.replay.stream import Stream, compact_json, thaw
+from workbench.replay import Stream, compact_json, parse_partial, thaw
 from workbench.rules import Rule
+from workbench.ttsr import LiteralKey as Key
+from workbench.ttsr import compile_rule_condition, engine_text, literal_index
 
 __all__ = ["TurnFilter", "muted_events", "play", "turn_filter"]
 
@@ -218,7 +219,7 @@ def play(sim: Any, stream: Stream, mute: Sequence[bool] | None, observe: Callabl
     A muted delta could not have made a condition match (no literal in its buffer's whole text),
     and what else it changes (the message being built, hence the conversation) is not part of a
     probe's outcome: nothing aborts and the session's status only changes on an interrupt. A muted
-    structure event (``workbench.replay.probe``) belongs to a turn or group none of whose deltas is fed.
+    structure event (``workbench.backtest.probe``) belongs to a turn or group none of whose deltas is fed.
     """
     for i, ev in enumerate(stream.events):
         if observe is not None:
@@ -230,5 +231,5 @@ def play(sim: Any, stream: Stream, mute: Sequence[bool] | None, observe: Callabl
 
 
 # Private switch for tests and the benchmark: the same backtest without any skip (also read by
-# ``workbench.replay.probe``).
+# ``workbench.backtest.probe``).
 _SKIP = True

@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.replay.conftest import ev, stream_of
-from workbench.backtest import BacktestOptions, backtest_session
-from workbench.replay import prefilter
+from workbench.backtest import BacktestOptions, backtest_session, prefilter
 from workbench.replay.derive import derive_stream
 from workbench.replay.stream import parse_event, write_stream
 from workbench.rules import Rule

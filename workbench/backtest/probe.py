@@ -1,6 +1,6 @@
 r"""Probe-mode backtests of session files: which turns, groups and rules can fire, found before replay.
 
-In probe mode (see ``workbench.replay.prefilter``) what fires in a turn depends only on that turn and
+In probe mode (see ``workbench.backtest.prefilter``) what fires in a turn depends only on that turn and
 the rules do not interact (nothing aborts, no injection silences a rule; ``tests/backtest`` drops a
 rule's hits to get a replay without it). A regex condition matches only text holding one of its
 required literals, an AST pattern only code holding its longest identifier, and a rule matches only
@@ -24,7 +24,7 @@ built, tool results and reminders, claims, injection records and message counts,
 probe mode) is not part of a probe's outcome: the firings and the status, which changes only on an
 interrupt.
 
-Which turns, groups and rules can fire is decided in ``workbench.replay.probe_plan``.
+Which turns, groups and rules can fire is decided in ``workbench.backtest.probe_plan``.
 """
 
 from __future__ import annotations
@@ -35,21 +35,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.replay import prefilter
-from workbench.replay.config import ReplayConfig
-from workbench.replay.derive import (
+from workbench.backtest import prefilter
+from workbench.backtest.prefilter import DELTA_TYPES, muted_events, play, turn_filter
+from workbench.backtest.probe_plan import plan_session
+from workbench.replay import (
     PLACEHOLDER,
     FeedPlan,
+    ReplayConfig,
+    SimulatedSession,
+    Stream,
     chunk_text,
     derive_stream,
     derive_turns,
     open_stream,
+    read_stream,
     says_stream,
 )
-from workbench.replay.prefilter import DELTA_TYPES, muted_events, play, turn_filter
-from workbench.replay.probe_plan import plan_session
-from workbench.replay.session import SimulatedSession
-from workbench.replay.stream import Stream, read_stream
 from workbench.rules import Rule
 from workbench.sessions import parse_session_bytes
 

@@ -1,37 +1,39 @@
 r"""Probe plans: per turn of a session, which groups can take part in a firing, and which rules can fire.
 
-The model is ``workbench.replay.probe``'s. What a turn's buffers can hold (a superset is enough), per
+The model is ``workbench.backtest.probe``'s. What a turn's buffers can hold (a superset is enough), per
 assistant message as ``derive_stream`` cuts it: ``text`` / ``thinking``, the concatenation of its text / thinking blocks (chunks join back
 to the block text exactly); a tool call's buffers, its arguments as ``json.dumps`` (the deltas), as
 compact JSON (the final check of a tool without a digest), or a digest: lines of argument string
 values, every one inside some string of the arguments (``prefilter``). Literals holding ``\n`` or NUL
 disable the skip (``turn_filter``). A session whose messages do not fit the model (a tool call
 without an id, two calls with one id) or that ``derive_stream`` would reject is played whole, as
-before, so its outcome or its error does not change. ``tests/replay/test_probe.py`` compares each
+before, so its outcome or its error does not change. ``tests/backtest/test_probe.py`` compares each
 decision with what it stands for (a full replay per turn, the derived stream, the engine's scope and
 literal search).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.replay.derive import FeedPlan, entry_branch, timestamp_ok
-from workbench.replay.engine import (
-    Key,
-    compile_rule_condition,
-    engine_text,
-    literal_index,
+from workbench.backtest.prefilter import PATTERN_WORD, ast_literal, collect_strings, literal_patterns, turn_filter
+from workbench.replay import (
+    FeedPlan,
+    LastRuleSet,
+    args_json,
+    compact_json,
+    entry_branch,
     rule_sources,
     rule_tool_gate,
+    thaw,
+    timestamp_ok,
     tool_name_key,
 )
-from workbench.replay.memo import LastRuleSet
-from workbench.replay.prefilter import PATTERN_WORD, ast_literal, collect_strings, literal_patterns, turn_filter
-from workbench.replay.stream import args_json, compact_json, thaw
 from workbench.rules import Rule
+from workbench.ttsr import LiteralKey as Key
+from workbench.ttsr import compile_rule_condition, engine_text, literal_index
 
 __all__ = ["plan_session"]
 
@@ -47,12 +49,19 @@ class _Presence:
     cheaper than a regex alternation over a short text.
     """
 
-    __slots__ = ("index", "plain", "icase")
+    __slots__ = ("index", "plain", "icase", "needles", "plain_keys", "icase_index")
 
     def __init__(self, keys: frozenset[Key]) -> None:
         self.index = literal_index(keys)
         self.plain = tuple(sorted(k[0] for k in keys if not k[1]))
         self.icase = tuple(sorted({k[0].lower() for k in keys if k[1]}))
+        # Per key, what ``str.find`` looks for on ASCII text (the text lowered for a case-insensitive key).
+        self.needles = tuple(sorted((k, k[0].lower() if k[1] else k[0]) for k in keys))
+        # On other text: ``str.find`` for the case-sensitive keys (a literal occurs where its units
+        # do), the index's scan for the case-insensitive ones (its case folding), if any occurs.
+        self.plain_keys = tuple(sorted(k for k in keys if not k[1]))
+        icase = frozenset(k for k in keys if k[1])
+        self.icase_index = literal_index(icase) if icase else None
 
     def found_in(self, text: str) -> bool:
         if not text.isascii():
@@ -66,6 +75,44 @@ class _Presence:
                 if lit in low:
                     return True
         return False
+
+    def first_end_units(self, units: str, found: set[Key]) -> int | None:
+        """``first_end`` on any text in engine units (``engine_text``)."""
+        best: int | None = None
+        for key in self.plain_keys:
+            at = units.find(key[0])
+            if at >= 0:
+                found.add(key)
+                end = at + len(key[0])
+                if best is None or end < best:
+                    best = end
+        if self.icase_index is not None and self.icase_index.found_in(units):
+            occurrences = self.icase_index.scan(units, 0)
+            found.update(key for key, _ in occurrences)
+            end = min(at + len(key[0]) for key, at in occurrences)
+            if best is None or end < best:
+                best = end
+        return best
+
+    def first_end(self, text: str, found: set[Key]) -> int | None:
+        """On ASCII ``text``: ``None`` when it holds none of the keys; else, with ``found`` updated by
+        every key it holds, where the first occurrence of any of them ends. The same answers as the
+        index's scan of every occurrence: the earliest end is that of some key's first occurrence."""
+        low: str | None = None
+        best: int | None = None
+        for key, needle in self.needles:
+            if key[1]:
+                if low is None:
+                    low = text.lower()
+                at = low.find(needle)
+            else:
+                at = text.find(needle)
+            if at >= 0:
+                found.add(key)
+                end = at + len(key[0])
+                if best is None or end < best:
+                    best = end
+        return best
 
 
 _GLOB_SPECIAL = frozenset("*?[]{}\\")
@@ -120,20 +167,21 @@ class _ToolGate:
         """True when the gate admits every call."""
         return self.scopes is None and self.globs is None and self.words is None
 
-    def admits(self, name: str, strings: Callable[[], str]) -> bool:
-        """Whether a call to tool ``name`` (``tool_name_key``) whose strings (and cwd), joined with
-        NUL and with ``/`` for ``\\``, are ``strings()`` may be matched by the rule."""
+    def admits_held(self, name: str, held: frozenset[str]) -> bool:
+        """Whether a call to tool ``name`` (``tool_name_key``) may be matched by the rule, when of the
+        endings and words the gates look for its strings (and cwd, joined with NUL and with ``/`` for
+        ``\\``) hold exactly ``held``."""
         if self.scopes is not None:
             for tool, endings in self.scopes:
                 if tool is not None and tool != name:
                     continue
-                if endings is None or any(e in strings() for e in endings):
+                if endings is None or not held.isdisjoint(endings):
                     break
             else:
                 return False
-        if self.globs is not None and not any(e in strings() for e in self.globs):
+        if self.globs is not None and held.isdisjoint(self.globs):
             return False
-        if self.words is not None and not any(all(w in strings() for w in ws) for ws in self.words):
+        if self.words is not None and not any(held.issuperset(ws) for ws in self.words):
             return False
         return True
 
@@ -176,6 +224,15 @@ class _RuleLiterals:
     # those once, on the finished call (toolcall_end), so no delta's buffer decides them
     ast_only: frozenset[int] = frozenset()
     by_rules: dict[frozenset[int], _Presence | None] = field(default_factory=dict, hash=False, compare=False)
+    # The distinct gates with the rules (positions) holding each: the bundled rules share a few
+    # scopes, so a call is asked about each gate once rather than once per rule.
+    gate_groups: tuple[tuple[_ToolGate, frozenset[int]], ...] = ()
+    # Every ending and word some gate looks for: a gate's answer depends only on the tool name and
+    # which of these the call's strings hold, so the admitted rules are kept per (name, those held).
+    needles: tuple[str, ...] = ()
+    by_needles: dict[tuple[str, frozenset[str]], frozenset[int]] = field(default_factory=dict, hash=False, compare=False)
+    # Tool names no gate can admit whatever the call's strings (every scope names another tool).
+    by_name: dict[str, bool] = field(default_factory=dict, hash=False, compare=False)
 
     def tool_presence(self, admitted: frozenset[int]) -> _Presence | None:
         """The presence of the tool literals of the rules at ``admitted`` (cached per set)."""
@@ -219,8 +276,14 @@ def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
     strings = any(c in '"\\' or c < " " for t in texts for c in t)
     compact = any("," in t or ":" in t for t in texts)
     text_in, thinking_in, tool_in = (_Presence(p) if p else None for p in parts)
+    groups: dict[_ToolGate, set[int]] = {}
+    for position, gate in zip(tool_rules, gates):
+        groups.setdefault(gate, set()).add(position)
+    needles = {e for g in gates for _tool, ends in (g.scopes or ()) for e in (ends or ())}
+    needles |= {e for g in gates for e in (g.globs or ())} | {w for g in gates for ws in (g.words or ()) for w in ws}
     return _RuleLiterals(text_in, thinking_in, tool_in, tuple(per_rule), strings, compact, tuple(gates),
-                         tuple(tool_rules), all(g.open for g in gates), frozenset(ast_only))
+                         tuple(tool_rules), all(g.open for g in gates), frozenset(ast_only),
+                         gate_groups=tuple((g, frozenset(p)) for g, p in groups.items()), needles=tuple(sorted(needles)))
 
 
 # --- turns of a session ---------------------------------------------------------------------------
@@ -291,11 +354,11 @@ def _start(index: _Presence, text: str, found: set[Key], reliable: bool = True) 
     """``None`` when ``text`` (engine units) holds none of the literals; else, with ``found``
     updated, where the first occurrence ends (0 when positions in ``text`` are not those of the
     deltas: astral characters, or a part that is not the joined deltas)."""
-    if not index.found_in(text):
-        return None
-    occurrences = index.index.scan(text, 0)
-    found.update(key for key, _ in occurrences)
-    return min(at + len(key[0]) for key, at in occurrences) if reliable else 0
+    if text.isascii():
+        end = index.first_end(text, found)
+        return None if end is None else end if reliable else 0
+    end = index.first_end_units(text, found)
+    return None if end is None else end if reliable else 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,17 +433,25 @@ def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[
     if lits.open_gates:
         return None
     key = tool_name_key(name)
-    joined: list[str] = []
-
-    def strings() -> str:
-        if not joined:
-            pieces: list[str] = []
-            collect_strings(args, pieces)
-            pieces.append(cwd)
-            joined.append("\0".join(pieces).replace("\\", "/"))
-        return joined[0]
-
-    return frozenset(i for i, gate in zip(lits.tool_rules, lits.gates) if gate.admits(key, strings))
+    seen = lits.by_name.get(key)
+    if seen is None:
+        seen = lits.by_name[key] = any(gate.scopes is None or any(tool is None or tool == key for tool, _ in gate.scopes)
+                                       for gate, _ in lits.gate_groups)
+    if not seen:
+        return frozenset()  # (as every gate answers without looking at the strings)
+    pieces: list[str] = []
+    collect_strings(args, pieces)
+    pieces.append(cwd)
+    joined = "\0".join(pieces).replace("\\", "/")
+    held = frozenset(n for n in lits.needles if n in joined)
+    hit = lits.by_needles.get((key, held))
+    if hit is None:
+        hit = frozenset()
+        for gate, positions in lits.gate_groups:
+            if gate.admits_held(key, held):
+                hit = hit | positions
+        lits.by_needles[(key, held)] = hit
+    return hit
 
 
 def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[FeedPlan | None, ...], tuple[Rule, ...], tuple[Any, ...]] | None:
