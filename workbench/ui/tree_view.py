@@ -21,7 +21,7 @@ from workbench.ui.background import Background, Task
 from workbench.ui.entry_html import ACTIVE_BUTTON, esc
 from workbench.ui.notify import notify, reporting
 from workbench.ui.roots import ServedRoots
-from workbench.ui.session_doc import SessionDoc, row_view
+from workbench.ui.session_doc import SessionDoc, hidden_match, row_view
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
 from workbench.ui.tree_detail import TreeDetail
@@ -320,7 +320,9 @@ class TreeView(Viewer):
             empty = (f'No entries match search "{tl.search}"\nPress Esc to clear the search'
                      if tl.search.strip() else
                      f"{tl.total} entries hidden by the current filter\nPress Alt+A to show all, Alt+D for default")
-        self.rows.param.update(rows=[row_view(r).as_list() for r in rows], offset=self._offset, total=total,
+        query = tl.search.strip()
+        views = [row_view(r, hidden_match(f"{r.label or ''} {r.text}", tl.search_text(r.id), query) if query else "") for r in rows]
+        self.rows.param.update(rows=[v.as_list() for v in views], offset=self._offset, total=total,
                                selected=tl.selected_id or "", selected_index=-1 if sel is None else sel,
                                empty_text=empty)
         self._render_count()
