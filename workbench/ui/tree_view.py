@@ -49,6 +49,17 @@ def all_leaves_out(tl: Any) -> str:
             "every filter, as in the agent's /tree</div>")
 
 
+def search_selection_note(tl: Any) -> str:
+    """Under a search, why the selection is not the first match: the list keeps the selection nearest
+    the one before (usually the leaf, near the end), as the agent's /tree does, so a search opens on
+    its last matches while the best one may be at the top (issue 27: the exact match was off screen)."""
+    sel, shown = tl.selected_index, tl.visible_count
+    if not tl.search.strip() or sel is None or sel <= 0 or shown <= 1:
+        return ""
+    return (f'<div class="wb-muted wb-search-note">match {sel + 1:,} of {shown:,} selected: the one nearest the '
+            f"previous selection, as the agent's /tree does; {sel:,} above it (↑, ←)</div>")
+
+
 class TreeView(Viewer):
     """The `/tree` list with its keyboard, the branch graph, the selected entry and the file's problems.
 
@@ -340,7 +351,7 @@ class TreeView(Viewer):
         self._count_indexing = tl.indexing  # the twice-a-second poll redraws the count once the build ends
         if self._count_indexing:
             text += ' <span class="wb-indexing">· indexing…</span>'
-        self.count.object = f'<span class="wb-kv">{text}</span>' + all_leaves_out(tl)
+        self.count.object = f'<span class="wb-kv">{text}</span>' + all_leaves_out(tl) + search_selection_note(tl)
 
     def _apply(self, tl: Any) -> None:
         """Show a list state computed on the lane (a filter, a search, a key)."""
