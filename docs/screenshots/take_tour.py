@@ -50,7 +50,8 @@ def main() -> None:
                  # scroll the page (not the cards) so that Events, Keep and Discard fill the view
                  lambda: page.locator(".wb-step-position").hover(),
                  lambda: page.mouse.wheel(0, 330))
-            shot("session=fix-auth.jsonl&tab=rules&stream=streams/prose-unwrap.stream.jsonl&rules=project", "rules",
+            # the stream the Stepper shots use: its rule (no-console-log, the Rules tab's first) fires there
+            shot("session=fix-auth.jsonl&tab=rules&stream=streams/tool-console-log.stream.jsonl&rules=project", "rules",
                  ".wb-rules", lambda: expect(page.locator(".wb-rule-fires")).to_contain_text("fires at"))
             shot("tab=backtest&rules=project", "backtest", ".wb-backtest-status",
                  lambda: page.get_by_role("button", name="Run backtest over the served sessions").click(),

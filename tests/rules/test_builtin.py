@@ -223,3 +223,12 @@ def test_the_real_package_bodies_are_what_gets_loaded(reference_package, tmp_pat
     assert rules["go-ioutil"].content == _body(real).strip()
     assert workbench_source().files != result.bundled.files
 
+
+
+def test_the_workbenchs_own_rules_are_named_inside_the_package_not_by_where_it_is_installed():
+    from workbench.rules.bundled import workbench_source
+
+    own = workbench_source()
+    assert "workbench/rules/builtin in the package" in own.describe()
+    assert own.folder not in own.describe()  # the install path (a checkout in the README's pictures)
+    assert Path(own.to_json()["folder"]).is_dir()  # still there for a reader that wants the files

@@ -108,3 +108,20 @@ def page(page):
     page.set_viewport_size({"width": 1400, "height": 900})
     page.set_default_timeout(20_000)
     return page
+
+
+@pytest.fixture
+def clean_page(page, recwarn):
+    """``page``, and at the end of the test a failure for any error the browser's console printed (a
+    page error included) or any ``BokehUserWarning`` the server raised meanwhile ("reference already
+    known 'pNNNN'": a model the page and the server disagree about, issue 27). ``recwarn`` records
+    the server threads' warnings too: the warnings filters are process-wide."""
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(f"console {m.type}: {m.text}") if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+    yield page
+    from bokeh.util.warnings import BokehUserWarning
+
+    bokeh = [str(w.message) for w in recwarn if issubclass(w.category, BokehUserWarning)]
+    assert not bokeh, bokeh
+    assert not errors, errors

@@ -88,15 +88,3 @@ def test_the_filter_sits_on_the_loggers_that_print_the_line_once():
     for name in ("bokeh.server.views.ws", "panel.io.document"):
         assert [f for f in logging.getLogger(name).filters if isinstance(f, closed_pages.ClosedSendFilter)] == [first]
 
-
-def test_a_known_reference_warning_is_not_printed_and_other_bokeh_warnings_are():
-    import warnings
-
-    from bokeh.util.warnings import BokehUserWarning
-
-    with warnings.catch_warnings(record=True) as seen:
-        warnings.simplefilter("default")
-        closed_pages.quiet_known_references()
-        warnings.warn("reference already known 'p1235'", BokehUserWarning, stacklevel=1)
-        warnings.warn("something else", BokehUserWarning, stacklevel=1)
-    assert [str(w.message) for w in seen] == ["something else"]

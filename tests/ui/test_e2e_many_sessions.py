@@ -62,6 +62,26 @@ def test_the_sessions_table_shows_file_project_date_model_cost_and_a_total(page,
     shot(page, "many-sessions-table")
 
 
+@pytest.mark.parametrize("width", [1280, 1400])
+def test_every_header_of_the_sessions_table_reads_inside_the_table(page, url, shot, width):
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(url)
+    table = page.locator(".wb-sessions-table .tabulator").first
+    expect(table.locator(".tabulator-row").first).to_be_visible()
+    box = table.bounding_box()
+    heads = table.locator(".tabulator-col").evaluate_all("""cols => cols
+        .map(c => ({text: c.innerText.trim(), box: c.getBoundingClientRect(), title: c.querySelector('.tabulator-col-title')}))
+        .filter(c => c.text)
+        .map(c => ({text: c.text, left: c.box.left, right: c.box.right,
+                    fits: c.title.scrollWidth <= c.title.clientWidth}))""")
+    assert sorted(h["text"].replace("\n", " ") for h in heads) == sorted(["File", "Title", "Project (cwd)", "Date", "Model", "Cost", "Entries",
+                                                                         "Branches", "Labels", "TTSR inj.", "Errors", "Status",
+                                                                         "Notices"])
+    cut = [h for h in heads if not (h["fits"] and box["x"] - 1 <= h["left"] and h["right"] <= box["x"] + box["width"] + 1)]
+    shot(page, f"sessions-headers-{width}")
+    assert not cut, cut
+
+
 def test_the_picker_filters_by_file_title_or_project_and_opens_the_session(page, url, corpus):
     page.goto(url)
     box = page.locator(".wb-session-picker input")

@@ -81,3 +81,16 @@ def test_omp18_and_auto_flavours_read_the_file_as_the_agent_that_wrote_it():
     plain = SessionDoc(sample, "omp18")
     plain.refresh()
     assert [r.text for r in plain.base.rows()] == [r.text for r in auto.base.rows()]
+
+
+def test_a_row_matched_by_hidden_text_says_by_which_words():
+    from workbench.ui.session_doc import hidden_match
+
+    output = 'toolResult [{"email": "ada@example.com", "name": "Ada"}, {"email": "Bob@Example.com", "name": "Bob"}]'
+    why = hidden_match("[bash: head -c 300 fixtures/users.json]", output, "bob")
+    assert "Bob@Example.com" in why and why.startswith("…")
+    assert not why.startswith('…a"')  # cut at a word
+    # every word on the row: nothing to explain
+    assert hidden_match("[bash: head -c 300 fixtures/users.json]", output, "users HEAD") == ""
+    # matched but not letter for letter (omp's fuzzy word search): said so
+    assert hidden_match("[bash: ls]", "colour", "color") == 'a fuzzy match for "color"'

@@ -7,7 +7,7 @@ from pathlib import Path
 from workbench.errors import Diagnostic
 from workbench.ui.session_doc import SessionDoc
 from workbench.ui.tree_problems import candidates, pick_note, status_problems
-from workbench.ui.tree_view import all_leaves_out
+from workbench.ui.tree_view import all_leaves_out, search_selection_note
 
 SAMPLE = Path(__file__).parents[2] / "sample_sessions" / "broken-line.jsonl"
 
@@ -67,3 +67,15 @@ def test_all_says_what_it_leaves_out():
     assert f"{hidden:,} tool-call-only assistant message(s) hidden" in all_leaves_out(everything)
     assert all_leaves_out(doc.tree_list("default", "", None)) == ""
     assert all_leaves_out(doc.tree_list("all", "thanks", None)) == ""
+
+
+def test_a_search_that_keeps_a_later_selection_says_where_it_is_and_why():
+    doc = SessionDoc(Path(__file__).resolve().parents[2] / "sample_sessions" / "big-refactor.jsonl", "omp")
+    found = doc.tree_list("default", "migrate", None)
+    sel = found.selected_index
+    assert sel is not None and sel > 0  # the agent's rule: the match nearest the leaf, not the first
+    note = search_selection_note(found)
+    assert f"match {sel + 1} of {found.visible_count} selected" in note
+    assert "as the agent's /tree does" in note and f"{sel} above it" in note
+    assert search_selection_note(found.select(found.visible_ids[0])) == ""  # on the first match: nothing to say
+    assert search_selection_note(doc.tree_list("default", "", None)) == ""  # no search

@@ -69,7 +69,9 @@ class BundledSource:
             via = {"option": "--omp-package", "env": OMP_PACKAGE_ENV, "bun": "Bun global install",
                    "npm": "npm global install"}[self.found_by]
             return f"oh-my-pi {self.version or '(unknown version)'} files at {self.folder} (from {via})"
-        return f"the workbench's own rewording ({self.folder}); no oh-my-pi installation in use"
+        # named inside the package, not by its absolute path (that is where the package happens to be
+        # installed, a checkout's own path in the README's pictures); to_json() keeps the folder
+        return "the workbench's own rewording (workbench/rules/builtin in the package); no oh-my-pi installation in use"
 
     def to_json(self) -> dict[str, Any]:
         return {

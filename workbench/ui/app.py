@@ -22,6 +22,7 @@ from workbench.ui import closed_pages, page_bundles, write_flush
 from workbench.ui.catalog import Catalog
 from workbench.ui.help_panel import help_html
 from workbench.ui.keys import KeyCatcher
+from workbench.ui.late_models import acknowledge_joins
 from workbench.ui.notify import reporting
 from workbench.ui.page_frame import PageFrame, header_group, header_label
 from workbench.ui.roots import ServedRoots
@@ -167,7 +168,10 @@ def build_page(server: Server) -> PageFrame:
     # it stays in the document (dynamic=False): a model Panel detaches from the document gets its
     # stylesheet links rewritten to Panel's CDN on the next update, a request outside 127.0.0.1.
     views: dict[str, Any] = {}
-    holders = {n: pn.Column(sizing_mode="stretch_both", css_classes=[f"wb-tab-{n}"], margin=0) for n in TABS}
+    # a view joining late is acknowledged by the browser on arrival, so that its first event refers to
+    # its models by id (late_models: else the server is sent a full copy and warns "reference already known")
+    holders = {n: acknowledge_joins(pn.Column(sizing_mode="stretch_both", css_classes=[f"wb-tab-{n}"], margin=0))
+               for n in TABS}
 
     def show(name: str) -> None:
         holder = holders[name]
@@ -254,7 +258,6 @@ def create_app(paths: Iterable[str | os.PathLike[str]] = (), db: str | None = No
     page_bundles.install()  # no MathJax or WebGL bundle on the page: the app uses neither
     pn.config.notifications = True
     closed_pages.quiet_closed_sends()  # a page closed mid-update: one log line, not one per message
-    closed_pages.quiet_known_references()  # a lazily added table's first click: harmless (see there)
     server = Server(paths, db)
 
     def app() -> Any:

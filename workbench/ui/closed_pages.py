@@ -12,10 +12,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-import warnings
 from typing import Any
 
-from bokeh.util.warnings import BokehUserWarning
 from tornado.iostream import StreamClosedError
 from tornado.websocket import WebSocketClosedError
 
@@ -94,16 +92,3 @@ def quiet_closed_sends() -> ClosedSendFilter:
         logging.getLogger(name).addFilter(shared)
     return shared
 
-
-KNOWN_REFERENCE = r"reference already known"
-
-
-def quiet_known_references() -> None:
-    """Ignore Bokeh's "reference already known 'pNNNN'" warning (once per process).
-
-    A model added to a page after its first document (the Problems table, made when its tab is first
-    opened) is sent back by the browser in full with its first event (a cell click); the server's
-    decoder finds the id it already has, warns, and uses that same instance. Nothing is wrong with
-    the page, so the warning is not printed on the terminal of ``workbench serve``.
-    """
-    warnings.filterwarnings("ignore", message=KNOWN_REFERENCE, category=BokehUserWarning)

@@ -35,12 +35,39 @@ class RowView:
     label: str
     text: str
     kind: str
+    why: str = ""  # under a search, the matching words the row does not show (see ``hidden_match``)
 
     def as_list(self) -> list[Any]:
-        return [self.id, self.prefix, self.active, self.label, self.text, self.kind]
+        return [self.id, self.prefix, self.active, self.label, self.text, self.kind, self.why]
 
 
-def row_view(row: TreeRow) -> RowView:
+WHY_WIDTH = 60  # characters of hidden text shown around a match
+
+
+def hidden_match(shown: str, searched: str, query: str, width: int = WHY_WIDTH) -> str:
+    """Why a row matched ``query`` when its own text does not show it: the words of ``searched`` (the
+    entry's text as the search reads it: a tool's output, a message's hidden blocks) around the first
+    search word missing from ``shown``; ``""`` when the row shows every word. A ``[bash: …]`` row
+    matched by its output read as a wrong hit (issue 27)."""
+    words = query.lower().split()
+    seen = shown.lower()
+    missing = [w for w in words if w not in seen]
+    if not missing:
+        return ""
+    flat = " ".join(searched.split())
+    at = flat.lower().find(missing[0])
+    if at < 0:  # omp's fuzzy word search: a near word, not this one letter for letter
+        return f'a fuzzy match for "{missing[0]}"'
+    end = at + len(missing[0])
+    room = max(0, width - (end - at))
+    lo, hi = max(0, at - room // 3), min(len(flat), end + room - room // 3)
+    if lo > 0:  # start at a word, never inside one
+        space = flat.find(" ", lo, at)
+        lo = space + 1 if space >= 0 else lo
+    return ("…" if lo > 0 else "") + flat[lo:hi] + ("…" if hi < len(flat) else "")
+
+
+def row_view(row: TreeRow, why: str = "") -> RowView:
     suffix = ("• " if row.active else "") + (f"[{row.label}] " if row.label else "") + row.text
     body = row.line[2:]  # drop the cursor column; selection is drawn by the browser
     prefix = body[: len(body) - len(suffix)] if body.endswith(suffix) else ""
@@ -48,7 +75,7 @@ def row_view(row: TreeRow) -> RowView:
     # the flavour's list leaves some entries (session_info) without text; in a browser a blank row looks
     # like a rendering fault, so name the entry's type there (dimmed as meta)
     text = row.text or f"[{row.type}]"
-    return RowView(row.id, cap_prefix(prefix), row.active, row.label or "", text, kind)
+    return RowView(row.id, cap_prefix(prefix), row.active, row.label or "", text, kind, why)
 
 
 def cap_prefix(prefix: str, levels: int = MAX_PREFIX_LEVELS) -> str:

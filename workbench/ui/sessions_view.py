@@ -31,8 +31,13 @@ from workbench.ui.theme import theme_sheets
 _TABLE_TITLES = {"path": "File", "name": "Title", "project": "Project (cwd)", "date": "Date", "model": "Model",
                  "cost": "Cost", "entries": "Entries", "branches": "Branches", "labels": "Labels",
                  "injections": "TTSR inj.", "errors": "Errors", "status": "Status", "notices": "Notices"}
-# text columns wrap in a bounded width (Tabulator's textarea formatter escapes like plaintext)
-_WRAPPED = {"path": 220, "name": 240, "project": 180, "status": 260, "notices": 260}
+# All the columns (headers included) are on screen at 1280 and 1400 px: data-fitted, the 13 columns took
+# 2,016 px and the last headers were cut off at the table's edge (issue 27). The short columns get the
+# width their header needs (its words, the sort arrow); the text columns share the rest and wrap in it
+# (Tabulator's textarea formatter escapes like plaintext), and so do two-word headers (theme.css)
+_FIXED = {"cost": 70, "entries": 86, "branches": 102, "labels": 82, "injections": 76, "errors": 80, "status": 82,
+          "notices": 90}
+_WRAPPED = ("path", "name", "project", "date", "model", "status", "notices")
 _HIT_TITLES = {"session": "File", "title": "Title", "id": "Entry", "type": "Type", "text": "Text"}
 _HIT_COLUMNS = list(_HIT_TITLES)
 SEARCH_LIMIT = 200  # hits listed; the count above them is the full one
@@ -62,9 +67,9 @@ class SessionsView(Viewer):
         super().__init__(**params)
         self._table = pn.widgets.Tabulator(
             self.catalog.frame(), pagination="remote", page_size=15, show_index=False, disabled=True,
-            selectable=False, sizing_mode="stretch_width", titles=_TABLE_TITLES, layout="fit_data_stretch",
+            selectable=False, sizing_mode="stretch_width", titles=_TABLE_TITLES, layout="fit_columns",
             hidden_columns=[], header_align="left", css_classes=["wb-sessions-table"],
-            widths=dict(_WRAPPED), frozen_columns=["path"],
+            widths=dict(_FIXED),
             formatters={**{c: {"type": "textarea"} for c in _WRAPPED},
                         "cost": {"type": "money", "symbol": "$", "precision": 4, "thousand": ","}},
         )

@@ -17,6 +17,7 @@ from panel.viewable import Viewer
 from workbench.sessions import SubagentLink, answered_call, branch_usage, entry_links, parent_file
 from workbench.ui.background import Background
 from workbench.ui.entry_html import conversation_html, entry_html, esc, raw_json_html, tool_call_html
+from workbench.ui.late_models import acknowledge_joins
 from workbench.ui.notify import reporting
 from workbench.ui.session_doc import SessionDoc
 from workbench.ui.theme import theme_sheets
@@ -93,8 +94,10 @@ class TreeDetail(Viewer):
         self.raw = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width")
         self.problems = ProblemsPanel(on_pick=on_problem_picked)
         # the problems' table (a Tabulator) joins the page when its tab is first opened: hidden, it
-        # was the heaviest model of the tree's first document; once shown it stays (see app.build_page)
-        self._problems_tab = pn.Column(sizing_mode="stretch_both", margin=0)
+        # was the heaviest model of the tree's first document; once shown it stays (see app.build_page).
+        # Joining late, its first click would carry the whole table back to the server: the browser
+        # acknowledges it on arrival instead (late_models)
+        self._problems_tab = acknowledge_joins(pn.Column(sizing_mode="stretch_both", margin=0))
         self._problems_title = "Problems"
         self.tabs = pn.Tabs(("Entry", pn.Column(self.links, self.entry, scroll=True, sizing_mode="stretch_both")),
                             ("Conversation at this leaf", pn.Column(self.conversation, scroll=True, sizing_mode="stretch_both")),

@@ -7,7 +7,7 @@ export function render({ model, el }) {
   let byId = new Map();
 
   function rowEl(r) {
-    // r = [id, prefix, active, label, text, kind]
+    // r = [id, prefix, active, label, text, kind, why]
     const d = document.createElement("div");
     d.className = "wb-tree-row" + (r[2] ? " wb-active" : "") + (r[5] === "meta" ? " wb-kind-meta" : "");
     d.dataset.id = r[0];
@@ -16,6 +16,8 @@ export function render({ model, el }) {
     if (r[2]) { const b = document.createElement("span"); b.className = "wb-bullet"; b.textContent = "• "; d.appendChild(b); }
     if (r[3]) { const l = document.createElement("span"); l.className = "wb-label"; l.textContent = "[" + r[3] + "] "; d.appendChild(l); }
     const t = document.createElement("span"); t.className = "wb-text"; t.textContent = r[4]; d.appendChild(t);
+    // r[6]: under a search, the matching words the row's text does not show (a tool's output, say)
+    if (r[6]) { const w = document.createElement("span"); w.className = "wb-why"; w.textContent = "  ← matched: " + r[6]; d.appendChild(w); }
     return d;
   }
   // Windowed: the list is as tall as all its rows (a spacer), but only the window Python sent

@@ -28,6 +28,7 @@ _CSS = """
 .wb-tree-row .wb-label { color: #8250df; font-weight: 600; }
 .wb-tree-row.wb-selected { background: rgba(31,111,235,.16); font-weight: 600; }
 .wb-tree-row.wb-kind-meta .wb-text { color: #6e7781; }
+.wb-tree-row .wb-why { color: #9a6700; font-style: italic; font-weight: 400; }
 .wb-tree-empty { padding: 12px; color: #6e7781; font-family: sans-serif; white-space: pre-line; }
 .wb-label-edit { font: inherit; border: 1px solid #8250df; border-radius: 3px; padding: 0 4px; width: 16em; }
 """

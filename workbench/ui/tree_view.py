@@ -21,7 +21,7 @@ from workbench.ui.background import Background, Task
 from workbench.ui.entry_html import ACTIVE_BUTTON, esc
 from workbench.ui.notify import notify, reporting
 from workbench.ui.roots import ServedRoots
-from workbench.ui.session_doc import SessionDoc, row_view
+from workbench.ui.session_doc import SessionDoc, hidden_match, row_view
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
 from workbench.ui.tree_detail import TreeDetail
@@ -47,6 +47,17 @@ def all_leaves_out(tl: Any) -> str:
         return ""
     return (f'<div class="wb-muted wb-all-note">{hidden:,} tool-call-only assistant message(s) hidden in '
             "every filter, as in the agent's /tree</div>")
+
+
+def search_selection_note(tl: Any) -> str:
+    """Under a search, why the selection is not the first match: the list keeps the selection nearest
+    the one before (usually the leaf, near the end), as the agent's /tree does, so a search opens on
+    its last matches while the best one may be at the top (issue 27: the exact match was off screen)."""
+    sel, shown = tl.selected_index, tl.visible_count
+    if not tl.search.strip() or sel is None or sel <= 0 or shown <= 1:
+        return ""
+    return (f'<div class="wb-muted wb-search-note">match {sel + 1:,} of {shown:,} selected: the one nearest the '
+            f"previous selection, as the agent's /tree does; {sel:,} above it (↑, ←)</div>")
 
 
 class TreeView(Viewer):
@@ -320,7 +331,9 @@ class TreeView(Viewer):
             empty = (f'No entries match search "{tl.search}"\nPress Esc to clear the search'
                      if tl.search.strip() else
                      f"{tl.total} entries hidden by the current filter\nPress Alt+A to show all, Alt+D for default")
-        self.rows.param.update(rows=[row_view(r).as_list() for r in rows], offset=self._offset, total=total,
+        query = tl.search.strip()
+        views = [row_view(r, hidden_match(f"{r.label or ''} {r.text}", tl.search_text(r.id), query) if query else "") for r in rows]
+        self.rows.param.update(rows=[v.as_list() for v in views], offset=self._offset, total=total,
                                selected=tl.selected_id or "", selected_index=-1 if sel is None else sel,
                                empty_text=empty)
         self._render_count()
@@ -338,7 +351,7 @@ class TreeView(Viewer):
         self._count_indexing = tl.indexing  # the twice-a-second poll redraws the count once the build ends
         if self._count_indexing:
             text += ' <span class="wb-indexing">· indexing…</span>'
-        self.count.object = f'<span class="wb-kv">{text}</span>' + all_leaves_out(tl)
+        self.count.object = f'<span class="wb-kv">{text}</span>' + all_leaves_out(tl) + search_selection_note(tl)
 
     def _apply(self, tl: Any) -> None:
         """Show a list state computed on the lane (a filter, a search, a key)."""
