@@ -28,6 +28,15 @@ def esc(value: Any) -> str:
     return html.escape(value if isinstance(value, str) else str(value), quote=True)
 
 
+def money(value: float) -> str:
+    """A cost as the Sessions and Usage views write it."""
+    return f"${value:,.4f}" if value < 100 else f"${value:,.2f}"
+
+
+#: Tabulator's formatter for a cost column, in the same precision as ``money``.
+MONEY_FORMAT = {"type": "money", "symbol": "$", "precision": 4, "thousand": ","}
+
+
 def clip(text: str, limit: int = _MAX_BLOCK_CHARS) -> str:
     return text if len(text) <= limit else text[:limit] + f"\n… ({len(text) - limit:,} more characters)"
 

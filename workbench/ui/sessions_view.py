@@ -21,7 +21,7 @@ from panel.viewable import Viewer
 from workbench.errors import AccessError, UsageError
 from workbench.ui.background import Background, Task
 from workbench.ui.catalog import LOADED, Catalog
-from workbench.ui.entry_html import esc
+from workbench.ui.entry_html import MONEY_FORMAT, esc, money
 from workbench.ui.help_panel import PURPOSE, first_step
 from workbench.ui.notify import guarded, notify, reporting
 from workbench.ui.snippets import snippet_html
@@ -42,11 +42,6 @@ _HIT_TITLES = {"session": "File", "title": "Title", "id": "Entry", "type": "Type
 _HIT_COLUMNS = list(_HIT_TITLES)
 SEARCH_LIMIT = 200  # hits listed; the count above them is the full one
 DEBOUNCE = 0.3  # seconds of quiet typing before a search runs (each key press restarts the wait)
-
-
-def money(value: float) -> str:
-    """A cost as the Sessions and Usage views write it."""
-    return f"${value:,.4f}" if value < 100 else f"${value:,.2f}"
 
 
 def totals_html(totals: dict[str, Any]) -> str:
@@ -71,7 +66,7 @@ class SessionsView(Viewer):
             hidden_columns=[], header_align="left", css_classes=["wb-sessions-table"],
             widths=dict(_FIXED),
             formatters={**{c: {"type": "textarea"} for c in _WRAPPED},
-                        "cost": {"type": "money", "symbol": "$", "precision": 4, "thousand": ","}},
+                        "cost": MONEY_FORMAT},
         )
         self._total = pn.pane.HTML(totals_html(self.catalog.totals()), stylesheets=theme_sheets(), margin=(0, 10))
         self._table.on_click(self._on_row_click)

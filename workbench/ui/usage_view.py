@@ -23,9 +23,8 @@ from workbench.errors import UsageError
 from workbench.store import judge_by_rule, usage_by, usage_sessions, usage_totals
 from workbench.ui.background import Background, Task
 from workbench.ui.catalog import Catalog
-from workbench.ui.entry_html import esc
+from workbench.ui.entry_html import MONEY_FORMAT, esc, money
 from workbench.ui.notify import reporting
-from workbench.ui.sessions_view import money
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
 
@@ -38,7 +37,6 @@ _ROW_TITLES = {"group": "Group", "sessions": "Sessions", "messages": "Messages",
                "otherCalls": "Other calls", "otherCost": "Other cost"}
 _JUDGE_TITLES = {"rule": "Rule", "sessions": "Sessions", "calls": "Judge calls", "input": "Input", "output": "Output",
                  "cacheRead": "Cache read", "cacheWrite": "Cache write", "totalTokens": "Total tokens", "cost": "Cost"}
-_MONEY = {"type": "money", "symbol": "$", "precision": 4, "thousand": ","}
 
 
 class UsageView(Viewer):
@@ -67,12 +65,12 @@ class UsageView(Viewer):
             None, show_index=False, disabled=True, selectable=False, sizing_mode="stretch_width", titles=_ROW_TITLES,
             layout="fit_data_stretch", header_align="left", css_classes=["wb-usage-table"], pagination="remote",
             page_size=20, frozen_columns=["group"], widths={"group": 260},
-            formatters={"group": {"type": "textarea"}, "cost": _MONEY, "judgeCost": _MONEY, "otherCost": _MONEY})
+            formatters={"group": {"type": "textarea"}, "cost": MONEY_FORMAT, "judgeCost": MONEY_FORMAT, "otherCost": MONEY_FORMAT})
         self.judge_title = pn.pane.HTML("", stylesheets=theme_sheets(), margin=(8, 10, 0, 10))
         self.judge_table = pn.widgets.Tabulator(
             None, show_index=False, disabled=True, selectable=False, sizing_mode="stretch_width", titles=_JUDGE_TITLES,
             layout="fit_data_stretch", header_align="left", css_classes=["wb-usage-judge"], visible=False,
-            formatters={"rule": {"type": "textarea"}, "cost": _MONEY}, widths={"rule": 260})
+            formatters={"rule": {"type": "textarea"}, "cost": MONEY_FORMAT}, widths={"rule": 260})
         self._quiet = False  # both days being set at once: one refresh, after both
         for widget in (self.by, self.since, self.until):
             widget.param.watch(lambda e: None if self._quiet else self.refresh(), "value")
