@@ -1,8 +1,34 @@
-"""Generated session records for the property tests of the loader and the `/tree` list."""
+"""Generated session records for the property tests of the loader and the `/tree` list, and the small
+chained sessions the omp18 context and selector tests build."""
 
 from __future__ import annotations
 
+import json
 import random
+
+from workbench.sessions import parse_session_text
+
+HEADER = {"type": "session", "version": 3, "id": "S", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/p"}
+
+
+def chained_session(*bodies: dict, header: dict | None = None):
+    """Entries chained in order (ids e1, e2, ...), one second apart."""
+    records = [header or HEADER]
+    parent = None
+    for i, body in enumerate(bodies, start=1):
+        records.append({"id": f"e{i}", "parentId": parent, "timestamp": f"2026-01-01T00:00:{i:02d}.000Z", **body})
+        parent = f"e{i}"
+    return parse_session_text("".join(json.dumps(r) + "\n" for r in records), path="t.jsonl")
+
+
+def user_msg(text: str) -> dict:
+    return {"type": "message", "message": {"role": "user", "content": text, "timestamp": 1}}
+
+
+def assistant_msg(content: list, **extra) -> dict:
+    return {"type": "message", "message": {"role": "assistant", "content": content, "provider": "anthropic",
+                                           "model": "m", "stopReason": "stop", "timestamp": 2, **extra}}
+
 
 
 def tangled_records(rng: random.Random, n: int, *, duplicates: bool, loops: bool) -> list[dict]:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.sessions.generated import HEADER, assistant_msg, chained_session, user_msg
 from workbench.errors import UsageError
 from workbench.sessions import parse_session_text
 from workbench.sessions.flavors import detect_flavor, resolve_flavor
@@ -20,28 +21,6 @@ from workbench.tree.fuzzy import word_match
 from workbench.tree.fuzzy18 import word_match18
 
 FIXTURES = Path(__file__).parent / "fixtures"
-HEADER = {"type": "session", "version": 3, "id": "S", "timestamp": "2026-01-01T00:00:00.000Z", "cwd": "/p"}
-
-
-def _session(*bodies: dict, header: dict | None = None):
-    """Entries chained in order (ids e1, e2, ...), one second apart."""
-    records = [header or HEADER]
-    parent = None
-    for i, body in enumerate(bodies, start=1):
-        records.append({"id": f"e{i}", "parentId": parent, "timestamp": f"2026-01-01T00:00:{i:02d}.000Z", **body})
-        parent = f"e{i}"
-    return parse_session_text("".join(json.dumps(r) + "\n" for r in records), path="t.jsonl")
-
-
-def _user(text: str) -> dict:
-    return {"type": "message", "message": {"role": "user", "content": text, "timestamp": 1}}
-
-
-def _assistant(content: list, **extra) -> dict:
-    return {"type": "message", "message": {"role": "assistant", "content": content, "provider": "anthropic",
-                                           "model": "m", "stopReason": "stop", "timestamp": 2, **extra}}
-
-
 ROWS = [
     ({"type": "model_usage", "purpose": "title", "role": "tiny", "api": "a", "provider": "anthropic",
       "model": "claude-haiku-4-5", "usage": {}, "stopReason": "stop"}, "[model usage: title tiny anthropic/claude-haiku-4-5]"),
@@ -81,19 +60,19 @@ ROWS = [
 
 @pytest.mark.parametrize("body,text", ROWS, ids=[r[1] for r in ROWS])
 def test_row_text_of_every_entry_type(body, text):
-    session = _session(_user("hi"), body)
+    session = chained_session(user_msg("hi"), body)
     assert TreeList(session, flavor="omp18", filter_mode="all").display_text("e2") == text
 
 
 def test_assistant_rows():
-    session = _session(
-        _user("hi"),
-        _assistant([], stopReason="aborted", errorMessage="Interrupted by user"),
-        _assistant([], stopReason="aborted", errorMessage="Request was aborted"),
-        _assistant([], stopReason="aborted", errorMessage="TTSR matched rule: no-unwrap"),
-        _assistant([], stopReason="error"),
-        _assistant([{"type": "text", "text": "partial"}], retryRecovery={"status": "recovered", "note": "retried\tonce"}),
-        _assistant([{"type": "text", "text": "..."}], stopReason="stop"),
+    session = chained_session(
+        user_msg("hi"),
+        assistant_msg([], stopReason="aborted", errorMessage="Interrupted by user"),
+        assistant_msg([], stopReason="aborted", errorMessage="Request was aborted"),
+        assistant_msg([], stopReason="aborted", errorMessage="TTSR matched rule: no-unwrap"),
+        assistant_msg([], stopReason="error"),
+        assistant_msg([{"type": "text", "text": "partial"}], retryRecovery={"status": "recovered", "note": "retried\tonce"}),
+        assistant_msg([{"type": "text", "text": "..."}], stopReason="stop"),
     )
     tl = TreeList(session, flavor="omp18", filter_mode="all", leaf="e7")
     assert [tl.display_text(f"e{i}") for i in range(2, 8)] == [
@@ -110,7 +89,7 @@ def _tool_rows(flavor: str, calls: list[tuple[str, dict]]) -> list[str]:
     results = [{"type": "message", "message": {"role": "toolResult", "toolCallId": f"c{i}", "toolName": n,
                                                "content": [{"type": "text", "text": "ok"}], "timestamp": 3}}
                for i, (n, _) in enumerate(calls)]
-    session = _session(_user("go"), _assistant(content, stopReason="toolUse"), *results)
+    session = chained_session(user_msg("go"), assistant_msg(content, stopReason="toolUse"), *results)
     tl = TreeList(session, flavor=flavor, filter_mode="all", home="/home/u")  # type: ignore[arg-type]
     return [tl.display_text(f"e{i + 3}") for i in range(len(calls))]
 
@@ -155,12 +134,12 @@ FILTERS = {
 
 def test_visibility_per_filter_mode():
     bodies = {
-        "user": _user("hello"),
+        "user": user_msg("hello"),
         "skill": {"type": "custom_message", "customType": "skill-prompt", "content": "/skill:x", "display": True,
                   "attribution": "user"},
         "agent-skill": {"type": "custom_message", "customType": "skill-prompt", "content": "/skill:y",
                         "display": True, "attribution": "agent"},
-        "call": _assistant([{"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "ls"}}],
+        "call": assistant_msg([{"type": "toolCall", "id": "c1", "name": "bash", "arguments": {"command": "ls"}}],
                            stopReason="toolUse"),
         "result": {"type": "message", "message": {"role": "toolResult", "toolCallId": "c1", "toolName": "bash",
                                                   "content": [], "timestamp": 3}},
@@ -175,10 +154,10 @@ def test_visibility_per_filter_mode():
         "thinking": {"type": "thinking_level_change", "thinkingLevel": "low", "configured": "low"},
         "model": {"type": "model_change", "model": "p/m", "resolvedModelIsFallback": False},
         "info": {"type": "session_info", "name": "n"},
-        "last": _assistant([{"type": "text", "text": "done"}]),
+        "last": assistant_msg([{"type": "text", "text": "done"}]),
     }
     names = list(bodies)
-    session = _session(*bodies.values())
+    session = chained_session(*bodies.values())
     ids = {name: f"e{i}" for i, name in enumerate(names, start=1)}
     for mode in ("default", "no-tools", "user-only", "labeled-only", "all"):
         visible = set(TreeList(session, flavor="omp18", filter_mode=mode).visible_ids)
@@ -189,14 +168,14 @@ def test_visibility_per_filter_mode():
 
 @pytest.mark.parametrize("flavor", ["omp", "omp18", "pi", "omp57"])
 def test_search_ignores_case_in_every_flavour(flavor):
-    session = _session(_user("hello world"), _assistant([{"type": "text", "text": "Bye"}]))
+    session = chained_session(user_msg("hello world"), assistant_msg([{"type": "text", "text": "Bye"}]))
     for query in ("HELLO", "Hello", "hello", "BYE"):
         tl = TreeList(session, flavor=flavor, search=query)  # type: ignore[arg-type]
         assert tl.visible_ids == (["e1"] if query != "BYE" else ["e2"]), (flavor, query)
 
 
 def test_search_text_of_new_types():
-    session = _session(_user("hi"), {"type": "service_tier_change", "serviceTier": {"openai": "flex", "google": None}},
+    session = chained_session(user_msg("hi"), {"type": "service_tier_change", "serviceTier": {"openai": "flex", "google": None}},
                        {"type": "ttsr_injection", "injectedRules": ["no-unwrap", "ts-any"]},
                        {"type": "model_usage", "purpose": "title", "provider": "anthropic", "model": "haiku"})
     tl = TreeList(session, flavor="omp18", filter_mode="all")
@@ -232,9 +211,9 @@ def test_fuzzy18_camel_case_split_is_ascii_only():
 
 
 def test_alt_up_down_move_by_turn_and_empty_states():
-    session = _session(_user("one"), _assistant([{"type": "text", "text": "a"}]),
+    session = chained_session(user_msg("one"), assistant_msg([{"type": "text", "text": "a"}]),
                        {"type": "custom_message", "customType": "note", "content": "n", "display": True},
-                       _user("two"), _assistant([{"type": "text", "text": "b"}]))
+                       user_msg("two"), assistant_msg([{"type": "text", "text": "b"}]))
     tl = TreeList(session, flavor="omp18")
     assert tl.selected_id == "e5"
     assert tl.press("alt+up").selected_id == "e4"
@@ -249,15 +228,15 @@ def test_alt_up_down_move_by_turn_and_empty_states():
 
 
 def test_flavour_detection_and_switching():
-    assert detect_flavor(_session(_user("x"), {"type": "reset_boundary"})).flavor == "omp18"
-    assert detect_flavor(_session(_user("x"), header={**HEADER, "providerPromptCacheKey": "k"})).flavor == "omp18"
-    assert detect_flavor(_session({"type": "thinking_level_change", "thinkingLevel": "low",
+    assert detect_flavor(chained_session(user_msg("x"), {"type": "reset_boundary"})).flavor == "omp18"
+    assert detect_flavor(chained_session(user_msg("x"), header={**HEADER, "providerPromptCacheKey": "k"})).flavor == "omp18"
+    assert detect_flavor(chained_session({"type": "thinking_level_change", "thinkingLevel": "low",
                                    "configured": "low"})).flavor == "omp18"
-    assert detect_flavor(_session({"type": "model_change", "provider": "a", "modelId": "m"})).flavor == "pi"
-    assert detect_flavor(_session({"type": "session_info", "name": "n"}, {"type": "reset_boundary"})).flavor == "pi"
+    assert detect_flavor(chained_session({"type": "model_change", "provider": "a", "modelId": "m"})).flavor == "pi"
+    assert detect_flavor(chained_session({"type": "session_info", "name": "n"}, {"type": "reset_boundary"})).flavor == "pi"
     # a mark of oh-my-pi but none of its version: the current release
-    assert detect_flavor(_session(_user("x"), {"type": "ttsr_injection", "injectedRules": []})).flavor == "omp18"
-    session = _session(_user("x"), {"type": "reset_boundary"})
+    assert detect_flavor(chained_session(user_msg("x"), {"type": "ttsr_injection", "injectedRules": []})).flavor == "omp18"
+    session = chained_session(user_msg("x"), {"type": "reset_boundary"})
     assert TreeList(session, flavor="auto").flavor == "omp18"
     assert TreeList(session, flavor="omp17").flavor == "omp"  # always switchable
     assert resolve_flavor("pi") == "pi"
@@ -285,10 +264,10 @@ def test_omp18_tree_search_equals_the_scorer_on_every_row():
 
 def test_layout_follows_the_18_2_9_tree_view():
     # Two roots (r1 holds the leaf, so it comes first); r1 → a → {b1 → c, b2}.
-    session = _session(_user("r1"), _user("a"), _user("b1"), _user("c"))
+    session = chained_session(user_msg("r1"), user_msg("a"), user_msg("b1"), user_msg("c"))
     records = [dict(e.raw) for e in session.entries]
-    records += [{**_user("b2"), "id": "b2", "parentId": "e2", "timestamp": "2026-01-01T00:00:09.000Z"},
-                {**_user("r2"), "id": "r2", "parentId": None, "timestamp": "2026-01-01T00:00:10.000Z"}]
+    records += [{**user_msg("b2"), "id": "b2", "parentId": "e2", "timestamp": "2026-01-01T00:00:09.000Z"},
+                {**user_msg("r2"), "id": "r2", "parentId": None, "timestamp": "2026-01-01T00:00:10.000Z"}]
     tl = TreeList(records, flavor="omp18", leaf="e4")
     assert tl.lines() == [
         "  • user: r1",
@@ -307,7 +286,7 @@ def test_deep_windows_share_one_offset():
     for depth in range(12):
         main = f"m{depth}"
         for name in (main, f"s{depth}"):
-            records.append({**_user(name), "id": name, "parentId": parent,
+            records.append({**user_msg(name), "id": name, "parentId": parent,
                             "timestamp": f"2026-01-01T00:{depth:02d}:{0 if name == main else 1:02d}.000Z"})
         parent = main
     tl = TreeList(records, flavor="omp18", leaf="m11", width=60, height=200)
@@ -321,7 +300,7 @@ def test_selector_is_given_the_real_leaf_and_stops_there():
     from workbench.sessions import SessionTree
 
     label = {"type": "label", "targetId": "e1", "label": "start"}
-    session = _session(_user("one"), _assistant([{"type": "text", "text": "a"}]), _user("two"), label)
+    session = chained_session(user_msg("one"), assistant_msg([{"type": "text", "text": "a"}]), user_msg("two"), label)
     assert TreeList(session, flavor="omp18").leaf_id == "e4"  # omp 18.3: getLeafId(), trailing label kept
     assert TreeList(session, flavor="omp").leaf_id == "e3"  # omp17 skipped trailing label/custom entries
     tree = SessionTree(session, flavor="omp18", leaf="e3")
@@ -342,14 +321,14 @@ def test_read_ranges_follow_js_arithmetic(flavor):
 
 
 def test_user_row_with_empty_block_list_searches_as_the_reference():
-    session = _session({"type": "message", "message": {"role": "user", "content": [], "timestamp": 1}})
+    session = chained_session({"type": "message", "message": {"role": "user", "content": [], "timestamp": 1}})
     assert TreeList(session, flavor="omp18").search_text("e1") == "user "
 
 
 def test_reused_tool_call_id_resolves_as_omp18_walks_its_roots():
     # #indexSession pops roots from the end: the first root's call is met last and wins.
     def call(path):
-        return _assistant([{"type": "toolCall", "id": "c", "name": "read", "arguments": {"path": path}}],
+        return assistant_msg([{"type": "toolCall", "id": "c", "name": "read", "arguments": {"path": path}}],
                                        stopReason="toolUse")
     result = {"type": "message", "message": {"role": "toolResult", "toolCallId": "c", "toolName": "read",
                                              "content": [], "timestamp": 3}}
