@@ -111,8 +111,9 @@ def open_tree(path: Path, flavor: str, index: str = "auto", best: bool = False) 
 
 def keystrokes(tl: Any, *, wait_index: bool) -> tuple[float, float, float, str]:
     """(first keystroke CPU, worst CPU, worst wall, worst query) over every typing sequence."""
-    if wait_index and hasattr(tl._b, "build_search_index"):
-        tl._b.build_search_index()
+    finder = getattr(tl._b, "finder", tl._b)  # older checkouts: the tree itself held the index
+    if wait_index and hasattr(finder, "build_search_index"):
+        finder.build_search_index()
     first = -1.0
     worst = (0.0, 0.0, "")
     for seq in TYPING:

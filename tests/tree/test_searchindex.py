@@ -92,7 +92,7 @@ def test_index_gives_the_unindexed_answer(flavor, seed):
     recs = _records(rng, rng.randint(20, 160))
     indexed = TreeList(recs, flavor=flavor, search_index="now")
     plain = TreeList(recs, flavor=flavor, search_index="off")
-    assert indexed._b._index is not None and plain._b._index is None
+    assert indexed._b.finder.index is not None and plain._b.finder.index is None
     nonempty = 0
     for _ in range(60):
         query = _query(rng)
@@ -111,7 +111,7 @@ def test_background_index_is_used_once_built():
     recs = _records(rng, 300)
     tl = TreeList(recs, flavor="omp", search_index="background")
     first = tl.set_search("clear")  # waits for the background build
-    assert tl._b._index is not None
+    assert tl._b.finder.index is not None
     assert first.visible_ids == _oracle(tl, "default", "clear")
 
 

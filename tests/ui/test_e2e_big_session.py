@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 
 from tests.ui.conftest import FIXTURES, serving
 from workbench.sessions.synthetic import generate_session_text
-from workbench.tree.treesearch import SearchIndexed
+from workbench.tree.treesearch import TreeSearch
 
 pytestmark = pytest.mark.e2e
 
@@ -29,18 +29,18 @@ N = 20_000
 def gate():
     """Holds every background index build until set (then they run as they always do)."""
     release = threading.Event()
-    original = SearchIndexed._build_in_background
+    original = TreeSearch._build_in_background
 
     def held(self):
         release.wait(120)
         original(self)
 
-    SearchIndexed._build_in_background = held  # type: ignore[method-assign]
+    TreeSearch._build_in_background = held  # type: ignore[method-assign]
     try:
         yield release
     finally:
         release.set()
-        SearchIndexed._build_in_background = original  # type: ignore[method-assign]
+        TreeSearch._build_in_background = original  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="module")

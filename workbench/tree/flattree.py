@@ -32,7 +32,7 @@ from workbench.tree.treelayout import (
 
 __all__ = ["FILTER_MODES", "FILTER_TAGS", "FlatTree", "Layout", "TreeRow", "VisibleForest", "layout_forest",
            "pi_visible_forest", "render_prefix", "render_rows", "truncate_to_width"]
-from workbench.tree.treesearch import IndexMode, SearchIndexed
+from workbench.tree.treesearch import IndexMode, TreeSearch
 
 FilterMode = Literal["default", "no-tools", "user-only", "labeled-only", "all"]
 FILTER_MODES: tuple[FilterMode, ...] = ("default", "no-tools", "user-only", "labeled-only", "all")
@@ -77,7 +77,7 @@ def truncate_to_width(text: str, width: int, *, ellipsis: bool = False) -> str:
     return text
 
 
-class FlatTree(SearchIndexed):
+class FlatTree:
     """The flattened full tree of one (session, flavour, leaf): built once, shared by all states.
 
     It also holds every cache the states of one ``TreeList`` family share: display and search texts,
@@ -144,7 +144,9 @@ class FlatTree(SearchIndexed):
         self._by_mode: dict[str, list[int]] = {}
         self._found: dict[tuple[str, tuple[str, ...]], list[int]] = {}
         self.prefix_memo: dict[tuple[Any, ...], tuple[str, int, bool]] = {}
-        self._init_index(index, count)  # treesearch: the word index, maybe built in the background
+        # the word index, maybe built in the background (treesearch.py)
+        self.finder = TreeSearch(self.flavour, count, normalized=self.normalized, lowered=self.lowered,
+                                 ancestor_chain=self.ancestor_chain, index=index)
 
     def _active_nodes(self, active: list[int], on_path: set[int], uncut: bool) -> set[int]:
         """The nodes whose id ``active_path`` holds.
@@ -330,13 +332,13 @@ class FlatTree(SearchIndexed):
             # The flavour's yes/no answer from the normalized text (no word index object per row).
             subtokens = self.flavour.query_tokens(tok)
             if subtokens is not None:
-                rows = self._word_filter(rows, subtokens, self.flavour.query_matcher(tok))
+                rows = self.finder.word_filter(rows, subtokens, self.flavour.query_matcher(tok))
         else:
             # Once the index is built every lowered text is cached (it is built from them), and a
             # substring test per row (~50 ns) costs no more than the index's candidates, which grow
             # with the words a short token is in (a digit: half the vocabulary, 20 ms). Before that,
             # the index (its build waited for) spares making every row's text here.
-            cand = self._candidates([tok]) if self._index is None else None
+            cand = self.finder.candidates([tok]) if self.finder.index is None else None
             if cand is not None:
                 # Exact: a whitespace-free token occurs in a text only inside one of its chunks.
                 rows = [n for n in rows if n in cand]

@@ -105,7 +105,7 @@ class TreeList:
         self._remembered = self.selected_id
         n = self._b.index_of.get(self.selected_id) if self.selected_id is not None else None
         if n is not None:
-            self._b.chain_hints.append(n)  # the background index build prepares its ancestor chain
+            self._b.finder.chain_hints.append(n)  # the background index build prepares its ancestor chain
 
     # ----- derived state ---------------------------------------------------------------------
     @property
@@ -130,11 +130,11 @@ class TreeList:
     @property
     def indexing(self) -> bool:
         """The search's word index is still being built in the background (a search waits for it)."""
-        return self._b.index_building
+        return self._b.finder.index_building
 
     def wait_index(self, timeout: float | None = None) -> bool:
         """Wait for the background index build; True once no build is running."""
-        return self._b.wait_index(timeout)
+        return self._b.finder.wait_index(timeout)
 
     @property
     def flat_ids(self) -> list[str]:

@@ -1,16 +1,18 @@
-"""The search-index side of ``FlatTree``: the word index, its background build, and filtering with it.
+"""The search side of ``FlatTree``: the word index, its background build, and filtering with it.
 
-``FlatTree`` inherits this: it holds the per-row caches (search texts, normalized texts) the index is
-built from, and ``filtered`` asks ``_word_filter`` / ``_candidates`` for each search token. The index
-(``searchindex.SearchIndex``) only narrows the rows the exact scorer sees, so answers never change.
+A ``FlatTree`` holds one ``TreeSearch`` (``tree.finder``) and hands it the functions that read its
+per-row caches (normalized and lowered texts, ancestor chains); the search keeps its own state (the
+index, the build thread) and ``FlatTree.filtered`` asks ``word_filter`` / ``candidates`` for each search
+token. The index (``searchindex.SearchIndex``) only narrows the rows the exact scorer sees, so answers
+never change.
 """
 
 from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Literal
 
 from workbench.sessions.entries import paused_gc
 from workbench.tree.flavour import TreeFlavour
@@ -18,7 +20,7 @@ from workbench.tree.fuzzy import Word, word_score
 from workbench.tree.searchindex import SearchIndex
 from workbench.tree.wordfilter import swaps
 
-__all__ = ["INDEX_MIN_ROWS", "IndexMode", "SearchIndexed"]
+__all__ = ["INDEX_MIN_ROWS", "IndexMode", "TreeSearch"]
 
 # Below this many rows a search scans every row (a few ms): no index, no thread.
 INDEX_MIN_ROWS = 2000
@@ -30,23 +32,21 @@ def _word_rule(tok: str, word: str) -> bool:
     return word_score(tok, Word(word, 0, 0)) is not None
 
 
-class SearchIndexed:
-    """Mixin for ``FlatTree``: needs ``flavour``, ``entries``, ``normalized`` and ``lowered``."""
+class TreeSearch:
+    """The word index of one tree's rows and the filters that use it."""
 
-    _index: SearchIndex | None
-    _index_thread: threading.Thread | None
-    _index_mode: IndexMode
-    # What the FlatTree it is mixed into provides (declared for readers and type checkers).
-    flavour: TreeFlavour
-    entries: Sequence[Any]
-    normalized: Callable[[list[int]], list[str]]
-    lowered: Callable[[list[int]], list[str]]
-
-    def _init_index(self, index: IndexMode, count: int) -> None:
+    def __init__(self, flavour: TreeFlavour, count: int, *, normalized: Callable[[list[int]], list[str]],
+                 lowered: Callable[[list[int]], list[str]], ancestor_chain: Callable[[int], list[int]],
+                 index: IndexMode) -> None:
+        self.flavour = flavour
+        self.normalized = normalized
+        self.lowered = lowered
+        self._ancestor_chain = ancestor_chain
+        self._count = count
         self.chain_hints: list[int] = []  # nodes whose ancestor chains the background build prepares
-        self._index = None
-        self._index_thread = None
-        self._index_mode = index
+        self.index: SearchIndex | None = None
+        self._thread: threading.Thread | None = None
+        self._mode: IndexMode = index
         if index == "now":
             self.build_search_index()
         elif index == "background" or (index == "auto" and count >= INDEX_MIN_ROWS):
@@ -54,36 +54,36 @@ class SearchIndexed:
 
     def haystacks(self) -> list[str]:
         """Every node's text as the flavour's search compares it (filled once, then cached)."""
-        rows = list(range(len(self.entries)))
+        rows = list(range(self._count))
         return self.normalized(rows) if self.flavour.word_search else self.lowered(rows)
 
     def build_search_index(self) -> SearchIndex:
         """Build the word index now (or wait for the background build); idempotent."""
-        if self._index is None:
-            thread = self._index_thread
+        if self.index is None:
+            thread = self._thread
             if thread is not None and thread is not threading.current_thread():
                 thread.join()
-            if self._index is None:
-                self._index = SearchIndex(self.haystacks(), fuzzy=self.flavour.word_search)
-        return self._index
+            if self.index is None:
+                self.index = SearchIndex(self.haystacks(), fuzzy=self.flavour.word_search)
+        return self.index
 
     def start_search_index(self) -> None:
         """Build the index in a daemon thread; a search meanwhile waits for it (the work is shared)."""
-        if self._index is None and self._index_thread is None:
-            self._index_thread = threading.Thread(target=self._build_in_background, name="tree-search-index",
+        if self.index is None and self._thread is None:
+            self._thread = threading.Thread(target=self._build_in_background, name="tree-search-index",
                                                   daemon=True)
-            self._index_thread.start()
+            self._thread.start()
 
     @property
     def index_building(self) -> bool:
         """A background build has started and the index is not there yet."""
-        thread = self._index_thread
-        return self._index is None and thread is not None and thread.is_alive()
+        thread = self._thread
+        return self.index is None and thread is not None and thread.is_alive()
 
     def wait_index(self, timeout: float | None = None) -> bool:
         """Wait (at most ``timeout`` seconds) until the index is built; True once no build is running."""
-        thread = self._index_thread
-        if self._index is None and thread is not None and thread is not threading.current_thread():
+        thread = self._thread
+        if self.index is None and thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
         return not self.index_building
 
@@ -93,7 +93,7 @@ class SearchIndexed:
             # The selection's chain of ancestors, which a keystroke that hides it walks (100k steps
             # on a long chain): ready before the first such keystroke.
             for n in list(self.chain_hints):
-                self.ancestor_chain(n)  # type: ignore[attr-defined]
+                self._ancestor_chain(n)
         # Loading paused the collector over millions of new containers; its first passes after that
         # walk all of them (0.3-0.5 s each) and would land on the first keystrokes. One full pass
         # now, while the user is still looking at the opened tree, makes them old: later keystrokes
@@ -101,13 +101,13 @@ class SearchIndexed:
         gc.collect()
 
     def _search_index(self) -> SearchIndex | None:
-        if self._index is not None:
-            return self._index
-        if self._index_thread is not None or self._index_mode == "now":
+        if self.index is not None:
+            return self.index
+        if self._thread is not None or self._mode == "now":
             return self.build_search_index()
         return None
 
-    def _word_filter(self, rows: list[int], subtokens: list[str], match: Callable[[str], bool]) -> list[int]:
+    def word_filter(self, rows: list[int], subtokens: list[str], match: Callable[[str], bool]) -> list[int]:
         """omp17 / omp18: ``rows`` whose normalized text ``match`` accepts, asking ``match`` only where
         the index cannot answer by itself.
 
@@ -150,7 +150,7 @@ class SearchIndexed:
         norm = self.normalized(rows)
         return [n for n in rows if match(norm[n])]
 
-    def _candidates(self, subtokens: list[str]) -> set[int] | None:
+    def candidates(self, subtokens: list[str]) -> set[int] | None:
         """Rows that can match every normalized subtoken (None: no index, every row is a candidate)."""
         index = self._search_index()
         if index is None or not all(subtokens):
