@@ -1,42 +1,48 @@
-r"""Tool calls fed as one delta where no earlier delta can make a rule match (probe mode).
+r"""Tool calls fed as one delta up to the first delta at which a rule may match (probe mode).
 
 A replay checks a tool call at every argument delta: the manager is asked about each buffer the
 call's surface names (``toolcall:<id>`` for the raw deltas or the digest, ``toolcall:<id>#<path>``
 per touched file) and runs each rule's regex over the whole buffer. A backtest records, per turn,
 the first step at which each rule fires, so the deltas before the first one at which *some* rule can
-match are only work. This module finds that delta for one call without asking the manager:
+match are only work: they are joined into that one (as ``derive.FeedPlan`` joins those before a
+group's first literal), which then sees the buffers the delta-by-delta feed gives it (the same
+arguments, so the same surface; a raw buffer holds the raw text so far either way).
 
-* The buffers: the call's arguments are parsed delta by delta (``PartialJsonParser``, as the session
-  does) and each delta's surface taken (``tool_surface``, the session's own function). A key checked
-  with a snapshot (digest, per-file entry) holds that snapshot; one checked with the raw delta holds
-  the deltas so far, which is the raw argument text so far only while every delta of the call was
-  checked that way (otherwise the call is played delta by delta, as before). Each key's buffers
-  must form a chain, every one a prefix of the next (``str.startswith``, verified per call): then
-  each is a prefix of the key's last buffer.
-* The rules: every regex condition of every rule the replay holds that can see tool calls (gates of
-  scope and globs are ignored: a superset of the rules the manager asks). A condition is *monotone*
-  when a match in a text is a match in every text that extends it: no ``$``, ``\b``, ``\B`` or
-  negative lookaround (``Shape.monotonic``, the pattern scanner's classification, which the engine's
-  own latch relies on) and, to be safe, no positive lookahead either (a capture inside one can read
-  past the end of the text and change with what follows). Along a chain, "matches" is then monotone:
-  a condition that does not match the key's last buffer matches none of them, and a binary search
-  finds the first that does. Any other condition can match a buffer and not its extension
-  (``\bnew Set\b`` on ``new Set`` then ``new Settings``), so it is asked about every buffer of the
-  chain, as the manager asks it: one ``StreamBuffer`` grown along the chain and the engine's own
-  incremental ``condition_matches`` (exact for every condition), unless the last buffer holds none
-  of its required literals (``CompiledCondition.literals``: every match holds one, so no buffer
-  of the chain can match either).
-* The delta: the first one at which some condition may match some key (the call's last delta when
-  none can). The deltas before it are joined into it (as ``derive.FeedPlan`` joins those before a
-  group's first literal): no check before it could match, and it sees the buffers the full feed
-  gives it (same arguments, so the same surface; a raw key holds the raw text so far either way).
-  The keys only earlier deltas named are never read again with different text: a snapshot check
-  replaces the buffer (or extends it, the same text) and a raw key is read only as above.
+Checking only the call's *final* surface is not enough, for two reasons (issue 25's first idea):
+the bundled TypeScript rules are not monotone (``\bnew\s+(Set|Map)\b`` matches ``new Set`` and not
+``new Settings``; ``$`` in ``ts-no-tiny-functions``), so a buffer can match and its extension not;
+and a call's successive surfaces need not extend each other (the edit mode is read from the
+arguments so far, a path grows, a patch's ``+++`` row stops counting). So ``CallShadow`` works out
+each delta's buffers as the session grows them, without the manager:
+
+* The arguments are parsed delta by delta (``PartialJsonParser``, as the session does) and each
+  delta's surface taken (``tool_surface``, the session's own function). A snapshot that extends a
+  key's buffer extends it, any other replaces it (``check_snapshot``); a raw delta is appended, and
+  is accepted only while every delta of the call was raw (otherwise the rest is fed as before).
+* Each buffer is asked, for the rules the replay holds that can see tool calls (scope and glob
+  gates ignored: a superset), with the engine's own incremental ``condition_matches`` on a
+  ``StreamBuffer`` grown the same way: exact for every condition. The first delta with a match is
+  where the join ends; none: the call's last delta.
+* What makes it cheap: a condition is *monotone* when a match in a text is a match in every text
+  that extends it: no ``$``, ``\b``, ``\B`` or negative lookaround (``Shape.monotonic``, the pattern
+  scanner's classification, which the engine's latch relies on) and, to be safe, no positive
+  lookahead either (a capture inside one can read past the end of the text). A buffer that is a
+  prefix (in engine units) of a text such a condition does not match cannot match it; nor can a
+  prefix of a text that holds none of a condition's required literals. Every raw buffer is a prefix
+  of the whole raw text, so only the conditions that may match it are asked about raw buffers; and
+  for a call to a tool without digest or entries (not ``edit`` / ``apply_patch`` / ``write``) no
+  argument is parsed at all. For ``write``, and for ``edit`` read in the ``replace`` mode, the
+  buffers from some delta on are all prefixes of one known text (``_stable_text``); when no
+  condition may match it, nothing after that delta is looked at.
+* After a firing the question is asked again for the rest of the call, leaving out the rules that
+  fired in the turn: the recorder keeps only a rule's first firing per turn, and in probe mode a
+  match changes nothing another rule's checks see (``probe._play_visits``).
 
 A check that matches nothing changes nothing a probe reports (the buffers aside, which a later check
-of the same key replaces; the literal and regex memos, exact by construction; the gate cache). So
-the firings and the status are those of the delta-by-delta feed (``tests/backtest/test_call_skip.py``
-compares both on sample, real and generated sessions with random and non-monotone rules).
+of the same key replaces or extends to the same text; the literal and regex memos, exact by
+construction; the gate cache). ``tests/backtest/test_call_skip.py`` compares the backtest with and
+without the join on sample, real, generated sessions and recorded streams with random rules, many of
+them not monotone, and holds the two properties above (monotone patterns; partial arguments).
 """
 
 from __future__ import annotations
@@ -250,7 +256,6 @@ class CallShadow:
             if hit:
                 return position
         return self.last
-
 
     def _raw(self) -> list[int]:
         if self._raw_tests is None:

@@ -19,6 +19,11 @@ which carry no file paths). So, working on the session's messages rather than on
   the finished call (``toolcall_end``), as the agent does. The events not fed are ``derive.PLACEHOLDER``:
   same indices, so firings keep their steps.
 
+Within a fed call, the argument deltas before the first one at which some rule may match are joined
+into it as well, found per call by working out its buffers without the manager
+(``workbench.backtest.call_skip``); after a firing, again for the rules that have not fired in the
+turn.
+
 What a skipped event would have done besides feeding a buffer (the conversation, the message being
 built, tool results and reminders, claims, injection records and message counts, which never gate in
 probe mode) is not part of a probe's outcome: the firings and the status, which changes only on an
