@@ -19,7 +19,7 @@ import pytest
 from tests.backtest.test_prefilter import backtest_outcomes
 from tests.backtest.test_prefilter_differential import REAL, ROOT, SAMPLES, _truncated
 from workbench.backtest import BacktestOptions, call_skip, probe
-from workbench.replay import SimulatedSession
+from workbench.replay import SimulatedSession, tool_surface
 from workbench.rules import Rule, resolve_rules
 from workbench.ttsr import PartialJsonParser, compile_rule_condition, engine_text
 
@@ -322,3 +322,39 @@ def test_join_equals_the_delta_by_delta_feed_on_recorded_streams(tmp_path: Path,
     # (``q*`` and ``$`` match every buffer, so no delta can be left out with them)
     assert with_join < len(fed) or any(p in ("q*", "$") for r in rules for p in r.condition)
     assert all(o.error is None for o in full) and sum(len(o.hits) for o in full) > 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_settled_checks_are_what_the_tool_surface_gives(seed: int) -> None:
+    # Once ``_stable`` holds, ``CallShadow`` takes a write's or an edit's checks from the arguments
+    # instead of ``tool_surface``; at every later prefix they must agree, and be prefixes (in engine
+    # units) of the stable text.
+    rng = random.Random(3000 + seed)
+    settled = 0
+    for n in range(300):
+        call = _call(rng, f"c{n}")
+        if rng.random() < 0.3 and call["name"] == "edit":
+            call["arguments"] = {**call["arguments"], "new_string": "\U0001f600" + _code(rng) + "\ud800"}
+        raw = json.dumps(call["arguments"], ensure_ascii=rng.random() < 0.5)
+        final = PartialJsonParser().feed(raw)
+        stable = call_skip._stable_text(call["name"], final, None)
+        if stable is None:
+            continue
+        parser, on = PartialJsonParser(), False
+        at = 0
+        while at < len(raw):
+            step = rng.randint(1, 6)
+            value = parser.feed(raw[at:at + step])
+            at += step
+            args = value if isinstance(value, dict) else {}
+            on = on or call_skip._stable(call["name"], args, final, stable)
+            if not on:
+                continue
+            settled += 1
+            surface = tool_surface(call["name"], args, "/proj", None)
+            expected = ([(f"toolcall:x#{p}", d) for p, d in surface.entries] if surface.entries
+                        else [("toolcall:x", surface.digest)])
+            got = list(call_skip._settled_checks(call["name"], "toolcall:x", args))
+            assert got == expected, (raw, at)
+            assert all(engine_text(stable).startswith(engine_text(text)) for _, text in got), (raw, at)
+    assert settled > 200

@@ -156,6 +156,15 @@ def _stable(name: str, args: Mapping[str, Any], final: Mapping[str, Any], stable
     return isinstance(path, str) and bool(path) and (stable == "" or path == final.get("path"))
 
 
+def _settled_checks(name: str, key: str, args: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """What ``tool_surface`` gives a call once ``_stable`` holds (``_stable_text`` says why): a write's
+    ``content`` on the call's key; an edit's one entry, ``new_string`` (or ``""``) on its file's key."""
+    if name == "write":
+        return ((key, args["content"]),)
+    new = args.get("new_string")
+    return ((f"{key}#{args['path']}", new if isinstance(new, str) else ""),)
+
+
 class CallShadow:
     """The buffers one tool call's argument deltas give the manager, worked out without it.
 
@@ -218,6 +227,13 @@ class CallShadow:
                     # (the deltas before matched nothing, and no buffer from here on can)
                     self.position = self.last
                     return self.last
+                if self.settled:  # the surface ``_stable_text`` describes, without asking ``tool_surface``
+                    checks = _settled_checks(self.name, self.key, args)
+                    which = stable_tests or []
+                    hit = self._check(checks, which)
+                    if hit:
+                        return position
+                    continue
                 surface = tool_surface(self.name, args, self.cwd, self.edit_mode)
                 if surface.entries:
                     checks = [(f"{self.key}#{path}", digest) for path, digest in surface.entries]
@@ -230,32 +246,35 @@ class CallShadow:
                 else:
                     self.broken = True  # a raw delta appended to a buffer that held a snapshot
                     return None
-                if self.settled:
-                    which = stable_tests or []
-                elif self.raw_only:
+                if self.raw_only:
                     if raw_tests is None:
                         raw_tests = self._live(self._raw(), fired)
                     which = raw_tests
                 else:
                     which = live
-            hit = False
-            for k, text in checks:
-                held = self.buffers.get(k)
-                if self.raw and held is not None:
-                    buf = held[1]
-                    buf.append(text)  # (a raw buffer's text is not kept: nothing compares it)
-                elif held is not None and text.startswith(held[0]):
-                    buf = held[1]
-                    buf.append(text[len(held[0]):])
-                else:  # a first buffer, or a snapshot that does not extend it and replaces it (``check_snapshot``)
-                    buf = StreamBuffer(text)
-                self.buffers[k] = (text, buf)
-                # Every buffer of the delta grows as the manager's does, matched or not.
-                if any(condition_matches(tests[n].cond, n, buf) for n in which):
-                    hit = True
-            if hit:
+            if self._check(checks, which):
                 return position
         return self.last
+
+    def _check(self, checks: Sequence[tuple[str, str]], which: Sequence[int]) -> bool:
+        """Grow each checked key's buffer as the manager does and ask the tests at ``which``."""
+        hit = False
+        tests = self.tests
+        for k, text in checks:
+            held = self.buffers.get(k)
+            if self.raw and held is not None:
+                buf = held[1]
+                buf.append(text)  # (a raw buffer's text is not kept: nothing compares it)
+            elif held is not None and text.startswith(held[0]):
+                buf = held[1]
+                buf.append(text[len(held[0]):])
+            else:  # a first buffer, or a snapshot that does not extend it and replaces it (``check_snapshot``)
+                buf = StreamBuffer(text)
+            self.buffers[k] = (text, buf)
+            # Every buffer of the delta grows as the manager's does, matched or not.
+            if any(condition_matches(tests[n].cond, n, buf) for n in which):
+                hit = True
+        return hit
 
     def _raw(self) -> list[int]:
         if self._raw_tests is None:
