@@ -5,7 +5,8 @@ ratio to DuckDB's raw ``read_json_objects`` of the same files (not a test; print
 real pi sessions (``real_sessions.py``: ``tests/fixtures/real`` and the cache beside it) and of ``sample_sessions/*.jsonl``, written to
 ``benchmarks/_data/backtest-real/`` (git-ignored), with eight realistic project rules discovered the
 way the agent does, so the 27 bundled rules are on as by default; then the same with the bundled rules
-left out (``--no-builtin``).
+left out (``--no-builtin``). Each one-process run is preceded by the same run without the probe's
+tool-call join (``workbench.backtest.call_skip``), for a same-window before/after.
 
     .venv/bin/python benchmarks/backtest.py                    # real archive, ~46 MB
     .venv/bin/python benchmarks/backtest.py --mb 10 --skip-dask
@@ -261,10 +262,20 @@ def main_real(args: argparse.Namespace) -> int:
           f"sample_sessions), {size / 1e6:.1f} MB; rules: {len(default)} ({len(bundled)} bundled); {cores} local cores")
     duckdb_rate(archive, size)
     runs: dict[str, BacktestResult] = {}
+    from workbench.backtest import probe
+
     for label, rules in (("bundled rules on (default)", default), ("--no-builtin", no_builtin)):
         print(f"-- {label}: {len(rules)} rules")
+        probe._CALL_SKIP = False  # the same run without the tool-call join (workbench.backtest.call_skip)
+        try:
+            unjoined = timed("one process, no tool-call join", lambda r=rules: run_backtest(r, [archive], workers=1),
+                             archive, size, cpu=True)
+        finally:
+            probe._CALL_SKIP = True
         one = runs[label] = timed("one process", lambda r=rules: run_backtest(r, [archive], workers=1), archive, size,
                                   cpu=True)
+        print(f"  tool-call join: {one.elapsed / unjoined.elapsed:.3f}x the time without it; "
+              f"identical: {one == unjoined} {differences(unjoined, one)}")
         if args.skip_parallel:
             continue
         every = timed(f"all local cores ({cores} processes)", lambda r=rules: run_backtest(r, [archive], workers=cores),

@@ -19,6 +19,11 @@ which carry no file paths). So, working on the session's messages rather than on
   the finished call (``toolcall_end``), as the agent does. The events not fed are ``derive.PLACEHOLDER``:
   same indices, so firings keep their steps.
 
+Within a fed call, the argument deltas before the first one at which some rule may match are joined
+into it as well, found per call by working out its buffers without the manager
+(``workbench.backtest.call_skip``); after a firing, again for the rules that have not fired in the
+turn.
+
 What a skipped event would have done besides feeding a buffer (the conversation, the message being
 built, tool results and reminders, claims, injection records and message counts, which never gate in
 probe mode) is not part of a probe's outcome: the firings and the status, which changes only on an
@@ -35,8 +40,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from workbench.backtest import prefilter
-from workbench.backtest.prefilter import DELTA_TYPES, muted_events, play, turn_filter
+from workbench.backtest import call_skip, prefilter
+from workbench.backtest.prefilter import DELTA_TYPES, muted_events, turn_filter
 from workbench.backtest.probe_plan import plan_session
 from workbench.replay import (
     PLACEHOLDER,
@@ -44,6 +49,7 @@ from workbench.replay import (
     ReplayConfig,
     SimulatedSession,
     Stream,
+    StreamEvent,
     chunk_text,
     derive_stream,
     derive_turns,
@@ -168,15 +174,75 @@ def probe_firings(probe: ProbeStream, config: ReplayConfig, *, recorder: Callabl
     sim = SimulatedSession(probe.rules, config)
     hook = recorder(sim.manager)
     sim.on_check = hook
-    if probe.visit is None or mute is None:
-        play(sim, stream, mute, hook.observe, tick)
+    events = stream.events
+    tests = call_skip.call_tests(probe.rules)
+    if probe.visit is None or mute is None:  # as ``play``
+        _play_visits(sim, events, range(len(events)), mute, hook, tick, tests)
     else:  # as ``play``, over the events not fed only for the turns they start
-        events = stream.events
-        for i in probe.visit:
-            ev = events[i]
-            hook.observe(i, ev)
-            if not mute[i]:
-                sim.feed(i, ev)
+        _play_visits(sim, events, probe.visit, mute, hook, tick, tests)
+    return sim.finish().status, hook.firings
+
+
+def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[int], mute: Sequence[bool] | None,
+                 hook: Any, tick: Callable[[], None] | None, tests: Sequence[call_skip.CallTest]) -> None:
+    """Feed the events at ``visit`` (those ``mute`` leaves out only observed). A tool call's argument
+    deltas before the first one at which a rule may match are joined into it
+    (``workbench.backtest.call_skip``): the same firings, one check instead of many. After a firing,
+    the rules that fired in the turn are left out of that question: the recorder keeps a rule's first
+    firing per turn, and in probe mode a match changes nothing another rule's checks see (nothing
+    interrupts, and with ``repeatMode: after-gap`` and gap 0 a claim silences no rule)."""
+    settings = sim.settings
+    probing = (settings.interrupt_mode == "never" and settings.repeat_mode == "after-gap" and settings.repeat_gap == 0
+               and all(r.interrupt_mode == "never" for r in sim.manager.get_rules()))
+    k, n = 0, len(visit)
+    ids: set[str] = set()  # the call ids started since the manager's buffers were last reset
+    while k < n:
+        i = visit[k]
+        ev = events[i]
+        hook.observe(i, ev)
+        muted = mute is not None and mute[i]
+        if not muted:
+            sim.feed(i, ev)
+            if ev.type in ("message_start", "turn_start"):
+                ids.clear()  # (``reset_buffer``)
+        if tick is not None:
+            tick()
+        k += 1
+        if ev.type != "toolcall_start" or not _CALL_SKIP:
+            continue
+        fresh = bool(ev.id) and ev.id not in ids  # no earlier call left a buffer under its keys
+        ids.add(ev.id or "")
+        if muted or not fresh:
+            continue
+        end = k  # the call's deltas that follow its start, all fed (a recorded stream may interleave calls)
+        while end < n and events[visit[end]].type == "toolcall_delta" and events[visit[end]].content_index == ev.content_index \
+                and (mute is None or not mute[visit[end]]):
+            end += 1
+        if end - k < 2:
+            continue
+        deltas = [events[visit[x]] for x in range(k, end)]
+        shadow = call_skip.CallShadow(tests, ev.id or "", ev.name or "", deltas, sim.cwd, sim.edit_mode)
+        done = 0  # the call's deltas fed so far
+        while done < len(deltas):
+            fired = frozenset(f.rule for f in hook.firings if f.turn == hook.turn) if probing else frozenset()
+            first = shadow.next_possible(fired)
+            if first is None:
+                break  # the rest is fed delta by delta
+            if tick is not None:
+                for _ in range(first - done):
+                    tick()
+            at = visit[k + first]
+            joined = deltas[first] if first == done else StreamEvent(
+                "toolcall_delta", content_index=ev.content_index, delta="".join(d.delta or "" for d in deltas[done:first + 1]))
+            hook.observe(at, joined)
+            sim.feed(at, joined)
             if tick is not None:
                 tick()
-    return sim.finish().status, hook.firings
+            done = first + 1
+            if not probing:
+                break  # only the first join: a match may change what later checks see
+        k += done
+
+
+# Private switch for tests and the benchmark: the probe without the tool-call join (``call_skip``).
+_CALL_SKIP = True

@@ -37,7 +37,8 @@
   ``PLACEHOLDER`` (a derived stream with what a probe does not feed left out), ``entry_branch``,
   ``timestamp_ok``, ``says_stream``, ``args_json`` / ``compact_json`` (a call's arguments as streamed and
   as checked at its end), ``parse_partial``, ``rule_sources``, ``rule_tool_gate`` and ``tool_name_key``
-  (what a rule can see, as the manager gates it).
+  (what a rule can see, as the manager gates it), ``tool_surface`` (what the manager is asked about a
+  call at one delta: matcher paths, digest, per-file entries).
 - ``templates`` arguments accept ``None`` (defaults), an ``(interrupt, reminder)`` pair or a mapping
   with ``interrupt`` / ``reminder`` keys (texts, or ``Path`` objects read with the engine's loader).
 """
@@ -59,7 +60,7 @@ from workbench.replay.derive import (
     says_stream,
     timestamp_ok,
 )
-from workbench.replay.engine import parse_partial, rule_sources, rule_tool_gate, tool_name_key
+from workbench.replay.engine import parse_partial, rule_sources, rule_tool_gate, tool_name_key, tool_surface
 from workbench.replay.events import (
     NO_CONTINUATION,
     ReplayEvent,
@@ -206,4 +207,5 @@ __all__ = [
     "says_stream",
     "timestamp_ok",
     "tool_name_key",
+    "tool_surface",
 ]

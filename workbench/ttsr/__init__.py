@@ -88,6 +88,7 @@ from workbench.ttsr.templates import (
     render_template,
     substitute,
 )
+from workbench.ttsr.window import StreamBuffer, condition_matches
 
 __all__ = [
     "CONTEXT_MODES",
@@ -172,4 +173,6 @@ __all__ = [
     "substitute",
     "token_prefix",
     "tool_file_paths",
+    "StreamBuffer",
+    "condition_matches",
 ]

@@ -1,0 +1,291 @@
+r"""Tool calls fed as one delta up to the first delta at which a rule may match (probe mode).
+
+A replay checks a tool call at every argument delta: the manager is asked about each buffer the
+call's surface names (``toolcall:<id>`` for the raw deltas or the digest, ``toolcall:<id>#<path>``
+per touched file) and runs each rule's regex over the whole buffer. A backtest records, per turn,
+the first step at which each rule fires, so the deltas before the first one at which *some* rule can
+match are only work: they are joined into that one (as ``derive.FeedPlan`` joins those before a
+group's first literal), which then sees the buffers the delta-by-delta feed gives it (the same
+arguments, so the same surface; a raw buffer holds the raw text so far either way).
+
+Checking only the call's *final* surface is not enough, for two reasons (issue 25's first idea):
+the bundled TypeScript rules are not monotone (``\bnew\s+(Set|Map)\b`` matches ``new Set`` and not
+``new Settings``; ``$`` in ``ts-no-tiny-functions``), so a buffer can match and its extension not;
+and a call's successive surfaces need not extend each other (the edit mode is read from the
+arguments so far, a path grows, a patch's ``+++`` row stops counting). So ``CallShadow`` works out
+each delta's buffers as the session grows them, without the manager:
+
+* The arguments are parsed delta by delta (``PartialJsonParser``, as the session does) and each
+  delta's surface taken (``tool_surface``, the session's own function). A snapshot that extends a
+  key's buffer extends it, any other replaces it (``check_snapshot``); a raw delta is appended, and
+  is accepted only while every delta of the call was raw (otherwise the rest is fed as before).
+* Each buffer is asked, for the rules the replay holds that can see tool calls (scope and glob
+  gates ignored: a superset), with the engine's own incremental ``condition_matches`` on a
+  ``StreamBuffer`` grown the same way: exact for every condition. The first delta with a match is
+  where the join ends; none: the call's last delta.
+* What makes it cheap: a condition is *monotone* when a match in a text is a match in every text
+  that extends it: no ``$``, ``\b``, ``\B`` or negative lookaround (``Shape.monotonic``, the pattern
+  scanner's classification, which the engine's latch relies on) and, to be safe, no positive
+  lookahead either (a capture inside one can read past the end of the text). A buffer that is a
+  prefix (in engine units) of a text such a condition does not match cannot match it; nor can a
+  prefix of a text that holds none of a condition's required literals. Every raw buffer is a prefix
+  of the whole raw text, so only the conditions that may match it are asked about raw buffers; and
+  for a call to a tool without digest or entries (not ``edit`` / ``apply_patch`` / ``write``) no
+  argument is parsed at all. For ``write``, and for ``edit`` read in the ``replace`` mode, the
+  buffers from some delta on are all prefixes of one known text (``_stable_text``); when no
+  condition may match it, nothing after that delta is looked at.
+* After a firing the question is asked again for the rest of the call, leaving out the rules that
+  fired in the turn: the recorder keeps only a rule's first firing per turn, and in probe mode a
+  match changes nothing another rule's checks see (``probe._play_visits``).
+
+A check that matches nothing changes nothing a probe reports (the buffers aside, which a later check
+of the same key replaces or extends to the same text; the literal and regex memos, exact by
+construction; the gate cache). ``tests/backtest/test_call_skip.py`` compares the backtest with and
+without the join on sample, real, generated sessions and recorded streams with random rules, many of
+them not monotone, and holds the two properties above (monotone patterns; partial arguments).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from workbench.edits import AUTO, EDIT_TOOLS
+from workbench.replay import LastRuleSet, StreamEvent, rule_sources, tool_surface
+from workbench.rules import Rule
+from workbench.ttsr import (
+    PartialJsonParser,
+    StreamBuffer,
+    compile_rule_condition,
+    condition_matches,
+    engine_text,
+    literal_index,
+    rule_str_list,
+)
+
+__all__ = ["CallShadow", "CallTest", "call_tests", "first_possible", "is_monotone"]
+
+
+def is_monotone(cond: Any) -> bool:
+    """Whether a match of ``cond`` in a text is a match in every extension of the text (see above)."""
+    return bool(cond.shape.monotonic) and "(?=" not in cond.pattern
+
+
+@dataclass(frozen=True, slots=True)
+class CallTest:
+    """One regex condition asked whether a buffer may match it: the regex itself when monotone,
+    else its required literals (``literals`` ``None`` and not monotone: always possible)."""
+
+    rule: str
+    cond: Any
+    monotone: bool
+    literals: Any
+
+    def possible(self, text: str) -> bool:
+        return self.possible_units(engine_text(text))
+
+    def possible_units(self, units: str) -> bool:
+        """``possible`` of a text given in engine units (``engine_text``)."""
+        if self.monotone:
+            return bool(self.cond.test_engine(units))
+        if self.literals is None:
+            return True
+        return bool(self.literals.found_in(units))
+
+
+def _possible(tests: Sequence[CallTest], text: str) -> list[int]:
+    """The positions of the tests that may match ``text`` or a prefix of it."""
+    units = engine_text(text)
+    return [n for n, t in enumerate(tests) if t.possible_units(units)]
+
+
+def _tests(rules: tuple[Rule, ...]) -> tuple[CallTest, ...]:
+    out: list[CallTest] = []
+    for rule in rules:
+        if not rule_sources(rule)[2]:
+            continue  # never asked about a tool call
+        for pattern in rule_str_list(rule.condition):
+            try:
+                cond = compile_rule_condition(pattern)
+            except Exception:  # noqa: BLE001 - the manager skips an invalid condition: it never matches
+                continue
+            monotone = is_monotone(cond)
+            lits = None if monotone or not cond.literals else literal_index(cond.literals)
+            out.append(CallTest(rule.name, cond, monotone, lits))
+    return tuple(out)
+
+
+# Once per rule set (a backtest plays one rule set over every session).
+call_tests: LastRuleSet[tuple[CallTest, ...]] = LastRuleSet(_tests)
+
+
+_EDIT_KEYS = ("edits", "input", "_input")  # arguments that take an edit call out of the replace reading
+
+
+def _stable_text(name: str, final: Mapping[str, Any], edit_mode: str | None) -> str | None:
+    """For a call whose every later buffer is a prefix of one known text once ``_stable`` holds,
+    that text; ``None`` for any other call. Relies on the partial parse of a prefix of the
+    arguments' JSON: its members are members of the final arguments, and a string member is a prefix
+    of the final one in engine units (``engine_text``: an escaped surrogate pair cut after its first
+    half reads as that half), which is where the tests ask (``tests/backtest/test_call_skip.py``
+    holds it on random documents and splits).
+
+    * ``write``: the digest is ``content`` (``write_digest``); once it is a string it stays one,
+      each a prefix of the final ``content``.
+    * ``edit`` read in ``auto`` mode, without ``edits``, ``input`` or ``_input``: once ``path`` is a
+      non-empty string the mode is ``replace`` (``choose_mode``: no edits list, and ``old_string`` /
+      ``new_string`` or else ``path`` decide it) and its one entry's digest is ``new_string`` (a prefix
+      of the final one), or ``""`` when the final arguments have no string ``new_string``."""
+    if name == "write":
+        content = final.get("content")
+        return content if isinstance(content, str) else None
+    if name == "edit" and edit_mode in (None, AUTO) and not any(k in final for k in _EDIT_KEYS):
+        path, new = final.get("path"), final.get("new_string")
+        if isinstance(path, str) and path:
+            return new if isinstance(new, str) else ""
+    return None
+
+
+def _stable(name: str, args: Mapping[str, Any], final: Mapping[str, Any], stable: str) -> bool:
+    """Whether from these arguments on every buffer of the call is a prefix of ``stable``, on one
+    key or, for an edit, on its file's key (``""`` on every key while the path still grows)."""
+    if name == "write":
+        return isinstance(args.get("content"), str)
+    path = args.get("path")
+    return isinstance(path, str) and bool(path) and (stable == "" or path == final.get("path"))
+
+
+def _settled_checks(name: str, key: str, args: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """What ``tool_surface`` gives a call once ``_stable`` holds (``_stable_text`` says why): a write's
+    ``content`` on the call's key; an edit's one entry, ``new_string`` (or ``""``) on its file's key."""
+    if name == "write":
+        return ((key, args["content"]),)
+    new = args.get("new_string")
+    return ((f"{key}#{args['path']}", new if isinstance(new, str) else ""),)
+
+
+class CallShadow:
+    """The buffers one tool call's argument deltas give the manager, worked out without it.
+
+    ``next_possible(fired)`` resumes after the deltas looked at so far and says at which delta a
+    rule not in ``fired`` may first match (the last delta when none may), or ``None`` when the
+    buffers do not fit the model above (then feed the rest delta by delta)."""
+
+    def __init__(self, tests: Sequence[CallTest], call_id: str, name: str, deltas: Sequence[StreamEvent],
+                 cwd: str, edit_mode: str | None) -> None:
+        self.tests, self.name, self.deltas, self.cwd, self.edit_mode = tests, name, deltas, cwd, edit_mode
+        self.key = f"toolcall:{call_id}"
+        self.last = len(deltas) - 1
+        self.position = -1  # the last delta looked at
+        self.raw_text = "".join(ev.delta or "" for ev in deltas)
+        self.raw = name not in EDIT_TOOLS and name != "write"  # no digest, no entries whatever the arguments
+        # Every raw buffer is a prefix of the whole raw text: the tests that may match one of them
+        # (found when a raw buffer is first checked).
+        self._raw_tests: list[int] | None = None
+        self.final: Mapping[str, Any] = {}
+        self.stable: str | None = None
+        self._stable_tests: list[int] | None = None
+        if not self.raw:
+            value = PartialJsonParser().feed(self.raw_text)
+            self.final = value if isinstance(value, Mapping) else {}
+            self.stable = _stable_text(name, self.final, edit_mode)
+        self.parser = PartialJsonParser()
+        self.buffers: dict[str, tuple[str, StreamBuffer]] = {}  # key -> (its text, the buffer as the manager grows it)
+        self.raw_only = True  # every delta so far was checked as a raw delta (on ``key``)
+        self.settled = False  # every buffer from here on is a prefix of ``stable``
+        self.broken = not call_id or not deltas
+
+    def next_possible(self, fired: frozenset[str] = frozenset()) -> int | None:
+        if self.broken:
+            return None
+        tests = self.tests
+        live = [n for n in range(len(tests)) if tests[n].rule not in fired]
+        raw_tests = stable_tests = None
+        while self.position < self.last:
+            self.position += 1
+            position = self.position
+            delta = self.deltas[position].delta or ""
+            if self.raw:  # every delta checked raw: the buffer is the raw text so far
+                if raw_tests is None:
+                    raw_tests = self._live(self._raw(), fired)
+                if not raw_tests:
+                    self.position = self.last
+                    return self.last
+                checks: Sequence[tuple[str, str]] = ((self.key, delta),)
+                which = raw_tests
+            else:
+                value = self.parser.feed(delta)
+                args = value if isinstance(value, Mapping) else {}
+                if not self.settled and self.stable is not None and _stable(self.name, args, self.final, self.stable):
+                    self.settled = True
+                if self.settled and stable_tests is None:
+                    if self._stable_tests is None:
+                        self._stable_tests = _possible(tests, self.stable or "")
+                    stable_tests = self._live(self._stable_tests, fired)
+                if self.settled and not stable_tests:
+                    # (the deltas before matched nothing, and no buffer from here on can)
+                    self.position = self.last
+                    return self.last
+                if self.settled:  # the surface ``_stable_text`` describes, without asking ``tool_surface``
+                    checks = _settled_checks(self.name, self.key, args)
+                    which = stable_tests or []
+                    hit = self._check(checks, which)
+                    if hit:
+                        return position
+                    continue
+                surface = tool_surface(self.name, args, self.cwd, self.edit_mode)
+                if surface.entries:
+                    checks = [(f"{self.key}#{path}", digest) for path, digest in surface.entries]
+                    self.raw_only = False
+                elif surface.digest is not None:
+                    checks = ((self.key, surface.digest),)
+                    self.raw_only = False
+                elif self.raw_only:
+                    checks = ((self.key, self.parser.text),)
+                else:
+                    self.broken = True  # a raw delta appended to a buffer that held a snapshot
+                    return None
+                if self.raw_only:
+                    if raw_tests is None:
+                        raw_tests = self._live(self._raw(), fired)
+                    which = raw_tests
+                else:
+                    which = live
+            if self._check(checks, which):
+                return position
+        return self.last
+
+    def _check(self, checks: Sequence[tuple[str, str]], which: Sequence[int]) -> bool:
+        """Grow each checked key's buffer as the manager does and ask the tests at ``which``."""
+        hit = False
+        tests = self.tests
+        for k, text in checks:
+            held = self.buffers.get(k)
+            if self.raw and held is not None:
+                buf = held[1]
+                buf.append(text)  # (a raw buffer's text is not kept: nothing compares it)
+            elif held is not None and text.startswith(held[0]):
+                buf = held[1]
+                buf.append(text[len(held[0]):])
+            else:  # a first buffer, or a snapshot that does not extend it and replaces it (``check_snapshot``)
+                buf = StreamBuffer(text)
+            self.buffers[k] = (text, buf)
+            # Every buffer of the delta grows as the manager's does, matched or not.
+            if any(condition_matches(tests[n].cond, n, buf) for n in which):
+                hit = True
+        return hit
+
+    def _raw(self) -> list[int]:
+        if self._raw_tests is None:
+            self._raw_tests = _possible(self.tests, self.raw_text)
+        return self._raw_tests
+
+    def _live(self, positions: list[int], fired: frozenset[str]) -> list[int]:
+        return [n for n in positions if self.tests[n].rule not in fired] if fired else positions
+
+
+def first_possible(tests: Sequence[CallTest], call_id: str, name: str, deltas: Sequence[StreamEvent], cwd: str,
+                   edit_mode: str | None) -> int | None:
+    """``CallShadow(...).next_possible()``: the first delta of a call at which a rule may match."""
+    return CallShadow(tests, call_id, name, deltas, cwd, edit_mode).next_possible()
