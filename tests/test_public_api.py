@@ -59,9 +59,9 @@ PUBLIC = {
         "JUDGED_RULE_THRESHOLD", "JudgedCandidate", "LiteralIndex", "LiteralKey", "MSG_AST_FAILED",
         "MSG_INVALID_REGEX", "MSG_INVALID_SCOPE_TOKEN", "MSG_SCOPE_EXCLUDES_ALL", "MatchContext", "MatchSource",
         "MatcherEntry", "NATIVE_ALIASES", "PartialJsonParser", "PlaygroundReport", "REPEAT_MODES", "RepeatMode",
-        "RuleEntry", "RuleScope", "Shape", "ToolMatchers", "ToolScope", "TtsrManager", "TtsrSettings",
+        "RuleEntry", "RuleScope", "Shape", "StreamBuffer", "ToolMatchers", "ToolScope", "TtsrManager", "TtsrSettings",
         "argument_paths", "ast_match", "ast_spans", "build_scope", "candidates_for", "check_template",
-        "compile_rule_condition", "count_tokens", "display_path", "engine_text", "explain_no_match",
+        "compile_rule_condition", "condition_matches", "count_tokens", "display_path", "engine_text", "explain_no_match",
         "explain_rule", "extname", "extract_added_lines", "format_prompt", "glob_match", "language_for",
         "literal_index", "load_template", "matcher_digest", "matcher_entries", "matcher_paths",
         "matches_any_path", "native_pattern", "normalize_path", "parse_envelope", "parse_language",
@@ -99,7 +99,7 @@ PUBLIC = {
         "parse_stream", "read_stream", "record_firings", "run_session",
         "snippet", "summarize", "tally_session", "text_of", "thaw", "wait_all", "write_stream",
         "PLACEHOLDER", "FeedPlan", "args_json", "compact_json", "derive_turns", "entry_branch", "parse_partial",
-        "rule_sources", "rule_tool_gate", "says_stream", "timestamp_ok", "tool_name_key"
+        "rule_sources", "rule_tool_gate", "says_stream", "timestamp_ok", "tool_name_key", "tool_surface"
     },
     "workbench.store": {
         "GROUPINGS", "IngestError", "IngestSummary", "Store", "judge_by_rule", "session_usage", "usage_by",
