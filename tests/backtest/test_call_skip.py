@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.backtest.generated import ChainedSession
 from tests.backtest.test_prefilter import backtest_outcomes
 from tests.backtest.test_prefilter_differential import REAL, ROOT, SAMPLES, _truncated
 from workbench.backtest import BacktestOptions, call_skip, probe
@@ -98,15 +99,8 @@ def _call(rng: random.Random, cid: str) -> dict:
 
 
 def _session(index: int, rng: random.Random) -> str:
-    records = [{"type": "session", "version": 3, "id": f"g{index}", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/proj"}]
-    parent = None
-
-    def add(message: dict) -> None:
-        nonlocal parent
-        eid = f"{index}-{len(records)}"
-        records.append({"type": "message", "id": eid, "parentId": parent, "timestamp": "2026-01-01T00:00:01Z",
-                        "message": {**message, "timestamp": 1767225600000 + len(records)}})
-        parent = eid
+    session = ChainedSession(f"g{index}", index, cwd="/proj")
+    add = session.add
 
     add({"role": "user", "content": [{"type": "text", "text": "go"}]})
     for turn in range(rng.randint(1, 4)):
@@ -115,10 +109,8 @@ def _session(index: int, rng: random.Random) -> str:
             blocks.append({"type": "thinking", "thinking": _code(rng)})
         blocks += [_call(rng, f"c{index}_{turn}_{k}") for k in range(rng.choice([1, 1, 2, 3]))]
         add({"role": "assistant", "content": blocks, "stopReason": "toolUse"})
-        for call in (b for b in blocks if b["type"] == "toolCall"):
-            add({"role": "toolResult", "toolCallId": call["id"], "toolName": call["name"],
-                 "content": [{"type": "text", "text": "ok"}], "isError": False})
-    return "\n".join(json.dumps(r) for r in records) + "\n"
+        session.answer([b for b in blocks if b["type"] == "toolCall"])
+    return session.text()
 
 
 def _feeds(monkeypatch: pytest.MonkeyPatch) -> list[int]:

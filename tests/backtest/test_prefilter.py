@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.backtest.generated import ChainedSession
 from tests.replay.conftest import ev, stream_of
 from workbench.backtest import BacktestOptions, backtest_session, prefilter
 from workbench.replay.derive import derive_stream
@@ -56,15 +57,8 @@ def _prose(rng: random.Random, n: int) -> str:
 
 
 def _session(index: int, rng: random.Random) -> str:
-    records = [{"type": "session", "version": 3, "id": f"s{index}", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/proj"}]
-    parent = None
-
-    def add(message: dict) -> None:
-        nonlocal parent
-        eid = f"{index}-{len(records)}"
-        records.append({"type": "message", "id": eid, "parentId": parent, "timestamp": "2026-01-01T00:00:01Z",
-                        "message": {**message, "timestamp": 1767225600000 + len(records)}})
-        parent = eid
+    session = ChainedSession(f"s{index}", index, cwd="/proj")
+    add = session.add
 
     add({"role": "user", "content": [{"type": "text", "text": _prose(rng, 5)}]})
     for turn in range(rng.randint(1, 5)):
@@ -87,10 +81,8 @@ def _session(index: int, rng: random.Random) -> str:
             blocks.append({"type": "toolCall", "id": f"c{index}_{turn}_{k}", "name": name, "arguments": args})
         calls = [b for b in blocks if b["type"] == "toolCall"]
         add({"role": "assistant", "content": blocks, "stopReason": "toolUse" if calls else "stop"})
-        for call in calls:
-            add({"role": "toolResult", "toolCallId": call["id"], "toolName": call["name"],
-                 "content": [{"type": "text", "text": "ok"}], "isError": False})
-    return "\n".join(json.dumps(r) for r in records) + "\n"
+        session.answer(calls)
+    return session.text()
 
 
 def _odd_stream(rng: random.Random) -> list:

@@ -10,12 +10,12 @@ patch text, and code that holds a pattern's literal under a path no rule's glob 
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 import pytest
 
+from tests.backtest.generated import ChainedSession
 from tests.backtest.test_prefilter import backtest_outcomes
 from workbench.backtest import probe_plan
 from workbench.rules import Rule, resolve_rules
@@ -72,16 +72,8 @@ def _call(rng: random.Random, cid: str) -> dict:
 
 
 def _session(index: int, rng: random.Random) -> str:
-    records = [{"type": "session", "version": 3, "id": f"g{index}", "timestamp": "2026-01-01T00:00:00Z",
-                "cwd": rng.choice(["/proj", "/home/u/app.ts", "C:\\work\\proj"])}]
-    parent = None
-
-    def add(message: dict) -> None:
-        nonlocal parent
-        eid = f"{index}-{len(records)}"
-        records.append({"type": "message", "id": eid, "parentId": parent, "timestamp": "2026-01-01T00:00:01Z",
-                        "message": {**message, "timestamp": 1767225600000 + len(records)}})
-        parent = eid
+    session = ChainedSession(f"g{index}", index, cwd=rng.choice(["/proj", "/home/u/app.ts", "C:\\work\\proj"]))
+    add = session.add
 
     add({"role": "user", "content": [{"type": "text", "text": "go"}]})
     for turn in range(rng.randint(1, 5)):
@@ -89,10 +81,8 @@ def _session(index: int, rng: random.Random) -> str:
         blocks += [_call(rng, f"c{index}_{turn}_{k}") for k in range(rng.choice([0, 1, 2, 3]))]
         calls = [b for b in blocks if b["type"] == "toolCall"]
         add({"role": "assistant", "content": blocks, "stopReason": "toolUse" if calls else "stop"})
-        for call in calls:
-            add({"role": "toolResult", "toolCallId": call["id"], "toolName": call["name"],
-                 "content": [{"type": "text", "text": "ok"}], "isError": False})
-    return "\n".join(json.dumps(r) for r in records) + "\n"
+        session.answer(calls)
+    return session.text()
 
 
 @pytest.mark.parametrize("seed", range(3))
