@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 from playwright.sync_api import expect
@@ -123,3 +124,20 @@ def test_status_names_the_agent_and_the_agent_box_overrides_it(page, app_url):
     box.fill("scout")
     box.press("Enter")
     expect(config).to_contain_text("agent: scout (set in the Agent box)")
+
+
+def test_a_rule_file_discovery_rejects_shows_as_not_registered(page, tmp_path, served_dir):
+    from tests.ui.conftest import serving
+
+    folder = tmp_path / "served"
+    shutil.copytree(served_dir, folder)
+    # a rule file with no body: discovery refuses it ("Rule must have content"), so the manager never
+    # sees it; the Stepper's table lists it instead of leaving it out
+    (folder / "project" / ".omp" / "rules" / "empty-body.md").write_text("---\ncondition: 'bar'\n---\n",
+                                                                         encoding="utf-8")
+    with serving([folder]) as url:
+        _open_stepper(page, url)
+        row = page.locator(".wb-rules-table tr", has_text="empty-body")
+        expect(row).to_contain_text("not registered")
+        expect(row).to_contain_text("invalid rule file: Rule must have content")
+        expect(page.locator(".wb-rules-table tr", has_text="no-unwrap")).to_have_count(1)

@@ -6,6 +6,7 @@ by its repeat policy ("spent" under once, "waiting" for its gap) is "suppressed"
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from workbench.ui.entry_html import esc, highlight_spans, table_html
@@ -49,9 +50,11 @@ def buffers_html(snap: Any) -> str:
     return "".join(parts)
 
 
-def rules_html(snap: Any, judged: Any = ()) -> str:
+def rules_html(snap: Any, judged: Any = (), rejected: Mapping[str, str] | None = None) -> str:
     """The rules table: status, last injection, gap, turns left and why the rule did or did not fire.
-    Rules named in ``judged`` (a ``question``: asked after each message, never matched) are marked."""
+    Rules named in ``judged`` (a ``question``: asked after each message, never matched) are marked.
+    ``rejected``: rules discovery turned away (name → reason); they never reach the manager, so the
+    snapshot does not know them, and they are listed as not registered rather than left out."""
     rows, classes = [], []
     judged = set(judged)
     for r in snap.rules:
@@ -62,6 +65,11 @@ def rules_html(snap: Any, judged: Any = ()) -> str:
         rows.append([f"{r.name} (judged)" if r.name in judged else r.name, status.upper() if status == "triggered" else status, last,
                      "—" if r.gap is None else r.gap, "—" if r.remaining is None else r.remaining, why])
         classes.append(cls)
+    known = {r.name for r in snap.rules}
+    for name, reason in (rejected or {}).items():
+        if name not in known:
+            rows.append([name, "not registered", "—", "—", "—", f"invalid rule file: {reason}"])
+            classes.append("wb-row-suppressed")
     if not rows:
         return '<div class="wb-muted">No rules: choose a rules folder.</div>'
     return table_html(["rule", "status", "last inj.", "gap", "left", "why now"], rows, classes)

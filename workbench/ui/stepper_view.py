@@ -328,7 +328,7 @@ class StepperView(Viewer):
             f'Shift+N previous</div>{self.replay.config_note}'
         )
         self.buffers.object = buffers_html(snap)
-        self.rules.object = rules_html(snap, judged_names(st))
+        self.rules.object = rules_html(snap, judged_names(st), self._rejected_rules())
         self.judge.show(st, snap)
         self.events.object = self._events_html(i)
         self.rendered.object = "".join(
@@ -367,6 +367,13 @@ class StepperView(Viewer):
         if j not in self._events_at:
             self._events_at[j] = tuple(self.stepper.seek(j).events)
         return self._events_at[j]
+
+    def _rejected_rules(self) -> dict[str, str]:
+        """The rules folder's files that discovery turned away (e.g. an empty body), by name."""
+        rule_set = self.state.current_rule_set()
+        if rule_set is None:
+            return {}
+        return {item.rule.name: item.invalid for item in rule_set.loaded().items if item.invalid}
 
     def _events_html(self, i: int) -> str:
         st = self.stepper
