@@ -29,6 +29,14 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.filterwarnings("error::PendingDeprecationWarning"))
 
 
+@pytest.fixture
+def served(tmp_path) -> Path:
+    """A copy of the fixture folder for one test."""
+    target = tmp_path / "served"
+    shutil.copytree(FIXTURES, target)
+    return target
+
+
 @pytest.fixture(scope="module")
 def served_dir(tmp_path_factory) -> Path:
     """A copy of the fixture folder per test module (label edits append; the originals stay untouched)."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -16,11 +15,6 @@ from workbench.ui.state import AppState
 FIXTURES = Path(__file__).with_name("fixtures")
 
 
-@pytest.fixture
-def served(tmp_path):
-    target = tmp_path / "served"
-    shutil.copytree(FIXTURES, target)
-    return target
 
 
 def test_a_stream_file_is_read_and_has_no_session(served):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -20,11 +19,6 @@ from workbench.ui.tree_view import TreeView
 FIXTURES = Path(__file__).with_name("fixtures")
 
 
-@pytest.fixture
-def served(tmp_path):
-    target = tmp_path / "served"
-    shutil.copytree(FIXTURES, target)
-    return target
 
 
 @pytest.fixture
