@@ -7,6 +7,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -34,6 +35,25 @@ ALL_CELLS_RUN = """() => {
   const prompts = [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')];
   return prompts.length > 0 && prompts.every(p => /\\[\\d+\\]/.test(p.textContent));
 }"""
+
+# Runs code in the notebook's kernel beside the views and returns what it printed, or says that the
+# kernel did not answer within the bound (it is then busy: its stacks say with what).
+KERNEL_SAYS = """async ([code, ms]) => {
+  const w = window.jupyterapp.shell.currentWidget;
+  const kernel = w.sessionContext.session.kernel;
+  let out = `status ${kernel.status}; `;
+  const future = kernel.requestExecute({code, silent: false, store_history: false});
+  future.onIOPub = msg => {
+    if (msg.header.msg_type === 'stream') out += msg.content.text;
+    if (msg.header.msg_type === 'error') out += `${msg.content.ename}: ${msg.content.evalue}`;
+  };
+  const bound = new Promise(resolve => setTimeout(() => resolve('no answer'), ms));
+  return `${await Promise.race([future.done.then(() => 'answered'), bound])}: ${out}`;
+}"""
+# What the kernel's Panel documents hold back: a document left on hold never sends a change again.
+HOLDS = ("import panel as pn\n"
+         "print([(type(v).__name__, d.callbacks.hold_value, len(d.callbacks._held_events))"
+         " for v, _root, d, _comm in pn.state._views.values()])")
 
 
 def _free_port() -> int:
@@ -64,13 +84,32 @@ class Lab(str):
 
     log: Path
 
-    def __new__(cls, url: str, log: Path) -> Lab:
+    pid: int
+    dumps: Path
+
+    def __new__(cls, url: str, log: Path, pid: int, dumps: Path) -> Lab:
         lab = super().__new__(cls, url)
-        lab.log = log
+        lab.log, lab.pid, lab.dumps = log, pid, dumps
         return lab
 
     def tail(self) -> str:
         return self.log.read_text(encoding="utf-8", errors="replace")[-3000:]
+
+    def kernel_stacks(self) -> str:
+        """Every thread's stack in each kernel (the startup file registered a dump on SIGUSR1)."""
+        import psutil
+
+        out = []
+        for child in psutil.Process(self.pid).children(recursive=True):
+            dump = self.dumps / f"{child.pid}.txt"
+            if not dump.exists():
+                continue
+            child.send_signal(signal.SIGUSR1)
+            deadline = time.monotonic() + 10
+            while dump.stat().st_size == 0 and time.monotonic() < deadline:
+                psutil.wait_procs([child], timeout=0.1)  # returns early only if the kernel died
+            out.append(f"--- kernel {child.pid} ---\n{dump.read_text(encoding='utf-8', errors='replace')[-6000:]}")
+        return "\n".join(out) or "(no kernel answered)"
 
 
 @pytest.fixture(scope="module")
@@ -88,8 +127,17 @@ def lab(tmp_path_factory):
     # No news or update pop-up over the views (they would also try the network).
     (settings / "notification.jupyterlab-settings").write_text(
         json.dumps({"fetchNews": "false", "checkForUpdates": False}), encoding="utf-8")
+    # Each kernel registers a dump of its threads' stacks on SIGUSR1, for a failure to say where it is.
+    dumps = base / "dumps"
+    dumps.mkdir()
+    startup = base / "ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True)
+    (startup / "00-stacks.py").write_text(
+        "import faulthandler, os, signal\n"
+        f"_dump = open(os.path.join({str(dumps)!r}, f'{{os.getpid()}}.txt'), 'w')\n"
+        "faulthandler.register(signal.SIGUSR1, file=_dump, all_threads=True)\n", encoding="utf-8")
     port = _free_port()
-    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(base / "config"), "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
+    env = {**os.environ, "IPYTHONDIR": str(base / "ipython"), "JUPYTER_CONFIG_DIR": str(base / "config"), "JUPYTER_RUNTIME_DIR": str(base / "runtime"),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     cmd = [str(JUPYTER), "lab", "--no-browser", f"--port={port}", "--ServerApp.ip=127.0.0.1",
            "--IdentityProvider.token=", "--ServerApp.password=", f"--ServerApp.root_dir={root}",
@@ -103,7 +151,7 @@ def lab(tmp_path_factory):
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_until_up(f"{url}/api/status", proc, log)
-        yield Lab(url, log)
+        yield Lab(url, log, proc.pid, dumps)
     finally:
         try:  # shuts the kernels down with the server
             urllib.request.urlopen(urllib.request.Request(f"{url}/api/shutdown", method="POST"), timeout=10)
@@ -123,6 +171,15 @@ def expect_to_pass(check, timeout: float = 30.0) -> None:
         except AssertionError:
             if time.monotonic() > deadline:
                 raise
+
+
+def diagnose(page, lab: Lab) -> str:
+    """The kernel's state when a view stopped answering: its documents' holds, its threads, its log."""
+    try:
+        holds = page.evaluate(KERNEL_SAYS, [HOLDS, 10_000])
+    except Exception as exc:  # noqa: BLE001 - a diagnosis must not hide the failure it explains
+        holds = f"(could not ask the kernel: {exc})"
+    return f"kernel: {holds}\n{lab.kernel_stacks()}\n--- jupyter lab log ---\n{lab.tail()}"
 
 
 def test_quickstart_runs_and_its_views_respond(page, lab):
@@ -183,7 +240,7 @@ def test_quickstart_runs_and_its_views_respond(page, lab):
                 # as an expected failure with the server's log rather than hidden; the notebook ran
                 # offline and drew its views, which is checked above and below this point.
                 assert outside == [], f"scripts asked of the network: {outside[:5]}"
-                pytest.xfail(f"the kernel did not answer a filter click\n--- jupyter lab log ---\n{lab.tail()}")
+                pytest.fail(f"the kernel did not answer a filter click\n{diagnose(page, lab)}")
     for text in rows.all_inner_texts():
         assert re.search(r"user", text), text
 
@@ -198,7 +255,10 @@ def test_quickstart_runs_and_its_views_respond(page, lab):
     page.get_by_role("button", name="Step ▶").first.click()
     # the step waits for the time-bound pre-check (a child process) to reach it: on a loaded machine
     # that takes longer than the default wait
-    expect(position).to_contain_text("step 1 /", timeout=60_000)
+    try:
+        expect(position).to_contain_text("step 1 /", timeout=60_000)
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n{diagnose(page, lab)}") from exc
 
     # Offline, the setup cell sent BokehJS, Panel and Tabulator inline: no script was asked of a CDN.
     assert outside == [], f"scripts asked of the network: {outside[:5]}"
