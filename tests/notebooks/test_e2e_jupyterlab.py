@@ -55,6 +55,22 @@ HOLDS = ("import panel as pn\n"
          "print([(type(v).__name__, d.callbacks.hold_value, len(d.callbacks._held_events))"
          " for v, _root, d, _comm in pn.state._views.values()])")
 
+# The browser's half of each view's connection: Panel's CommManager model per view, whether it holds
+# a comm to the kernel, and what it has buffered (events wait there for the kernel's acknowledgement).
+BROWSER_COMMS = """() => {
+  const views = [];
+  for (const doc of (window.Bokeh && window.Bokeh.documents) || []) {
+    for (const m of doc.all_models) {
+      if (m.constructor && m.constructor.__name__ === 'CommManager') {
+        views.push({plot: m.plot_id, roots: doc.roots().map(r => r.type).join('+'), comm: m._client_comm != null, connected: !!(m._client_comm && m._client_comm.connected),
+                    blocked: m._blocked, buffered: m._event_buffer.length, reconnect: m._reconnect,
+                    kernel: !!(window.PyViz && window.PyViz.kernels && m.plot_id in window.PyViz.kernels)});
+      }
+    }
+  }
+  return JSON.stringify(views);
+}"""
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -173,13 +189,18 @@ def expect_to_pass(check, timeout: float = 30.0) -> None:
                 raise
 
 
-def diagnose(page, lab: Lab) -> str:
-    """The kernel's state when a view stopped answering: its documents' holds, its threads, its log."""
-    try:
-        holds = page.evaluate(KERNEL_SAYS, [HOLDS, 10_000])
-    except Exception as exc:  # noqa: BLE001 - a diagnosis must not hide the failure it explains
-        holds = f"(could not ask the kernel: {exc})"
-    return f"kernel: {holds}\n{lab.kernel_stacks()}\n--- jupyter lab log ---\n{lab.tail()}"
+def diagnose(page, lab: Lab, console: list[str]) -> str:
+    """Both ends when a view stopped answering: the browser's comms and console, the kernel's document
+    holds and threads, the server's log."""
+    def ask(script: str, arg: object = None) -> str:
+        try:
+            return str(page.evaluate(script, arg))
+        except Exception as exc:  # noqa: BLE001 - a diagnosis must not hide the failure it explains
+            return f"(could not ask: {exc})"
+
+    return (f"browser comms: {ask(BROWSER_COMMS)}\nbrowser console (last 30):\n" + "\n".join(console[-30:])
+            + f"\nkernel: {ask(KERNEL_SAYS, [HOLDS, 10_000])}\n{lab.kernel_stacks()}"
+            + f"\n--- jupyter lab log ---\n{lab.tail()}")
 
 
 def test_quickstart_runs_and_its_views_respond(page, lab):
@@ -196,6 +217,8 @@ def test_quickstart_runs_and_its_views_respond(page, lab):
             outside.append(request.url)
 
     page.on("request", note)
+    console: list[str] = []
+    page.on("console", lambda msg: console.append(f"{msg.type}: {msg.text[:500]}"))
     page.goto(f"{lab}/lab/tree/notebooks/01-quickstart.ipynb")
     page.wait_for_function(KERNEL_IDLE, timeout=90_000)
     page.evaluate("window.jupyterapp.commands.execute('notebook:run-all-cells')")
@@ -240,7 +263,7 @@ def test_quickstart_runs_and_its_views_respond(page, lab):
                 # as an expected failure with the server's log rather than hidden; the notebook ran
                 # offline and drew its views, which is checked above and below this point.
                 assert outside == [], f"scripts asked of the network: {outside[:5]}"
-                pytest.fail(f"the kernel did not answer a filter click\n{diagnose(page, lab)}")
+                pytest.fail(f"the kernel did not answer a filter click\n{diagnose(page, lab, console)}")
     for text in rows.all_inner_texts():
         assert re.search(r"user", text), text
 
@@ -258,7 +281,7 @@ def test_quickstart_runs_and_its_views_respond(page, lab):
     try:
         expect(position).to_contain_text("step 1 /", timeout=60_000)
     except AssertionError as exc:
-        raise AssertionError(f"{exc}\n{diagnose(page, lab)}") from exc
+        raise AssertionError(f"{exc}\n{diagnose(page, lab, console)}") from exc
 
     # Offline, the setup cell sent BokehJS, Panel and Tabulator inline: no script was asked of a CDN.
     assert outside == [], f"scripts asked of the network: {outside[:5]}"

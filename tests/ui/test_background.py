@@ -41,6 +41,26 @@ def test_not_served_runs_inline_in_order():
     assert seen == [1, 2] and not bg.served
 
 
+def test_not_served_shows_only_the_reports_of_the_thread_running_the_work():
+    # In a notebook the work runs inline; a thread it starts (the stepper's pre-check) may report
+    # too, and changing the views from there races the kernel's own changes.
+    bg = Background()
+    shown: list[tuple[int, str]] = []
+
+    def work(task: Task) -> int:
+        task.progress(1, 4, "here")
+        helper = threading.Thread(target=task.progress, args=(2, 2, "from another thread"))  # complete: never throttled
+        helper.start()
+        helper.join()
+        task.progress(4, 4, "here again")
+        return task.done_count
+
+    done: list[int] = []
+    bg.submit(work, what="w", done=done.append, progress=lambda d, t, s: shown.append((d, s)))
+    assert shown == [(1, "here"), (4, "here again")]
+    assert done == [4]
+
+
 def test_served_work_runs_off_the_document_thread_and_returns_on_its_tick():
     doc = FakeDoc()
     bg = Background(doc)

@@ -13,6 +13,10 @@ apply in the order they were typed); ``busy(lane)`` says whether any is still pe
 
 Outside a served page (unit tests, a notebook without a server) there is no event loop to keep
 free, so the work runs inline and the callbacks are called at once: the same code path, in order.
+Only from the thread that runs the work, though: a notebook's views are sent to the browser over
+the kernel's comms by whichever thread changes them, and Panel's document holds are not safe to
+enter from two threads at once, so a report from another thread the work started (the stepper's
+time-bound pre-check reports from its own) is counted but not shown.
 """
 
 from __future__ import annotations
@@ -48,8 +52,10 @@ class Cancelled(Exception):
 class Task:
     """One piece of background work: its progress, its cancel flag and, once done, its outcome."""
 
-    def __init__(self, what: str, on_progress: Callable[[int, int, str], None] | None) -> None:
+    def __init__(self, what: str, on_progress: Callable[[int, int, str], None] | None,
+                 only_from: int | None = None) -> None:
         self.what = what
+        self._only_from = only_from  # the thread whose reports are shown (inline work), or any
         self._cancel = threading.Event()
         self._finished = threading.Event()
         self._on_progress = on_progress
@@ -81,6 +87,8 @@ class Task:
             return  # a late or repeated report must not move the bar back
         self.done_count, self.total, self.text = done, total, text
         now = time.monotonic()
+        if self._only_from is not None and threading.get_ident() != self._only_from:
+            return  # inline work: another thread's report must not change the views (see the module doc)
         if self._on_progress is not None and (done >= total or now - self._last_report >= _PROGRESS_EVERY):
             self._last_report = now
             self._on_progress(done, total, text)
@@ -149,7 +157,7 @@ class Background:
                 progress(done_count, total, text)  # type: ignore[misc]
 
         task = Task(what, (lambda d, t, s: self.call_soon(partial(deliver, d, t, s))) if progress and served
-                    else progress)
+                    else progress, only_from=None if served else threading.get_ident())
         if lane is not None:
             queue = self._lanes.setdefault(lane, [])
             queue[:] = [t for t in queue if not t.finished] + [task]
