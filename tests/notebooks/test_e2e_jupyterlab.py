@@ -53,7 +53,10 @@ KERNEL_SAYS = """async ([code, ms]) => {
 # What the kernel's Panel documents hold back: a document left on hold never sends a change again.
 HOLDS = ("import panel as pn\n"
          "print([(type(v).__name__, d.callbacks.hold_value, len(d.callbacks._held_events))"
-         " for v, _root, d, _comm in pn.state._views.values()])")
+         " for v, _root, d, _comm in pn.state._views.values()])\n"
+         # what the kernel holds as the views' state: did the click arrive (the notebook's names)?
+         "try:\n    print('tree filter', tree_view.state.filter, '| stepper step', stepper_view.state.step)\n"
+         "except Exception as exc:\n    print('no view state:', exc)\n")
 
 # The browser's half of each view's connection: Panel's CommManager model per view, whether it holds
 # a comm to the kernel, and what it has buffered (events wait there for the kernel's acknowledgement).
@@ -64,6 +67,9 @@ BROWSER_COMMS = """() => {
       if (m.constructor && m.constructor.__name__ === 'CommManager') {
         views.push({plot: m.plot_id, roots: doc.roots().map(r => r.type).join('+'), comm: m._client_comm != null, connected: !!(m._client_comm && m._client_comm.connected),
                     blocked: m._blocked, buffered: m._event_buffer.length, reconnect: m._reconnect,
+                    // the kernel's patches are applied only to a view found in one of these two
+                    plot_index: !!(window.PyViz && window.PyViz.plot_index && window.PyViz.plot_index[m.plot_id]),
+                    bokeh_index: !!(window.Bokeh && m.plot_id in window.Bokeh.index),
                     kernel: !!(window.PyViz && window.PyViz.kernels && m.plot_id in window.PyViz.kernels)});
       }
     }
