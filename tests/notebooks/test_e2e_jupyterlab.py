@@ -281,13 +281,16 @@ def test_quickstart_runs_and_its_views_respond(page, lab):
     position = page.locator(".wb-step-position")
     position.scroll_into_view_if_needed()
     expect(position).to_contain_text("step 0 /")
-    page.get_by_role("button", name="Step ▶").first.click()
+    step = page.get_by_role("button", name="Step ▶").first
+    step.evaluate("el => { el.dataset.wbProbe = 'clicked'; }")  # a re-rendered button would lose the mark
+    step.click()
     # the step waits for the time-bound pre-check (a child process) to reach it: on a loaded machine
     # that takes longer than the default wait
     try:
         expect(position).to_contain_text("step 1 /", timeout=60_000)
     except AssertionError as exc:
-        raise AssertionError(f"{exc}\n{diagnose(page, lab, console)}") from exc
+        kept = step.evaluate("el => el.dataset.wbProbe || 'a new button (the view was drawn again)'")
+        raise AssertionError(f"{exc}\nthe Step button clicked: {kept}\n{diagnose(page, lab, console)}") from exc
 
     # Offline, the setup cell sent BokehJS, Panel and Tabulator inline: no script was asked of a CDN.
     assert outside == [], f"scripts asked of the network: {outside[:5]}"
