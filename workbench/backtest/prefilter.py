@@ -150,7 +150,7 @@ def _segment_haystacks(events: Sequence[Any], start: int, end: int) -> tuple[str
             raw[blocks[ci]].append(ev.delta or "")
         elif t == "toolcall_end":
             # The final check reads the arguments given here, else the raw text parsed leniently,
-            # as compact JSON when the tool has no digest (``triggers._final_tool_check``).
+            # as compact JSON when the tool has no digest (``SimulatedSession._final_tool_check``).
             ci = ev.content_index or 0
             args = thaw(ev.arguments) if ev.arguments else probe_kit.parse_partial("".join(raw[blocks[ci]]) if ci in blocks else "")
             tool_strings.append(probe_kit.compact_json(args))
