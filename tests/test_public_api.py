@@ -96,10 +96,8 @@ PUBLIC = {
         "ast_patterns", "build_timeline", "chunk_text", "completed_outputs", "culprits", "derive_stream", "event", "example_judge",
         "find_slow_rules", "guard", "has_condition", "interrupts", "judge_from_option", "judge_line",
         "judged_outcome", "make_stream", "may_hang", "not_registered", "open_stream", "parse_event",
-        "parse_stream", "read_stream", "record_firings", "run_session",
+        "parse_stream", "probe_kit", "read_stream", "record_firings", "run_session",
         "snippet", "summarize", "tally_session", "text_of", "thaw", "wait_all", "write_stream",
-        "PLACEHOLDER", "FeedPlan", "args_json", "compact_json", "derive_turns", "entry_branch", "parse_partial",
-        "rule_sources", "rule_tool_gate", "says_stream", "timestamp_ok", "tool_name_key", "tool_surface"
     },
     "workbench.store": {
         "GROUPINGS", "IngestError", "IngestSummary", "Store", "judge_by_rule", "session_usage", "usage_by",

@@ -20,7 +20,8 @@ from tests.backtest.generated import ChainedSession
 from tests.backtest.test_prefilter import backtest_outcomes
 from tests.backtest.test_prefilter_differential import REAL, ROOT, SAMPLES, _truncated
 from workbench.backtest import BacktestOptions, call_skip, probe
-from workbench.replay import SimulatedSession, tool_surface
+from workbench.replay import SimulatedSession
+from workbench.replay.probe_kit import tool_surface
 from workbench.rules import Rule, resolve_rules
 from workbench.ttsr import PartialJsonParser, compile_rule_condition, engine_text
 

@@ -17,11 +17,11 @@ def test_effective_mode_per_source(global_mode, rule_mode, source):
     sim = SimulatedSession([], ReplayConfig.of({"interruptMode": global_mode}, cwd="/proj"))
     mode = rule_mode or global_mode
     expected = mode == "always" or (mode == "prose-only" and source != "tool") or (mode == "tool-only" and source == "tool")
-    assert sim.should_interrupt([rule("r", "x", interrupt_mode=rule_mode)], source) is expected
+    assert sim.triggers.should_interrupt([rule("r", "x", interrupt_mode=rule_mode)], source) is expected
 
 
 def test_one_interrupting_rule_interrupts_the_batch():
     sim = SimulatedSession([], ReplayConfig.of({"interruptMode": "never"}, cwd="/proj"))
     quiet, loud = rule("q", "x"), rule("l", "x", interrupt_mode="always")
-    assert sim.should_interrupt([quiet], "text") is False
-    assert sim.should_interrupt([quiet, loud], "text") is True
+    assert sim.triggers.should_interrupt([quiet], "text") is False
+    assert sim.triggers.should_interrupt([quiet, loud], "text") is True

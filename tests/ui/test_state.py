@@ -23,6 +23,13 @@ def test_settings_are_one_frozen_ttsr_settings(tmp_path):
                                                   "repeatMode": "after-gap", "repeatGap": 3})
 
 
+def test_the_replay_settings_start_at_the_agents_defaults(tmp_path):
+    state = _state(tmp_path)
+    chosen = {"contextMode": state.context_mode, "interruptMode": state.interrupt_mode,
+              "repeatMode": state.repeat_mode, "repeatGap": state.repeat_gap}
+    assert chosen == {k: TTSR_DEFAULTS[k] for k in chosen}
+
+
 def test_options_come_from_the_one_home_of_each_choice(tmp_path):
     p = _state(tmp_path).param
     assert list(p["interrupt_mode"].objects) == list(INTERRUPT_MODES)

@@ -9,7 +9,7 @@ import pytest
 from bokeh.models import Span
 
 from workbench.ui.app import Server, build_views
-from workbench.ui.timeline_view import lane_label, timeline_figure
+from workbench.ui.timeline_view import TimelineView, lane_label, timeline_figure
 
 FIXTURES = Path(__file__).with_name("fixtures")
 
@@ -117,3 +117,20 @@ def test_a_filter_refills_the_same_figure(views):
     assert list(fig.y_range.factors) == shown[::-1]
     view.tool.value = "(any)"
     assert len(fig.select_one({"name": "lanes"}).data_source.data["y"]) == len(view.timeline.lanes)
+
+
+def test_from_paths_draws_a_stream_file_with_its_rules(served):
+    view = TimelineView.from_paths(served / "project" / "unwrap.stream.jsonl", served / "project")
+    assert view.state.tab == "timeline"
+    assert view.state.roots.contains(served / "project")
+    kinds = {m.kind for lane in view.timeline.lanes for m in lane.markers}
+    assert "ttsr_triggered" in kinds
+    assert "unwrap.stream.jsonl" in view.status.object
+
+
+def test_from_paths_re_chunks_a_session_file_with_the_settings_given(served):
+    view = TimelineView.from_paths(served / "branched.jsonl", chunking="fixed")
+    assert view.state.chunking == "fixed"
+    assert view.timeline is not None and view.timeline.lanes
+    assert "branched.jsonl re-chunked by fixed" in view.status.object
+    assert "assistant message(s)" in view.totals.object

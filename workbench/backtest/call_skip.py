@@ -4,7 +4,7 @@ A replay checks a tool call at every argument delta: the manager is asked about 
 call's surface names (``toolcall:<id>`` for the raw deltas or the digest, ``toolcall:<id>#<path>``
 per touched file) and runs each rule's regex over the whole buffer. A backtest records, per turn,
 the first step at which each rule fires, so the deltas before the first one at which *some* rule can
-match are only work: they are joined into that one (as ``derive.FeedPlan`` joins those before a
+match are only work: they are joined into that one (as ``probe_kit.FeedPlan`` joins those before a
 group's first literal), which then sees the buffers the delta-by-delta feed gives it (the same
 arguments, so the same surface; a raw buffer holds the raw text so far either way).
 
@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from workbench.edits import AUTO, EDIT_TOOLS
-from workbench.replay import LastRuleSet, StreamEvent, rule_sources, tool_surface
+from workbench.replay import LastRuleSet, StreamEvent, probe_kit
 from workbench.rules import Rule
 from workbench.ttsr import (
     PartialJsonParser,
@@ -103,7 +103,7 @@ def _possible(tests: Sequence[CallTest], text: str) -> list[int]:
 def _tests(rules: tuple[Rule, ...]) -> tuple[CallTest, ...]:
     out: list[CallTest] = []
     for rule in rules:
-        if not rule_sources(rule)[2]:
+        if not probe_kit.rule_sources(rule)[2]:
             continue  # never asked about a tool call
         for pattern in rule_str_list(rule.condition):
             try:
@@ -234,7 +234,7 @@ class CallShadow:
                     if hit:
                         return position
                     continue
-                surface = tool_surface(self.name, args, self.cwd, self.edit_mode)
+                surface = probe_kit.tool_surface(self.name, args, self.cwd, self.edit_mode)
                 if surface.entries:
                     checks = [(f"{self.key}#{path}", digest) for path, digest in surface.entries]
                     self.raw_only = False

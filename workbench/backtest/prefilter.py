@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from workbench.replay import Stream, compact_json, parse_partial, thaw
+from workbench.replay import Stream, probe_kit, thaw
 from workbench.rules import Rule
 from workbench.ttsr import LiteralKey as Key
 from workbench.ttsr import compile_rule_condition, engine_text, literal_index
@@ -150,10 +150,10 @@ def _segment_haystacks(events: Sequence[Any], start: int, end: int) -> tuple[str
             raw[blocks[ci]].append(ev.delta or "")
         elif t == "toolcall_end":
             # The final check reads the arguments given here, else the raw text parsed leniently,
-            # as compact JSON when the tool has no digest (``triggers._final_tool_check``).
+            # as compact JSON when the tool has no digest (``SimulatedSession._final_tool_check``).
             ci = ev.content_index or 0
-            args = thaw(ev.arguments) if ev.arguments else parse_partial("".join(raw[blocks[ci]]) if ci in blocks else "")
-            tool_strings.append(compact_json(args))
+            args = thaw(ev.arguments) if ev.arguments else probe_kit.parse_partial("".join(raw[blocks[ci]]) if ci in blocks else "")
+            tool_strings.append(probe_kit.compact_json(args))
             collect_strings(args, tool_strings)
         elif t == "message_start":
             if (ev.role or "assistant") != "assistant":

@@ -14,9 +14,9 @@ which carry no file paths). So, working on the session's messages rather than on
   its groups (its text deltas, its thinking deltas, each tool call's events) that hold such a
   literal. A group's deltas that end before its first literal occurrence can end are joined into
   the first delta that reaches it: no condition can match before, and every fed step sees the
-  buffer it would have seen (``derive.FeedPlan``). A call where only rules without a regex
+  buffer it would have seen (``probe_kit.FeedPlan``). A call where only rules without a regex
   condition can fire has all its deltas joined into the last: AST conditions are checked only on
-  the finished call (``toolcall_end``), as the agent does. The events not fed are ``derive.PLACEHOLDER``:
+  the finished call (``toolcall_end``), as the agent does. The events not fed are ``probe_kit.PLACEHOLDER``:
   same indices, so firings keep their steps.
 
 Within a fed call, the argument deltas before the first one at which some rule may match are joined
@@ -44,18 +44,15 @@ from workbench.backtest import call_skip, prefilter
 from workbench.backtest.prefilter import DELTA_TYPES, muted_events, turn_filter
 from workbench.backtest.probe_plan import plan_session
 from workbench.replay import (
-    PLACEHOLDER,
-    FeedPlan,
     ReplayConfig,
     SimulatedSession,
     Stream,
     StreamEvent,
     chunk_text,
     derive_stream,
-    derive_turns,
     open_stream,
+    probe_kit,
     read_stream,
-    says_stream,
 )
 from workbench.rules import Rule
 from workbench.sessions import parse_session_bytes
@@ -77,7 +74,7 @@ class ProbeStream:
     visit: tuple[int, ...] | None = None  # planned: the events to look at (the others are not fed)
 
 
-def _mute(stream: Stream, plans: Sequence[FeedPlan | None]) -> tuple[tuple[bool, ...], tuple[int, ...]] | None:
+def _mute(stream: Stream, plans: Sequence[probe_kit.FeedPlan | None]) -> tuple[tuple[bool, ...], tuple[int, ...]] | None:
     """Per event of the stream ``derive_turns`` gave: True when it is not fed; and the events a
     replay must look at, those fed and every ``turn_start`` (the turns are counted); ``None`` when
     the stream's turns do not line up with the session's assistant messages. Not fed, besides the
@@ -86,8 +83,9 @@ def _mute(stream: Stream, plans: Sequence[FeedPlan | None]) -> tuple[tuple[bool,
     mute: list[bool] = []
     visit: list[int] = []
     turn = -1
+    placeholder = probe_kit.PLACEHOLDER
     for i, e in enumerate(stream.events):
-        if e is PLACEHOLDER:
+        if e is placeholder:
             mute.append(True)
         elif e.type == "turn_start":
             turn += 1
@@ -117,7 +115,7 @@ def _is_stream_file(data: bytes) -> bool:
     if not line.strip():
         with io.StringIO(data.decode("utf-8", errors="replace"), newline=None) as fh:
             line = next((x for x in fh if x.strip()), "")
-    return says_stream(line)
+    return probe_kit.says_stream(line)
 
 
 def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | None) -> ProbeStream:
@@ -146,7 +144,7 @@ def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | N
         stream = derive_stream(session, policy=policy, size=size)
         return ProbeStream(stream, stream.turn_count(), tuple(rules))
     # What cannot fire is left as placeholders: not fed, so not chunked either.
-    stream = derive_turns(session, planned[0], policy=policy, size=size, branch=planned[2])
+    stream = probe_kit.derive_turns(session, planned[0], policy=policy, size=size, branch=planned[2])
     muted = _mute(stream, planned[0])
     if muted is None:  # never expected: the turns are counted as derive_turns counts them
         stream = derive_stream(session, policy=policy, size=size)

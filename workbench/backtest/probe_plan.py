@@ -19,18 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from workbench.backtest.prefilter import PATTERN_WORD, ast_literal, collect_strings, literal_patterns, turn_filter
-from workbench.replay import (
-    FeedPlan,
-    LastRuleSet,
-    args_json,
-    compact_json,
-    entry_branch,
-    rule_sources,
-    rule_tool_gate,
-    thaw,
-    timestamp_ok,
-    tool_name_key,
-)
+from workbench.replay import LastRuleSet, probe_kit, thaw
 from workbench.rules import Rule
 from workbench.ttsr import LiteralKey as Key
 from workbench.ttsr import compile_rule_condition, engine_text, literal_index
@@ -187,7 +176,7 @@ class _ToolGate:
 
 
 def _tool_gate(rule: Rule, regex: bool) -> _ToolGate:
-    pairs, globs = rule_tool_gate(rule)
+    pairs, globs = probe_kit.rule_tool_gate(rule)
     scopes: list[tuple[str | None, tuple[str, ...] | None]] | None = None
     if pairs is not None:
         scopes = [(tool, None if glob is None else _glob_endings(glob)) for tool, glob in pairs]
@@ -257,7 +246,7 @@ def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
                 continue
             regex |= cond.literals or set()  # never None: ``turn_filter`` would have said so
         ast = {k for k in map(ast_literal, (p for p in literal_patterns(rule.ast_condition) if p.strip())) if k is not None}
-        in_text, in_thinking, in_tool = rule_sources(rule)
+        in_text, in_thinking, in_tool = probe_kit.rule_sources(rule)
         none: frozenset[Key] = frozenset()
         per_rule.append((frozenset(regex) if in_text else none, frozenset(regex) if in_thinking else none,
                          frozenset(regex | ast) if in_tool else none))
@@ -309,7 +298,7 @@ _Call = tuple[int, Any, Any]  # content index, tool name, arguments
 def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, str, list[_Call]]:
     """Text and thinking, what one assistant message's derived turn can hold in those buffers, and
     its tool calls (content index, name, arguments; their haystacks are ``_call_haystack``)."""
-    if not timestamp_ok(message.get("timestamp")):
+    if not probe_kit.timestamp_ok(message.get("timestamp")):
         raise _Unfit
     text: list[str] = []
     thinking: list[str] = []
@@ -344,10 +333,10 @@ def _call_haystack(args: Any, lits: _RuleLiterals) -> tuple[str, str]:
     (engine units; pieces joined with NUL, which no literal holds)."""
     rest: list[str] = []
     if lits.compact:
-        rest.append(compact_json(args))
+        rest.append(probe_kit.compact_json(args))
     if lits.strings:
         collect_strings(thaw(args), rest)
-    return args_json(args), "\0".join(rest)
+    return probe_kit.args_json(args), "\0".join(rest)
 
 
 def _start(index: _Presence, text: str, found: set[Key], reliable: bool = True) -> int | None:
@@ -366,17 +355,17 @@ class _Turns:
     """Per assistant message of the active branch, what to feed (``None``: nothing); and the
     positions of the rules one of whose literals some turn holds where they can match."""
 
-    plans: tuple[FeedPlan | None, ...]
+    plans: tuple[probe_kit.FeedPlan | None, ...]
     rules: frozenset[int]
     branch: tuple[Any, ...]  # the active branch's entries
 
 
 def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
     """Mirrors ``derive_stream`` (each assistant message is a turn); raises ``_Unfit``."""
-    plans: list[FeedPlan | None] = []
+    plans: list[probe_kit.FeedPlan | None] = []
     found: tuple[set[Key], set[Key]] = (set(), set())  # literals held in text, thinking
     in_tools: set[int] = set()  # rules one of whose literals a call they may see holds
-    branch = tuple(entry_branch(session, None))
+    branch = tuple(probe_kit.entry_branch(session, None))
     cwd = session.cwd if isinstance(getattr(session, "cwd", None), str) else ""
     cwd = cwd.replace("\\", "/")
     for entry in branch:
@@ -422,7 +411,7 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
                     # call, so the deltas are joined into the last one (one partial parse, not one each).
                     fed[at] = len(raw) if firing and firing <= lits.ast_only else start
                     in_tools.update(firing)
-        plans.append(FeedPlan(text_at, thinking_at, fed) if fed or text_at is not None or thinking_at is not None
+        plans.append(probe_kit.FeedPlan(text_at, thinking_at, fed) if fed or text_at is not None or thinking_at is not None
                      else None)
     rules = frozenset(i for i, keys in enumerate(lits.per_rule) if any(not f.isdisjoint(k) for f, k in zip(found, keys)))
     return _Turns(tuple(plans), rules | in_tools, branch)
@@ -432,7 +421,7 @@ def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[
     """The rules (positions) whose ``_ToolGate`` admits a call; ``None`` when every gate is open."""
     if lits.open_gates:
         return None
-    key = tool_name_key(name)
+    key = probe_kit.tool_name_key(name)
     seen = lits.by_name.get(key)
     if seen is None:
         seen = lits.by_name[key] = any(gate.scopes is None or any(tool is None or tool == key for tool, _ in gate.scopes)
@@ -454,7 +443,7 @@ def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[
     return hit
 
 
-def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[FeedPlan | None, ...], tuple[Rule, ...], tuple[Any, ...]] | None:
+def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[probe_kit.FeedPlan | None, ...], tuple[Rule, ...], tuple[Any, ...]] | None:
     """Per assistant message of the active branch what to feed (``None``: nothing), the rules that
     can fire somewhere (in order), and the branch's entries; ``None`` when the model does not decide."""
     lits = _rule_literals(rules)

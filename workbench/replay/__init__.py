@@ -33,34 +33,19 @@
   message cut into the outputs judged rules and ``/omfg`` see (each tool call per file, reply, reasoning).
 - ``interrupts(mode, source)``: whether an interrupt mode aborts on a source; ``not_registered(rule)``
   and ``ast_patterns(rule)``: why a rule can never fire, and its AST patterns.
-- What the backtest's probe (``workbench.backtest.probe``) builds on: ``derive_turns`` / ``FeedPlan`` /
-  ``PLACEHOLDER`` (a derived stream with what a probe does not feed left out), ``entry_branch``,
-  ``timestamp_ok``, ``says_stream``, ``args_json`` / ``compact_json`` (a call's arguments as streamed and
-  as checked at its end), ``parse_partial``, ``rule_sources``, ``rule_tool_gate`` and ``tool_name_key``
-  (what a rule can see, as the manager gates it), ``tool_surface`` (what the manager is asked about a
-  call at one delta: matcher paths, digest, per-file entries).
+- ``probe_kit``: the replay's own pieces the backtest's probe (``workbench.backtest.probe``) builds on
+  (deriving only what it feeds, a call's arguments as streamed and as checked, what a rule can see),
+  one module rather than names here.
 - ``templates`` arguments accept ``None`` (defaults), an ``(interrupt, reminder)`` pair or a mapping
   with ``interrupt`` / ``reminder`` keys (texts, or ``Path`` objects read with the engine's loader).
 """
 
 from __future__ import annotations
 
+from workbench.replay import probe_kit
 from workbench.replay.config import ReplayConfig, ReplaySource
 from workbench.replay.conversation import Conversation, Message, text_of
-from workbench.replay.derive import (
-    CHUNK_POLICIES,
-    PLACEHOLDER,
-    ChunkPolicy,
-    FeedPlan,
-    chunk_text,
-    derive_stream,
-    derive_turns,
-    entry_branch,
-    open_stream,
-    says_stream,
-    timestamp_ok,
-)
-from workbench.replay.engine import parse_partial, rule_sources, rule_tool_gate, tool_name_key, tool_surface
+from workbench.replay.derive import CHUNK_POLICIES, ChunkPolicy, chunk_text, derive_stream, open_stream
 from workbench.replay.events import (
     NO_CONTINUATION,
     ReplayEvent,
@@ -99,8 +84,6 @@ from workbench.replay.stream import (
     Stream,
     StreamEvent,
     StreamHeader,
-    args_json,
-    compact_json,
     event,
     make_stream,
     parse_event,
@@ -184,6 +167,7 @@ __all__ = [
     "open_stream",
     "parse_event",
     "parse_stream",
+    "probe_kit",
     "read_stream",
     "record_firings",
     "run_session",
@@ -194,18 +178,4 @@ __all__ = [
     "thaw",
     "wait_all",
     "write_stream",
-    # the backtest's probe
-    "PLACEHOLDER",
-    "FeedPlan",
-    "args_json",
-    "compact_json",
-    "derive_turns",
-    "entry_branch",
-    "parse_partial",
-    "rule_sources",
-    "rule_tool_gate",
-    "says_stream",
-    "timestamp_ok",
-    "tool_name_key",
-    "tool_surface",
 ]

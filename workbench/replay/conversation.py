@@ -8,7 +8,7 @@ Messages are plain dicts in the reference's ``AgentMessage`` shape, treated as r
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -116,7 +116,7 @@ class Conversation:
     def append(self, message: Message | LazyMessage) -> Conversation:
         return Conversation(self if self._length else None, message)
 
-    def extend(self, messages: list[Message | LazyMessage]) -> Conversation:
+    def extend(self, messages: Iterable[Message | LazyMessage]) -> Conversation:
         out = self
         for m in messages:
             out = out.append(m)

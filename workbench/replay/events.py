@@ -14,7 +14,7 @@ ReplayEventType = Literal["ttsr_triggered", "abort", "retry", "reminder", "injec
 StepStatus = Literal["live", "skipped", "ended"]
 NO_CONTINUATION = "interrupted, no recorded continuation"
 OTHER_CALL_REASON = "TTSR interrupt on another tool call"
-CheckHook = Callable[[Any, str, list[Rule]], None]
+CheckHook = Callable[[Any, str, list[Rule]], object]  # what a hook returns is not used
 
 
 @dataclass(frozen=True, slots=True)

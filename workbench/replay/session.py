@@ -6,6 +6,12 @@ abort the turn and retry on the *next recorded turn*, non-interrupting tool matc
 into that tool's result, non-interrupting prose matches become a deferred hidden follow-up. Judged
 rules (``question``) are asked of ``judge`` once a message completes (``workbench.replay.judge.queue``).
 Persistence goes into an in-memory copy of the session, never the original file.
+
+The session holds three collaborators, each given its inputs: ``checks`` (``replay/triggers.py``,
+what is asked of the manager for a delta or a finished call), ``triggers`` (the same module: the
+interrupt decision, pending rules, claims and queued follow-ups) and ``judging`` (the judge queue).
+It acts on their answers itself: aborts, retries and injections change its conversation, its session
+copy and its events.
 """
 
 from __future__ import annotations
@@ -16,24 +22,26 @@ from typing import Any, Literal, cast
 
 import workbench.replay.engine as engine
 from workbench.replay.config import ReplayConfig
-from workbench.replay.conversation import Conversation, LazyMessage
+from workbench.replay.conversation import Conversation, LazyMessage, Message
 from workbench.replay.events import (
+    NO_CONTINUATION,
+    OTHER_CALL_REASON,
     CheckHook,
     ReplayEvent,
     ReplayEventType,
     ReplayResult,
     StepStatus,
 )
-from workbench.replay.judge.queue import JudgedHandling
+from workbench.replay.judge.queue import JudgeQueue
 from workbench.replay.notifications import NoticeRule, Notification
 from workbench.replay.persistence import SessionCopy
-from workbench.replay.stream import Stream, StreamEvent, thaw
+from workbench.replay.stream import Stream, StreamEvent, compact_json, thaw
 from workbench.replay.streaming import StreamingMessage
-from workbench.replay.triggers import TriggerHandling
+from workbench.replay.triggers import ToolChecks, TriggerBook
 from workbench.rules import Rule, bucket_rules
 
 
-class SimulatedSession(TriggerHandling, JudgedHandling):
+class SimulatedSession:
     """One agent session replaying recorded events (forward only; the stepper snapshots it)."""
 
     def __init__(self, rules: Iterable[Rule], config: ReplayConfig | None = None, *, stream: Stream | None = None,
@@ -45,13 +53,11 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         self.cwd = config.where
         self.home = config.home
         self.edit_mode = config.tool_edit_mode
-        self.edit_modes: dict[str, dict[str, Any]] = {}  # stream key -> the mode a call was read with, and why
-        self.last_edit_mode: dict[str, Any] | None = None  # the latest of those readings (the stepper shows it)
-        self.emitted: dict[str, set[str]] = {}  # stream key -> rules announced this turn
         self.notifications: list[Notification] = []
         self._notice_open = False  # the last notice is still the transcript's last block
         self.manager = engine.new_manager(config.settings)
         self.settings = self.manager.get_settings()
+        self.checks = ToolChecks(self.manager, cwd=self.cwd, edit_mode=self.edit_mode)
         self.disabled = dict(disabled_rules or {})
         rules = [r for r in rules if r.name not in self.disabled]
         self._notice_rules = {r.name: NoticeRule.of(r) for r in rules}
@@ -64,30 +70,27 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
             agent_name=config.agent,
         )
         self.interrupt_template, self.reminder_template = engine.resolve_templates(config.templates)
+        self.triggers = TriggerBook(self.manager, self.settings, interrupt_template=self.interrupt_template,
+                                    cwd=self.cwd, home=self.home)
         self.copy = SessionCopy(config.resume, cwd=self.cwd)
         self.conversation: Conversation = Conversation.EMPTY.extend(self.copy.context_messages())
         restored = self.copy.injected_rule_names()
         if restored:
             self.manager.restore_injected(restored)
         self.streaming: StreamingMessage | None = None
-        self.pending: list[Rule] = []
-        self.abort_pending = False
-        self.tool_buckets: dict[str, list[Rule]] = {}
-        self.follow_ups: list[tuple[str, tuple[str, ...], int]] = []  # (content, rules, delivery id)
-        self.next_delivery_id = 0
         self.skipping = False
         self.awaiting_retry = False
         self.turn_had_tools = False
         self.status: str = "running"
         self.stream_calls = 0
         self.events: list[ReplayEvent] = []
-        self.on_check: CheckHook | None = None
         self.last_retry: tuple[Conversation, Conversation] | None = None
         self._remaining_turns: list[int] = []
         self._turn = -1
         # ``ttsr.judge: off`` (18.3) keeps judged rules inactive whatever judge was given.
         judge = None if self.settings.extra.get("judge") == "off" else config.judge
-        self._init_judging(judge, engine.warning_template(config.templates))
+        self.judging = JudgeQueue(judge, engine.warning_template(config.templates), manager=self.manager,
+                                  cwd=self.cwd, home=self.home, edit_mode=self.edit_mode, emit=self._emit)
         if stream is not None:
             self.expect(stream)
         self._step = -1
@@ -103,7 +106,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
 
     def feed(self, index: int, ev: StreamEvent) -> StepStatus:
         """Play one event; returns whether it was live, skipped (rest of an aborted turn) or ended."""
-        self._check_not_waiting()  # an ``ask`` judge holds the session until it is answered
+        self.judging.check_not_waiting()  # an ``ask`` judge holds the session until it is answered
         self._step = index
         if self.status != "running":
             return "ended"
@@ -121,9 +124,9 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
 
     def finish(self) -> ReplayResult:
         """End of the recording: deliver queued follow-ups and summarise."""
-        if self.follow_ups and self.status == "running":
+        if self.triggers.follow_ups and self.status == "running":
             self._deliver_follow_ups()
-        if self.asides and self.status == "running":
+        if self.judging.asides and self.status == "running":
             self._deliver_asides()  # an idle agent starts a turn for them
         if self.status == "running":
             self.status = "completed"
@@ -135,10 +138,10 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
             self.stream_calls,
             tuple(self.copy.new_entries),
             dict(self.disabled),
-            judge=self.judge.label if self.judge is not None else None,
-            judged_rules=tuple(self.judged_rule_names()),
-            judge_rounds=tuple(self.judge_rounds),
-            edit_modes=tuple(self.edit_modes.values()),
+            judge=self.judging.label,
+            judged_rules=tuple(self.judging.judged_rule_names()),
+            judge_rounds=tuple(self.judging.rounds),
+            edit_modes=tuple(self.checks.edit_modes.values()),
             notifications=tuple(self.notifications),
         )
 
@@ -158,11 +161,11 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
 
     def _on_turn_end(self, ev: StreamEvent) -> None:
         self.manager.increment_message_count()
-        self.emitted.clear()
+        self.triggers.emitted.clear()
         # Follow-ups reach the model when the agent would otherwise stop (no tool calls left).
-        if self.follow_ups and not self.turn_had_tools:
+        if self.triggers.follow_ups and not self.turn_had_tools:
             self._deliver_follow_ups()
-        if self.asides:
+        if self.judging.asides:
             self._deliver_asides()  # judged warnings join at the step boundary (after tool results)
 
     def _on_message_start(self, ev: StreamEvent) -> None:
@@ -190,7 +193,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         if not self.manager.has_rules():
             return
         ctx = engine.context(source)
-        self._handle(self._check(self.manager.check_delta, ev.delta or "", ctx), ctx, ev)
+        self._handle(self.checks.check(self.manager.check_delta, ev.delta or "", ctx), ctx, ev)
 
     def _on_toolcall_start(self, ev: StreamEvent) -> None:
         self._streaming(ev).start_tool(ev.content_index or 0, ev.id or "", ev.name or "")
@@ -208,15 +211,15 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
             return
         if block is None:  # no toolcall_start: the reference sees a bare tool context
             ctx = engine.context("tool")
-            self._handle(self._check(self.manager.check_delta, delta, ctx), ctx, ev)
+            self._handle(self.checks.check(self.manager.check_delta, delta, ctx), ctx, ev)
             return
         key = f"toolcall:{block.id}" if block.id else f"tool:{block.name}:{ev.content_index}"
         args = msg.partial_arguments(ev.content_index or 0)
-        surface = self._tool_surface(block.name, args, key)
+        surface = self.checks.surface(block.name, args, key)
         ctx = engine.context("tool", tool_name=block.name, file_paths=surface.paths, stream_key=key)
         # Regex conditions only: the agent (18.3.4 coordinator) runs ast-grep conditions once, on the
         # finalized call at ``toolcall_end`` (docs/architecture.md, "The simulated session").
-        self._handle(self._regex(surface, ctx, delta), ctx, ev)
+        self._handle(self.checks.regex(surface, ctx, delta), ctx, ev)
 
     def _on_message_end(self, ev: StreamEvent) -> None:
         msg = self._streaming(ev)
@@ -224,15 +227,15 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         final = msg.finalize(stop, ev.error_message)
         self.conversation = self.conversation.append(final)
         self.streaming = None
-        self._after_message_end(stop)
-        self._judge_completed(final, stop)
+        self.triggers.after_message_end(stop)
+        self.judging.completed(final, stop, step=self._step, turn=self._turn)
 
     def _on_tool_result(self, ev: StreamEvent) -> None:
         self._notice_open = False
         content = thaw(ev.content)
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
-        bucket = self.tool_buckets.pop(ev.tool_call_id or "", None)
+        bucket = self.triggers.tool_buckets.pop(ev.tool_call_id or "", None)
         if bucket:
             text = engine.render(self.reminder_template, bucket, cwd=self.cwd, home=self.home)
             names = tuple(r.name for r in bucket)
@@ -249,6 +252,240 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
                 "timestamp": self._ms(ev),
             }
         )
+
+    # -- the final check of a call, and what a match leads to -------------------------------------
+
+    def _final_tool_check(self, ev: StreamEvent) -> None:
+        """``toolcall_end``: the reference (18.3.x coordinator) checks the finalized call once more.
+
+        Tools with a digest or entries re-check that snapshot; the others check the serialized final
+        arguments (``JSON.stringify``), which also covers calls that arrived with no deltas at all. A
+        match here aborts with the call already complete, so the call gets the placeholder result
+        ``Tool execution was aborted: TTSR matched rule: <name>`` (siblings get the other-call text).
+        """
+        msg = self.streaming
+        if msg is None or not self.manager.has_rules():
+            return
+        index = ev.content_index or 0
+        block = next((b for b in msg.snapshot().blocks if b.index == index and b.kind == "toolCall"), None)
+        if block is None or not (block.id or block.name):
+            return
+        args = block.arguments if isinstance(block.arguments, Mapping) else {}
+        key = f"toolcall:{block.id}" if block.id else f"tool:{block.name}:{index}"
+        checks = self.checks
+        surface = checks.surface(block.name, args, key, final=True)
+        ctx = engine.context("tool", tool_name=block.name, file_paths=surface.paths, stream_key=key)
+        if surface.entries or surface.digest is not None:
+            matches = checks.regex(surface, ctx, "")
+        else:
+            final = compact_json(args)
+            matches = checks.check(self.manager.check_snapshot, final, ctx)
+        if self._handle(matches, ctx, ev):
+            return
+        # AST conditions run here and only here, as in the agent: on the finalized call's digest or
+        # per-file entries (a tool with neither gets no AST check), after the regex check, unless that
+        # interrupted. A match aborts with the call complete, so it gets the placeholder result.
+        if self.manager.has_ast_rules():
+            self._handle(checks.ast(surface, ctx), ctx, ev)
+
+    def _handle(self, matches: list[Rule], ctx: Any, ev: StreamEvent) -> bool:
+        """The trigger handler; True when it interrupted (the caller stops processing the event)."""
+        if not matches:
+            return False
+        book = self.triggers
+        # Not de-duplicated: a rule matching two files of one call is listed twice, in the event, the
+        # abort reason and the notice, as the coordinator passes its concatenated matches on.
+        names = tuple(r.name for r in matches)
+        key = ctx.stream_key
+        if book.should_interrupt(matches, ctx.source):
+            book.add_pending(matches)
+            book.abort_pending = True
+            call = key[len("toolcall:"):] if ctx.source == "tool" and key and key.startswith("toolcall:") else None
+            if book.first_announcement(key, names):
+                self._emit("ttsr_triggered", names, delta=ev.delta, source=ctx.source, stream_key=key,
+                           tool_call_id=call, interrupt=True)
+            self._abort(names, ctx, ev)
+            return True
+        if ctx.source == "tool" and key and key.startswith("toolcall:"):
+            call_id = key[len("toolcall:"):]
+            fresh = book.claim(call_id, matches)
+            if book.first_announcement(key, names):
+                self._emit("ttsr_triggered", names, delta=ev.delta, source="tool", stream_key=key,
+                           tool_call_id=call_id, interrupt=False, claimed=[r.name for r in fresh])
+            return False
+        book.add_pending(matches)  # deferred prose reminder: no event, not yet marked
+        return False
+
+    def _abort(self, names: tuple[str, ...], ctx: Any, ev: StreamEvent) -> None:
+        reason = f"TTSR matched rule: {names[0]}" if len(names) == 1 else f"TTSR matched rules: {', '.join(names)}"
+        call_id = None
+        if ctx.source == "tool" and ctx.stream_key and ctx.stream_key.startswith("toolcall:"):
+            call_id = ctx.stream_key[len("toolcall:"):]
+        msg = self._streaming(ev)
+        aborted, completed = msg.aborted(reason)
+        target_len = len(self.conversation)
+        self.conversation = self.conversation.append(aborted)
+        placeholders = []
+        for block in completed:
+            why = reason if call_id is None or block.id == call_id else OTHER_CALL_REASON
+            placeholders.append(block.id)
+            self.conversation = self.conversation.append(
+                {
+                    "role": "toolResult",
+                    "toolCallId": block.id,
+                    "toolName": block.name,
+                    "content": [{"type": "text", "text": f"Tool execution was aborted: {why}"}],
+                    "isError": True,
+                    "timestamp": self._ms(ev),
+                }
+            )
+        self._emit("abort", names, delta=ev.delta, source=ctx.source, stream_key=ctx.stream_key,
+                   tool_call_id=call_id, reason=reason, dropped_calls=[b.id for b in msg.incomplete_tools()],
+                   placeholder_results=placeholders)
+        self.streaming = None
+        self.triggers.after_message_end("aborted")
+        self.manager.increment_message_count()  # the aborted turn still ends (turn_end)
+        self.triggers.emitted.clear()
+        self.skipping = ev.type != "turn_end"
+        self._retry(target_len, ev)
+
+    def _retry(self, target_len: int, ev: StreamEvent) -> None:
+        book = self.triggers
+        book.abort_pending = False
+        book.tool_buckets.clear()
+        mode = self.settings.context_mode or "discard"
+        rules = book.take_pending()
+        names = tuple(r.name for r in rules)
+        keep = self.conversation
+        discard = self.conversation.truncate(target_len)
+        if mode == "discard":
+            self.conversation = discard
+        continuation = any(i > self._step for i in self._remaining_turns)
+        self._emit("retry", names, detail_mode=mode, continuation=continuation)
+        if rules:
+            message = self._inject(rules, ev, deferred=False)
+            # Both variants, whatever the configured mode, so the two can be compared side by side.
+            self.last_retry = (keep.append(message), discard.append(message))
+        else:  # every matched rule is reserved by a queued reminder: the retry carries no injection
+            self.last_retry = (keep, discard)
+        if continuation:
+            self.awaiting_retry = True
+        else:
+            self.status = NO_CONTINUATION
+
+    def _deliver_follow_ups(self) -> None:
+        for content, names, delivery_id in self.triggers.take_follow_ups():
+            self._inject_content(content, names, deferred=True, delivery_id=delivery_id)
+
+    def _inject(self, rules: Sequence[Rule], ev: StreamEvent, *, deferred: bool) -> Message:
+        content = engine.render(self.interrupt_template, rules, cwd=self.cwd, home=self.home)
+        return self._inject_content(content, tuple(r.name for r in rules), deferred=deferred)
+
+    def injection_message(self, content: str, names: Sequence[str], delivery_id: int | None = None) -> Message:
+        """The hidden custom message that carries rendered rules to the model (a deferred one also its ``deliveryId``)."""
+        details: dict[str, Any] = {"rules": list(names)}
+        if delivery_id is not None:
+            details["deliveryId"] = delivery_id
+        return {
+            "role": "custom",
+            "customType": "ttsr-injection",
+            "content": content,
+            "display": False,
+            "details": details,
+            "attribution": "agent",
+            "timestamp": self._ms(None),
+        }
+
+    def _inject_content(self, content: str, names: tuple[str, ...], *, deferred: bool,
+                        delivery_id: int | None = None) -> Message:
+        ms = self._ms(None)
+        message = self.injection_message(content, names, delivery_id)
+        self.conversation = self.conversation.append(message)
+        self.copy.append_custom_message(message)
+        self.manager.mark_injected_by_names(list(names))
+        self.copy.append_injection(names, ms)
+        self._emit("injection", names, content=content, deferred=deferred)
+        return message
+
+    # -- what the stepper and the hooks read of the collaborators ------------------------------------
+
+    @property
+    def on_check(self) -> CheckHook | None:
+        """Called after every check with (context, the manager method's name, the matches)."""
+        return self.checks.on_check
+
+    @on_check.setter
+    def on_check(self, hook: CheckHook | None) -> None:
+        self.checks.on_check = hook
+
+    @property
+    def last_checked_text(self) -> str:
+        """The text of the latest check (the stepper explains AST misses on it)."""
+        return self.checks.last_checked_text
+
+    @property
+    def edit_modes(self) -> dict[str, dict[str, Any]]:
+        """Stream key -> the edit mode a call was read with, and why."""
+        return self.checks.edit_modes
+
+    @property
+    def last_edit_mode(self) -> dict[str, Any] | None:
+        """The latest edit-mode reading (the stepper shows it, and clears it before each event)."""
+        return self.checks.last_edit_mode
+
+    @last_edit_mode.setter
+    def last_edit_mode(self, value: dict[str, Any] | None) -> None:
+        self.checks.last_edit_mode = value
+
+    @property
+    def pending(self) -> list[Rule]:
+        """Rules matched and waiting for the retry's injection or a deferred reminder."""
+        return self.triggers.pending
+
+    @property
+    def tool_buckets(self) -> dict[str, list[Rule]]:
+        """Tool call id -> rules claimed for its result (folded in as a reminder)."""
+        return self.triggers.tool_buckets
+
+    @property
+    def follow_ups(self) -> list[tuple[str, tuple[str, ...], int]]:
+        """Deferred reminders queued (content, rules, delivery id) for the agent's next stop."""
+        return self.triggers.follow_ups
+
+    # -- judged rules (the session's ``judging``, workbench.replay.judge.queue) ---------------------
+
+    @property
+    def judge(self) -> Any:
+        """The judge judged rules are asked of (``None``: they are never delivered)."""
+        return self.judging.judge
+
+    @property
+    def judge_rounds(self) -> list[Any]:
+        """The judge queue of each completed message judged so far (``JudgeRound``)."""
+        return self.judging.rounds
+
+    @property
+    def judge_waiting(self) -> Any:
+        """The request an ``ask`` judge waits on, or ``None``."""
+        return self.judging.waiting
+
+    def judged_rule_names(self) -> list[str]:
+        return self.judging.judged_rule_names()
+
+    def resume_judging(self, answers: Sequence[Any] | Mapping[str, Any]) -> None:
+        """Answer the request an ``ask`` judge waits on and go on judging the message's other outputs."""
+        self.judging.resume(answers)
+
+    def _deliver_asides(self) -> None:
+        """The judged warnings join the conversation as hidden custom messages (``deliverAs: "aside"``)."""
+        for content, names in self.judging.take_asides():
+            message = self.injection_message(content, names)
+            self.conversation = self.conversation.append(message)
+            self.copy.append_custom_message(message)
+            # Persisting the message records the rules as injected again, as the agent's message_end does.
+            self.manager.mark_injected_by_names(list(names))
+            self.copy.append_injection(names, self._ms(None))
+            self._emit("injection", names, content=content, deferred=True, judged=True)
 
     # -- helpers ----------------------------------------------------------------------------------
 
@@ -275,7 +512,7 @@ class SimulatedSession(TriggerHandling, JudgedHandling):
         return self.copy.write(path)
 
     def pending_names(self) -> tuple[str, ...]:
-        return tuple(r.name for r in self.pending)
+        return tuple(r.name for r in self.triggers.pending)
 
     def _emit(self, type: ReplayEventType, rules: tuple[str, ...], **kw: Any) -> None:
         fixed = {k: kw.pop(k) for k in ("delta", "source", "stream_key", "tool_call_id", "reason", "content") if k in kw}

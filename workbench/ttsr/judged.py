@@ -7,7 +7,8 @@ scope, inside the rule's globs, past the repeat gate and, when the rule also has
 asks every candidate's question; the rules answered yes (probability >= ``JUDGED_RULE_THRESHOLD``) are
 ``claim``ed (marked injected so a second verdict cannot deliver them twice) and delivered as a
 non-interrupting warning. Asking is the session's business (``workbench.replay.judge.queue``); this module
-holds the engine half, mixed into ``TtsrManager``.
+holds the engine half as functions of the manager's registry, repeat gate and warning sink, which
+``TtsrManager``'s judged methods call.
 
 Content sent to the judge is cut to ``JUDGED_CONTENT_MAX_TOKENS``. The reference counts tokens with
 its native ``Jev`` tokenizer (``pi-natives countTokens``), which this project cannot ship; the count
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,124 +102,87 @@ def token_prefix(text: str, max_tokens: int = JUDGED_CONTENT_MAX_TOKENS,
     return text[:lo]
 
 
-# -- the manager half ------------------------------------------------------------------------------
+# -- the manager's judged half ---------------------------------------------------------------------
+
+# What ``TtsrManager`` does for judged rules, as functions of what they read: the manager's registry
+# (``entries``, name -> ``RuleEntry`` in registration order), its repeat gate (``can_trigger``) and its
+# warning sink (``warn``). The manager's methods of the same meaning call them; this module holds no
+# state and names nothing of the manager's.
+
+Warn = Callable[[str, dict[str, Any]], None]
 
 
-class JudgedRules:
-    """``TtsrManager`` methods for judged rules; uses the manager's registry and records."""
+def has_judged(entries: Mapping[str, RuleEntry]) -> bool:
+    """True when some registered rule is judged."""
+    return any(e.question is not None for e in entries.values())
 
-    # State and methods of the manager this is mixed into (declared for readers and type checkers).
-    _rules: dict[str, RuleEntry]
-    _records: dict[str, Any]
-    _settings: TtsrSettings
-    _settings_source: SettingsSource
-    _next_condition_id: int
-    _can_match_text: bool
-    _can_match_thinking: bool
-    _gate_cache: dict[tuple[Any, ...], Any]
-    rejections: dict[str, str]
-    diagnostics: list[Any]
-    _can_trigger: Callable[[str], bool]
-    _warn: Callable[[str, dict[str, Any]], None]
-    mark_injected: Callable[[Iterable[Any]], None]
-    reset_buffer: Callable[[], None]
-    add_rule: Callable[[Any], bool]
 
-    def has_judged_rules(self) -> bool:
-        """True when the manager is enabled and some registered rule is judged."""
-        return self._settings.is_enabled and any(e.question is not None for e in self._rules.values())
+def judged_rules(entries: Mapping[str, RuleEntry]) -> list[Any]:
+    """The registered judged rules, in registration order."""
+    return [e.rule for e in entries.values() if e.question is not None]
 
-    def get_judged_rules(self) -> list[Any]:
-        """The registered judged rules, in registration order."""
-        return [e.rule for e in self._rules.values() if e.question is not None]
 
-    def judged_candidates(self, content: str, ctx: MatchContext) -> list[JudgedCandidate]:
-        """Judged rules to ask about one completed output, in registration order."""
-        if not self.has_judged_rules():
-            return []
-        text = content if isinstance(content, str) else ""
-        out: list[JudgedCandidate] = []
-        for name, entry in self._rules.items():
-            if entry.question is None or not self._can_trigger(name):
-                continue
-            if not entry.scope.allows(ctx) or not entry.passes_globs(ctx):
-                continue
-            if not self._passes_prefilter(entry, text, ctx):
-                continue
-            out.append(JudgedCandidate(entry.rule, entry.question))
-        return out
+def candidates(entries: Mapping[str, RuleEntry], content: str, ctx: MatchContext, *,
+               can_trigger: Callable[[str], bool], warn: Warn) -> list[JudgedCandidate]:
+    """Judged rules to ask about one completed output, in registration order."""
+    text = content if isinstance(content, str) else ""
+    out: list[JudgedCandidate] = []
+    for name, entry in entries.items():
+        if entry.question is None or not can_trigger(name):
+            continue
+        if not entry.scope.allows(ctx) or not entry.passes_globs(ctx):
+            continue
+        if not passes_prefilter(entry, text, ctx, warn):
+            continue
+        out.append(JudgedCandidate(entry.rule, entry.question))
+    return out
 
-    def explain_judged(self, content: str, ctx: MatchContext) -> dict[str, str | None]:
-        """Per judged rule: why it is not a candidate for this output (the first gate that fails),
-        or ``None`` when it is one. Pure apart from AST warnings, like ``judged_candidates``."""
-        out: dict[str, str | None] = {}
-        enabled = self._settings.is_enabled
-        for name, entry in self._rules.items():
-            if entry.question is None:
-                continue
-            if not enabled:
-                out[name] = "manager disabled"
-            elif not self._can_trigger(name):
-                out[name] = "repeat gate: already delivered"
-            elif (why := entry.scope.explain(ctx)) is not None:
-                out[name] = why
-            elif not entry.passes_globs(ctx):
-                out[name] = f"path gate: no glob matched {list(entry.globs or [])}"
-            elif not self._passes_prefilter(entry, content if isinstance(content, str) else "", ctx):
-                out[name] = "pre-filter: no condition or astCondition matched the output"
-            else:
-                out[name] = None
-        return out
 
-    def _passes_prefilter(self, entry: RuleEntry, content: str, ctx: MatchContext) -> bool:
-        """No pre-filter passes; else a regex over the whole output, else an AST pattern on a tool
-        output whose path gives a language (the reference's ``#passesPrefilter``)."""
-        if not entry.prefilter and not entry.prefilter_ast:
-            return True
-        if any(cond.test(content) for cond in entry.prefilter):
-            return True
-        lang = language_for(ctx.file_paths) if ctx.source == "tool" else None
-        if lang is None or not entry.prefilter_ast:
-            return False
-        try:
-            return ast_match(entry.prefilter_ast, content, lang)
-        except UnsupportedLanguage as exc:
+def explain(entries: Mapping[str, RuleEntry], content: str, ctx: MatchContext, *, enabled: bool,
+            can_trigger: Callable[[str], bool], warn: Warn) -> dict[str, str | None]:
+    """Per judged rule: why it is not a candidate for this output (the first gate that fails),
+    or ``None`` when it is one. Pure apart from AST warnings, like ``candidates``."""
+    out: dict[str, str | None] = {}
+    for name, entry in entries.items():
+        if entry.question is None:
+            continue
+        if not enabled:
+            out[name] = "manager disabled"
+        elif not can_trigger(name):
+            out[name] = "repeat gate: already delivered"
+        elif (why := entry.scope.explain(ctx)) is not None:
+            out[name] = why
+        elif not entry.passes_globs(ctx):
+            out[name] = f"path gate: no glob matched {list(entry.globs or [])}"
+        elif not passes_prefilter(entry, content if isinstance(content, str) else "", ctx, warn):
+            out[name] = "pre-filter: no condition or astCondition matched the output"
+        else:
+            out[name] = None
+    return out
 
-            self._warn(MSG_AST_FAILED, {"patterns": list(entry.prefilter_ast), "lang": lang, "error": str(exc)})
-            return False
 
-    def claim(self, rules: Iterable[Any]) -> list[Any]:
-        """Rules from a yes verdict that may still be delivered, marked injected now."""
-        claimed = [r for r in rules or () if self._can_trigger(_name(r))]
-        self.mark_injected(claimed)
-        return claimed
+def passes_prefilter(entry: RuleEntry, content: str, ctx: MatchContext, warn: Warn) -> bool:
+    """No pre-filter passes; else a regex over the whole output, else an AST pattern on a tool
+    output whose path gives a language (the reference's ``#passesPrefilter``)."""
+    if not entry.prefilter and not entry.prefilter_ast:
+        return True
+    if any(cond.test(content) for cond in entry.prefilter):
+        return True
+    lang = language_for(ctx.file_paths) if ctx.source == "tool" else None
+    if lang is None or not entry.prefilter_ast:
+        return False
+    try:
+        return ast_match(entry.prefilter_ast, content, lang)
+    except UnsupportedLanguage as exc:
 
-    def replace_rules(self, rules: Iterable[Any]) -> set[str]:
-        """Replace the registry with ``rules`` (hot reload); returns the names registered.
+        warn(MSG_AST_FAILED, {"patterns": list(entry.prefilter_ast), "lang": lang, "error": str(exc)})
+        return False
 
-        Injection records of names still registered are kept, the others dropped, except while the
-        manager is disabled (nothing registers then, and the records wait for it to be enabled).
-        Buffers are reset. Warnings from registering the new rules join ``diagnostics``.
-        """
-        # The mixin only ever lives inside a TtsrManager, whose constructor takes the settings source.
-        replacement: Any = type(self)(self._settings_source)  # type: ignore[call-arg]
-        replacement._next_condition_id = self._next_condition_id
-        for rule in rules or ():
-            replacement.add_rule(rule)
-        registered = set(replacement._rules)
-        self._rules = dict(replacement._rules)
-        self._next_condition_id = replacement._next_condition_id
-        self._can_match_text = replacement._can_match_text
-        self._can_match_thinking = replacement._can_match_thinking
-        self.rejections = dict(replacement.rejections)
-        self._gate_cache.clear()
-        self.diagnostics.extend(replacement.diagnostics)
-        self.reset_buffer()
-        if self._settings.is_enabled:
-            self._records = {n: r for n, r in self._records.items() if n in registered}
-        return registered
+
+def claimable(rules: Iterable[Any], can_trigger: Callable[[str], bool]) -> list[Any]:
+    """Rules from a yes verdict that may still be delivered (the caller marks them injected)."""
+    return [r for r in rules or () if can_trigger(_name(r))]
 
 
 def _name(rule: Any) -> Any:
     return rule.get("name") if isinstance(rule, dict) else getattr(rule, "name", None)
-

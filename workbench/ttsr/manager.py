@@ -17,11 +17,12 @@ from typing import Any
 
 from workbench.errors import Diagnostic
 from workbench.rules.jsstring import js_trim
+from workbench.ttsr import judged
 from workbench.ttsr.ast import UnsupportedLanguage, ast_match_each, language_for
 from workbench.ttsr.ast_literals import Presence
 from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition
 from workbench.ttsr.context import InjectionGap, InjectionRecord, MatchContext
-from workbench.ttsr.judged import JudgedRules, SettingsSource, question_of
+from workbench.ttsr.judged import JudgedCandidate, SettingsSource, question_of
 from workbench.ttsr.messages import MSG_AST_FAILED, MSG_INVALID_REGEX, MSG_INVALID_SCOPE_TOKEN, MSG_SCOPE_EXCLUDES_ALL
 from workbench.ttsr.rule_entry import RuleEntry
 from workbench.ttsr.scope import build_scope, normalized_tool_name
@@ -87,7 +88,7 @@ def _num(value: Any) -> int | float:
     return number
 
 
-class TtsrManager(JudgedRules):
+class TtsrManager:
     """The engine. Method names follow the reference in snake_case."""
 
     def __init__(self, settings: TtsrSettings | Mapping[str, Any] | SettingsSource | None = None) -> None:
@@ -353,6 +354,57 @@ class TtsrManager(JudgedRules):
     def injection_records(self) -> dict[str, InjectionRecord]:
         """name -> (last_injected_at, journal_coords), in record order (for the stepper)."""
         return dict(self._records)
+
+    # -- judged rules (workbench.ttsr.judged) ---------------------------------------------------------
+    def has_judged_rules(self) -> bool:
+        """True when the manager is enabled and some registered rule is judged."""
+        return self._settings.is_enabled and judged.has_judged(self._rules)
+
+    def get_judged_rules(self) -> list[Any]:
+        """The registered judged rules, in registration order."""
+        return judged.judged_rules(self._rules)
+
+    def judged_candidates(self, content: str, ctx: MatchContext) -> list[JudgedCandidate]:
+        """Judged rules to ask about one completed output, in registration order."""
+        if not self.has_judged_rules():
+            return []
+        return judged.candidates(self._rules, content, ctx, can_trigger=self._can_trigger, warn=self._warn)
+
+    def explain_judged(self, content: str, ctx: MatchContext) -> dict[str, str | None]:
+        """Per judged rule: why it is not a candidate for this output (the first gate that fails),
+        or ``None`` when it is one. Pure apart from AST warnings, like ``judged_candidates``."""
+        return judged.explain(self._rules, content, ctx, enabled=self._settings.is_enabled,
+                              can_trigger=self._can_trigger, warn=self._warn)
+
+    def claim(self, rules: Iterable[Any]) -> list[Any]:
+        """Rules from a yes verdict that may still be delivered, marked injected now."""
+        claimed = judged.claimable(rules, self._can_trigger)
+        self.mark_injected(claimed)
+        return claimed
+
+    def replace_rules(self, rules: Iterable[Any]) -> set[str]:
+        """Replace the registry with ``rules`` (hot reload); returns the names registered.
+
+        Injection records of names still registered are kept, the others dropped, except while the
+        manager is disabled (nothing registers then, and the records wait for it to be enabled).
+        Buffers are reset. Warnings from registering the new rules join ``diagnostics``.
+        """
+        replacement = type(self)(self._settings_source)
+        replacement._next_condition_id = self._next_condition_id
+        for rule in rules or ():
+            replacement.add_rule(rule)
+        registered = set(replacement._rules)
+        self._rules = dict(replacement._rules)
+        self._next_condition_id = replacement._next_condition_id
+        self._can_match_text = replacement._can_match_text
+        self._can_match_thinking = replacement._can_match_thinking
+        self.rejections = dict(replacement.rejections)
+        self._gate_cache.clear()
+        self.diagnostics.extend(replacement.diagnostics)
+        self.reset_buffer()
+        if self._settings.is_enabled:
+            self._records = {n: r for n, r in self._records.items() if n in registered}
+        return registered
 
     # -- introspection for the stepper --------------------------------------------------------------
     @property

@@ -19,7 +19,7 @@ from workbench.replay import CHUNK_POLICIES, ReplayConfig
 from workbench.rules import AGENT_EDIT_MODES, AgentSettings, agent_from_session, read_agent_settings
 from workbench.sessions import FLAVOR_BUTTONS, flavour_aliases
 from workbench.tree import FILTER_MODES
-from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
+from workbench.ttsr import CONTEXT_MODES, DEFAULT_SETTINGS, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 from workbench.ui.replay_model import ReplayModel
 from workbench.ui.roots import STREAM_SUFFIX, ServedRoots
 from workbench.ui.ruleset import RuleSet
@@ -68,10 +68,11 @@ class AppState(param.Parameterized):
     stream = param.String(default="", doc="Stream file for the stepper; empty = derived from the open session.")
     chunking = param.Selector(default="words", objects=list(CHUNK_POLICIES), doc="How a derived stream is chunked.")
     rules_dir = param.String(default="", doc="Folder whose rules the stepper and rules tab use.")
-    context_mode = param.Selector(default="discard", objects=list(CONTEXT_MODES))
-    interrupt_mode = param.Selector(default="always", objects=list(INTERRUPT_MODES))
-    repeat_mode = param.Selector(default="once", objects=list(REPEAT_MODES))
-    repeat_gap = param.Integer(default=10, bounds=(0, 1000))
+    # The replay's settings start at the manager's defaults (the agent's ttsr table, rules/agent_settings.py).
+    context_mode = param.Selector(default=DEFAULT_SETTINGS["contextMode"], objects=list(CONTEXT_MODES))
+    interrupt_mode = param.Selector(default=DEFAULT_SETTINGS["interruptMode"], objects=list(INTERRUPT_MODES))
+    repeat_mode = param.Selector(default=DEFAULT_SETTINGS["repeatMode"], objects=list(REPEAT_MODES))
+    repeat_gap = param.Integer(default=DEFAULT_SETTINGS["repeatGap"], bounds=(0, 1000))
     edit_mode = param.Selector(default="auto", objects=list(AGENT_EDIT_MODES),
                                doc="How edit tool calls are read (auto: each call's mode from its arguments).")
     agent = param.String(default="", doc="The agent the rules' agents: are checked against (empty: from the "

@@ -9,7 +9,7 @@ the background runner (``ui/background.py``) when served, and only while the tab
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 from typing import Any
 
 import panel as pn
@@ -26,7 +26,6 @@ from workbench.ui.entry_html import esc, table_html
 from workbench.ui.graph import legend_marker
 from workbench.ui.notify import reporting
 from workbench.ui.replay_model import load_source, open_session
-from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
 
@@ -156,17 +155,14 @@ class TimelineView(Viewer):
         self.ensure()
 
     @classmethod
-    def from_paths(cls, source: Any, rules_dir: Any = None) -> TimelineView:
-        """A timeline of a session or stream file (notebooks): the file's folder is served."""
+    def from_paths(cls, source: str | os.PathLike[str], rules_dir: str | os.PathLike[str] | None = None,
+                   **settings: Any) -> TimelineView:
+        """A timeline for a notebook cell: ``source`` is a ``*.stream.jsonl`` file or a session file.
 
-
-        src = Path(source).expanduser().resolve()
-        rules = Path(rules_dir).expanduser().resolve() if rules_dir else None
-        roots = [src.parent] + ([rules] if rules is not None and src.parent not in rules.parents else [])
-        state = AppState(ServedRoots.of(roots), tab="timeline")
-        kind = "stream" if src.name.endswith(".stream.jsonl") else "session"
-        state.param.update(**{kind: state.roots.display(src)}, rules_dir=str(rules) if rules is not None else "")
-        return cls(state=state)
+        The served roots are the folders of ``source`` and ``rules_dir``; ``settings`` are AppState
+        parameters (``context_mode="keep"``, ``chunking="fixed"``, …), as ``StepperView.from_paths``.
+        """
+        return cls(state=AppState.for_file(source, rules_dir, tab="timeline", **settings))
 
     # -- building --------------------------------------------------------------------------------
     def _mark_dirty(self) -> None:

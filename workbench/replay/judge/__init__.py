@@ -9,7 +9,7 @@ assistant message (docs/judged-rules.md). The package's modules, in the order a 
   endpoint); ``judge_from_option`` builds one from the ``--judge`` value.
 - ``queue``: how the simulated session asks. ``completed_outputs`` cuts a finished message into the
   outputs judged rules see; ``JudgeItem`` / ``JudgeRound`` are the judge queue of one message; and
-  ``JudgedHandling`` is the session's part that asks and delivers the verdicts as warnings.
+  ``JudgeQueue`` is the session's collaborator that asks and queues the verdicts as warnings.
 - ``tally``: what judged rules cost and caught over many sessions (``tally_session``, ``summarize``,
   ``JudgedBacktest``), for the backtest; ``judge_line`` names the judge in the output.
 - ``rule_examples``: a judged rule's examples (``workbench rules test``): the scripted judge an

@@ -21,7 +21,7 @@ Where the replay has to choose what the reference leaves to timing:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -149,34 +149,39 @@ class _Work:
     done: list[JudgeItem] = field(default_factory=list)
 
 
-class JudgedHandling:
-    """The judged-rule half of ``SimulatedSession`` (a mixin, as ``TriggerHandling`` is)."""
+class JudgeQueue:
+    """The judged-rule part of a ``SimulatedSession``, held by it as ``judging``.
 
-    manager: Any
-    cwd: str
-    home: str | None
-    edit_mode: str | None
-    copy: Any
-    conversation: Any
-    judge: Judge | None
-    warning_template: str
-    judge_rounds: list[JudgeRound]
-    asides: list[tuple[str, tuple[str, ...]]]
-    _judge_work: _Work | None
-    _turn: int
-    _step: int
+    Given what it reads: the session's ``manager`` (candidates and claims), where the session runs
+    (``cwd``, ``home``, ``edit_mode``), the ``judge`` and the ``warning_template``; and ``emit``, the
+    session's event recorder, for the ``ttsr_triggered`` event a delivered verdict announces. It
+    holds its own state: the rounds judged so far, the round being judged (an ``ask`` judge may wait
+    in it) and the warnings (``asides``) waiting for the next step boundary, which the session
+    delivers (``take_asides``).
+    """
 
-    def _init_judging(self, judge: Judge | None, warning_template: str | None) -> None:
+    def __init__(self, judge: Judge | None, warning_template: str | None, *, manager: Any, cwd: str,
+                 home: str | None, edit_mode: str | None, emit: Callable[..., None]) -> None:
         self.judge = judge
         self.warning_template = warning_template or DEFAULT_WARNING_TEMPLATE
-        self.judge_rounds = []
-        self.asides = []
-        self._judge_work = None
+        self.manager = manager
+        self.cwd = cwd
+        self.home = home
+        self.edit_mode = edit_mode
+        self._emit = emit
+        self.rounds: list[JudgeRound] = []
+        self.asides: list[tuple[str, tuple[str, ...]]] = []
+        self._work: _Work | None = None
 
     @property
-    def judge_waiting(self) -> JudgeRequest | None:
+    def label(self) -> str | None:
+        """The judge's label; ``None`` when no judge is configured."""
+        return self.judge.label if self.judge is not None else None
+
+    @property
+    def waiting(self) -> JudgeRequest | None:
         """The request an ``ask`` judge waits on, or ``None``."""
-        work = self._judge_work
+        work = self._work
         if work is None or not work.done or work.done[-1].status != "waiting":
             return None
         return work.done[-1].request
@@ -184,28 +189,39 @@ class JudgedHandling:
     def judged_rule_names(self) -> list[str]:
         return [r.name for r in self.manager.get_judged_rules()]
 
-    def _judge_completed(self, message: Mapping[str, Any], stop: str) -> None:
+    def completed(self, message: Mapping[str, Any], stop: str, *, step: int, turn: int) -> None:
         """``#judgeCompletedMessage``: aborted and failed messages never took effect, so never judged."""
         if stop in ("aborted", "error") or not self.manager.has_judged_rules():
             return
         outputs = completed_outputs(message, cwd=self.cwd, edit_mode=self.edit_mode)
         pending = [(o, self.manager.judged_candidates(o.content, o.ctx)) for o in outputs]
-        self._judge_work = _Work(self._step, self._turn, pending)
-        self._run_judging()
+        self._work = _Work(step, turn, pending)
+        self._run()
 
-    def resume_judging(self, answers: Sequence[Any] | Mapping[str, Any]) -> None:
+    def resume(self, answers: Sequence[Any] | Mapping[str, Any]) -> None:
         """Answer the request an ``ask`` judge waits on and go on judging the message's other outputs."""
-        request = self.judge_waiting
+        request = self.waiting
         if request is None or not isinstance(self.judge, AskJudge):
             raise JudgeError("no judge is waiting for an answer")
         self.judge.supply(request, answers)
-        work = self._judge_work
+        work = self._work
         assert work is not None
         work.done.pop()  # the waiting item; its output is still first in ``pending``, asked again below
-        self._run_judging()
+        self._run()
 
-    def _run_judging(self) -> None:
-        work = self._judge_work
+    def check_not_waiting(self) -> None:
+        """Raise ``JudgePending`` while an ``ask`` judge waits: the session is held until it is answered."""
+        request = self.waiting
+        if request is not None:
+            raise JudgePending(request)
+
+    def take_asides(self) -> list[tuple[str, tuple[str, ...]]]:
+        """The warnings queued for the next step boundary, (content, rule names) each; the queue empties."""
+        queued, self.asides = self.asides, []
+        return queued
+
+    def _run(self) -> None:
+        work = self._work
         assert work is not None
         while work.pending:
             output, candidates = work.pending[0]
@@ -217,15 +233,14 @@ class JudgedHandling:
             work.pending.pop(0)
             work.done.append(item)
         self._publish(work)
-        self._judge_work = None
+        self._work = None
 
     def _publish(self, work: _Work) -> None:
-        label = self.judge.label if self.judge is not None else None
-        round_ = JudgeRound(work.step, work.turn, label, tuple(work.done))
-        if self.judge_rounds and self.judge_rounds[-1].step == work.step:
-            self.judge_rounds[-1] = round_
+        round_ = JudgeRound(work.step, work.turn, self.label, tuple(work.done))
+        if self.rounds and self.rounds[-1].step == work.step:
+            self.rounds[-1] = round_
         else:
-            self.judge_rounds.append(round_)
+            self.rounds.append(round_)
 
     def _judge_output(self, output: JudgedOutput, candidates: list[JudgedCandidate], index: int,
                       work: _Work) -> JudgeItem:
@@ -271,24 +286,7 @@ class JudgedHandling:
         names = tuple(r.name for r in rules)
         by_rule = {c.rule.name: p for c, p in zip(candidates, probabilities)}
         content = render_rules(rules, self.warning_template, cwd=self.cwd, home=self.home, subject=output.subject)
-        self._emit("ttsr_triggered", names, source=ctx.source, stream_key=key, tool_call_id=call,  # type: ignore[attr-defined]
+        self._emit("ttsr_triggered", names, source=ctx.source, stream_key=key, tool_call_id=call,
                    interrupt=False, judged=True, subject=output.subject,
                    probabilities={n: by_rule[n] for n in names})
         self.asides.append((content, names))
-
-    def _deliver_asides(self) -> None:
-        """The warnings join the conversation as hidden custom messages (``deliverAs: "aside"``)."""
-        queued, self.asides = self.asides, []
-        for content, names in queued:
-            message = self.injection_message(content, names)  # type: ignore[attr-defined]
-            self.conversation = self.conversation.append(message)
-            self.copy.append_custom_message(message)
-            # Persisting the message records the rules as injected again, as the agent's message_end does.
-            self.manager.mark_injected_by_names(list(names))
-            self.copy.append_injection(names, self._ms(None))  # type: ignore[attr-defined]
-            self._emit("injection", names, content=content, deferred=True, judged=True)  # type: ignore[attr-defined]
-
-    def _check_not_waiting(self) -> None:
-        request = self.judge_waiting
-        if request is not None:
-            raise JudgePending(request)
