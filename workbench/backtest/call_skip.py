@@ -70,6 +70,7 @@ from workbench.ttsr import (
     condition_matches,
     engine_text,
     literal_index,
+    parse_partial_json,
     rule_str_list,
 )
 
@@ -331,7 +332,7 @@ class CallShadow:
         self.stable: str | None = None
         self._stable_tests: list[int] | None = None
         if not self.raw:
-            value = PartialJsonParser().feed(self.raw_text)
+            value = parse_partial_json(self.raw_text)  # (what a parser fed every delta ends with)
             self.final = value if isinstance(value, Mapping) else {}
             self.stable = _stable_text(name, self.final, edit_mode)
         self.parser = PartialJsonParser()
