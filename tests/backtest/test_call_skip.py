@@ -350,6 +350,33 @@ def _stream(rng: random.Random) -> str:
     return "\n".join(json.dumps(x) for x in lines) + "\n"
 
 
+def test_a_call_whose_id_is_reused_later_in_the_message_is_not_joined(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # The patch's first delta is checked raw on ``toolcall:b`` (no file yet), the later ones on its
+    # file's key; the bash call that reuses the id appends its raw deltas to what ``toolcall:b``
+    # holds. Joining the patch's deltas would leave that key empty and move the bash hit's offset.
+    lines = [{"type": "stream", "version": 1, "cwd": "/proj"},
+             {"type": "user_message", "content": [{"type": "text", "text": "go"}]},
+             {"type": "turn_start"}, {"type": "message_start", "role": "assistant", "timestamp": 1},
+             {"type": "toolcall_start", "contentIndex": 0, "id": "b", "name": "apply_patch"},
+             {"type": "toolcall_delta", "contentIndex": 0, "delta": '{"input": "*** Begin Patch\\n*** U'},
+             {"type": "toolcall_delta", "contentIndex": 0, "delta": 'pdate File: README.md\\n@@\\n+x\\n*** End Patch"}'},
+             {"type": "toolcall_end", "contentIndex": 0,
+              "arguments": {"input": "*** Begin Patch\n*** Update File: README.md\n@@\n+x\n*** End Patch"}},
+             {"type": "toolcall_start", "contentIndex": 1, "id": "b", "name": "bash"},
+             {"type": "toolcall_delta", "contentIndex": 1, "delta": '{"command": "ls'},
+             {"type": "toolcall_delta", "contentIndex": 1, "delta": ' foo"}'},
+             {"type": "toolcall_end", "contentIndex": 1, "arguments": {"command": "ls foo"}},
+             {"type": "message_end", "stopReason": "toolUse"}, {"type": "turn_end"}]
+    path = tmp_path / "reuse.stream.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    rules = [_rule("foo", condition=("foo",), scope=("tool:bash",))]
+    joined = _outcomes([str(path)], rules, True, monkeypatch)
+    full = _outcomes([str(path)], rules, False, monkeypatch)
+    assert [h.rule for h in full[0].hits] == ["foo"]
+    assert joined == full
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_join_equals_the_delta_by_delta_feed_on_recorded_streams(tmp_path: Path, seed: int,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
