@@ -40,10 +40,12 @@ def _rule(name: str, **kw) -> Rule:
 # ones, patterns that span lines or match the empty text, with and without flags.
 PATTERNS = [r"foo$", r"(?m)foo$", r"\bbar\b", r"x(?!y)", r"(?=.*q)z", r"\bnew\s+(Set|Map)\b", r"ba\B", r"foo",
             r"new Promise\(", r"a\s*=\s*1", r"(?m)^\s*print\(", r"\{\s*return [^;{}\n]+;?\s*\}", r"(?i)TODO(?!\()",
-            r"end\n\s*$", r"q*", r"[\s\S]{40}", r"(a)\1b", r"(?<=x)y", r"(?<!x)y\b", r"\d{3}(?=\D)", r"$"]
+            r"end\n\s*$", r"q*", r"[\s\S]{40}", r"(a)\1b", r"(?<=x)y", r"(?<!x)y\b", r"\d{3}(?=\D)", r"$",
+            # top-level alternations (split by the join), one half not monotone
+            r"foo$|\{\s*return", r"(?m)\bbar\b|x\s*=>\s*[^{\n]+$", r"[|$]|\bSet\b", r"(a|b)\b|q(?!y)"]
 WORDS = ["foo", "bar", "barn", "x", "xy", "z", "q", "new", "Set", "Settings", "Map", "Mapping", "Promise(",
          "a", "=", "1", "print(", "{", "return", "v;", "}", "TODO", "TODO(", "end\n", "\n", " ", "ba", "bad",
-         "123", "12a", "y", "aab", "const", "=>"]
+         "123", "12a", "y", "aab", "const", "=>", "|", "$", "x =>"]
 SCOPES = [None, ("tool",), ("tool:write",), ("tool:edit",), ("tool:write(*.ts)",), ("tool:edit(src/**)",),
           ("text", "tool:bash"), ("thinking",)]
 
@@ -214,6 +216,59 @@ def test_monotone_patterns_stay_matched_when_text_is_appended(seed: int) -> None
                 assert cond.test(text + more), (cond.pattern, text, more)
 
 
+# The bundled ts-no-tiny-functions condition, the case the split is for.
+TINY_PATTERN = (r"(?m)\{\s*return [^;{}\n]+;?\s*\}|\b(?:const|let|var)\s+[\w$]+\s*=\s*(\([^)]*\)|"
+                r"[a-zA-Z_$][\w$]*)\s*=>\s*[^{\n]+$")
+
+
+def test_relaxed_and_split_patterns() -> None:
+    relaxed, split = call_skip.relaxed_pattern, call_skip.split_alternatives
+    assert relaxed(r"\bnew\s+(Set|Map)\b") == r"new\s+(Set|Map)"
+    assert relaxed(r"(?m)foo$") == "(?m)foo"
+    assert relaxed(r"[\b$]x\B") == r"[\b$]x"  # in a class: a backspace and a dollar, kept
+    assert relaxed(r"[]\b") == "[]" and relaxed(r"[^]$") == "[^]"  # JS: ``]`` right after ``[`` closes it
+    for unsafe in [r"(a)\1b", r"\k<n>", r"x(?!y)", r"(?=a)b", r"(?<=x)y", r"(?<!x)y", "a\\", "[a"]:
+        assert relaxed(unsafe) is None, unsafe
+    assert relaxed(r"(?:a)(?<n>b)$") == "(?:a)(?<n>b)"
+    assert split(TINY_PATTERN) == [r"(?m)\{\s*return [^;{}\n]+;?\s*\}",
+                                   r"(?m)\b(?:const|let|var)\s+[\w$]+\s*=\s*(\([^)]*\)|[a-zA-Z_$][\w$]*)\s*=>\s*[^{\n]+$"]
+    assert split("(?i)a|b|") == ["(?i)a", "(?i)b", "(?i)"]
+    assert split("[|]|x") == ["[|]", "x"] and split("[]|]") == ["[]", "]"] and split(r"\|x") == [r"\|x"]
+    for whole in ["(a|b)", r"(a)|\1", "abc"]:
+        assert split(whole) == [whole]
+    # The bundled rule: its halves are told apart (one monotone), and the other half is relaxed.
+    tests = call_skip.call_tests((_rule("tiny", condition=(TINY_PATTERN,), scope=("tool:write(*.ts)",)),))
+    assert [t.monotone for t in tests] == [True, False] and tests[1].relaxed is not None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_relaxation_matches_whatever_the_pattern_matches_and_a_split_is_the_whole(seed: int) -> None:
+    # What the join rests on: a text none of whose prefixes the pattern matches may be skipped when
+    # the relaxation (monotone) does not match the text; and an alternation matches iff one of its
+    # alternatives does.
+    rng = random.Random(70 + seed)
+    patterns = PATTERNS + [TINY_PATTERN, r"\b(?:const|let)\s+\w+\s*=>\s*[^{\n]+$", r"(?m)^x$|^y\b", r"a\b|\Bb|c$"]
+    pairs = []
+    for p in patterns:
+        relaxed = call_skip.relaxed_pattern(p)
+        pairs.append((compile_rule_condition(p), None if relaxed is None else compile_rule_condition(relaxed),
+                      [compile_rule_condition(q) for q in call_skip.split_alternatives(p)]))
+    assert sum(r is not None for _, r, _ in pairs) >= 12 and sum(len(s) > 1 for _, _, s in pairs) >= 5
+    relaxed_only = 0
+    for _ in range(300):
+        text = _code(rng)
+        cut = rng.randint(0, len(text))
+        for cond, relaxed, parts in pairs:
+            assert cond.test(text) == any(q.test(text) for q in parts), (cond.pattern, text)
+            if relaxed is not None:
+                assert call_skip.is_monotone(relaxed), relaxed.pattern
+                if cond.test(text[:cut]):
+                    assert relaxed.test(text), (cond.pattern, text, cut)
+                elif relaxed.test(text) and not cond.test(text):
+                    relaxed_only += 1
+    assert relaxed_only > 0  # the relaxation is a superset, not the pattern again
+
+
 def _value(rng: random.Random, depth: int = 0):  # type: ignore[no-untyped-def]
     pick = rng.random()
     if pick < 0.45 or depth > 2:
@@ -294,6 +349,33 @@ def _stream(rng: random.Random) -> str:
         lines.append({"type": "message_end", "stopReason": "toolUse"})
         lines.append({"type": "turn_end"})
     return "\n".join(json.dumps(x) for x in lines) + "\n"
+
+
+def test_a_call_whose_id_is_reused_later_in_the_message_is_not_joined(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # The patch's first delta is checked raw on ``toolcall:b`` (no file yet), the later ones on its
+    # file's key; the bash call that reuses the id appends its raw deltas to what ``toolcall:b``
+    # holds. Joining the patch's deltas would leave that key empty and move the bash hit's offset.
+    lines = [{"type": "stream", "version": 1, "cwd": "/proj"},
+             {"type": "user_message", "content": [{"type": "text", "text": "go"}]},
+             {"type": "turn_start"}, {"type": "message_start", "role": "assistant", "timestamp": 1},
+             {"type": "toolcall_start", "contentIndex": 0, "id": "b", "name": "apply_patch"},
+             {"type": "toolcall_delta", "contentIndex": 0, "delta": '{"input": "*** Begin Patch\\n*** U'},
+             {"type": "toolcall_delta", "contentIndex": 0, "delta": 'pdate File: README.md\\n@@\\n+x\\n*** End Patch"}'},
+             {"type": "toolcall_end", "contentIndex": 0,
+              "arguments": {"input": "*** Begin Patch\n*** Update File: README.md\n@@\n+x\n*** End Patch"}},
+             {"type": "toolcall_start", "contentIndex": 1, "id": "b", "name": "bash"},
+             {"type": "toolcall_delta", "contentIndex": 1, "delta": '{"command": "ls'},
+             {"type": "toolcall_delta", "contentIndex": 1, "delta": ' foo"}'},
+             {"type": "toolcall_end", "contentIndex": 1, "arguments": {"command": "ls foo"}},
+             {"type": "message_end", "stopReason": "toolUse"}, {"type": "turn_end"}]
+    path = tmp_path / "reuse.stream.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    rules = [_rule("foo", condition=("foo",), scope=("tool:bash",))]
+    joined = _outcomes([str(path)], rules, True, monkeypatch)
+    full = _outcomes([str(path)], rules, False, monkeypatch)
+    assert [h.rule for h in full[0].hits] == ["foo"]
+    assert joined == full
 
 
 @pytest.mark.parametrize("seed", range(4))

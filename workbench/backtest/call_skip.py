@@ -34,6 +34,14 @@ each delta's buffers as the session grows them, without the manager:
   argument is parsed at all. For ``write``, and for ``edit`` read in the ``replace`` mode, the
   buffers from some delta on are all prefixes of one known text (``_stable_text``); when no
   condition may match it, nothing after that delta is looked at.
+* A condition that is a top-level alternation is asked alternative by alternative
+  (``split_alternatives``: a text matches ``A|B`` iff it matches ``A`` or ``B``), so each half is
+  classified on its own; and a condition that is not monotone is first asked through its monotone
+  relaxation (``relaxed_pattern``: ``$``, ``\b``, ``\B`` left out, which can only add matches): a
+  text the relaxation does not match has no prefix the condition matches. In the bundled
+  ``ts-no-tiny-functions`` the ``{ return ... }`` half is monotone and searched in a window, and the
+  relaxation of the ``=> ...$`` half rules out most calls, where the whole pattern was searched
+  over the whole buffer at every delta.
 * After a firing the question is asked again for the rest of the call, leaving out the rules that
   fired in the turn: the recorder keeps only a rule's first firing per turn, and in probe mode a
   match changes nothing another rule's checks see (``probe._play_visits``).
@@ -47,6 +55,7 @@ them not monotone, and holds the two properties above (monotone patterns; partia
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -61,10 +70,11 @@ from workbench.ttsr import (
     condition_matches,
     engine_text,
     literal_index,
+    parse_partial_json,
     rule_str_list,
 )
 
-__all__ = ["CallShadow", "CallTest", "call_tests", "first_possible", "is_monotone"]
+__all__ = ["CallShadow", "CallTest", "call_tests", "first_possible", "is_monotone", "relaxed_pattern"]
 
 
 def is_monotone(cond: Any) -> bool:
@@ -72,26 +82,143 @@ def is_monotone(cond: Any) -> bool:
     return bool(cond.shape.monotonic) and "(?=" not in cond.pattern
 
 
+_LEADING_FLAGS = re.compile(r"\(\?[ims]+\)")  # only such a group becomes flags (``conditions.split_flags``)
+
+
+def split_alternatives(pattern: str) -> list[str]:
+    """The top-level alternatives of ``pattern``, each with its leading flag group; ``[pattern]``
+    when it has one, or holds a backreference (whose group numbers a split would change).
+
+    Exact for "does the text match": at every start the alternation tries each alternative on its
+    own, so a text has a match of ``A|B`` iff it has one of ``A`` or of ``B``. Split, each
+    alternative gets its own classification: in ``ts-no-tiny-functions`` the ``{ return ... }``
+    half is monotone (and searched in a window), the ``=> ...$`` half is not, but its relaxation
+    rules most calls out."""
+    lead = _LEADING_FLAGS.match(pattern)
+    head = lead.end() if lead is not None else 0
+    parts: list[str] = []
+    start, depth, in_class, i, n = head, 0, False, head, len(pattern)
+    while i < n:
+        ch = pattern[i]
+        if ch == "\\":
+            if i + 1 < n and (pattern[i + 1].isdigit() and pattern[i + 1] != "0" or pattern[i + 1] == "k"):
+                return [pattern]
+            i += 2
+            continue
+        if in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+            if pattern.startswith("^", i + 1):
+                i += 1
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        elif ch == "|" and depth == 0:
+            parts.append(pattern[start:i])
+            start = i + 1
+        i += 1
+    if not parts or depth != 0 or in_class:
+        return [pattern]
+    parts.append(pattern[start:])
+    return [pattern[:head] + part for part in parts]
+
+
+def relaxed_pattern(pattern: str) -> str | None:
+    r"""``pattern`` without its ``$``, ``\b`` and ``\B`` assertions, or ``None`` when it holds anything
+    that makes leaving them out unsafe to reason about (a backreference, any lookaround, an inline
+    group other than ``(?:`` / ``(?<name>``, an assertion followed by a quantifier, a trailing ``\``).
+
+    Why it is a sound over-approximation: an assertion consumes nothing, so a successful path of the
+    pattern through a text (its choices and the positions it consumes) is a successful path of the
+    pattern without the assertion; with no backreference and no lookaround nothing else depends on
+    it (captures decide nothing, and JavaScript's empty-iteration check compares positions only).
+    So whatever text the pattern matches, the relaxed one matches too. ``^`` stays: it reads only
+    what comes before it. Annex B syntax (the reference compiles without the ``u`` flag): ``\b`` in
+    a class is a backspace and ``$`` there a dollar, kept; ``]`` right after ``[`` or ``[^`` closes
+    the class (``[]``, ``[^]``)."""
+    lead = _LEADING_FLAGS.match(pattern)
+    i = lead.end() if lead is not None else 0
+    out = [pattern[:i]]
+    n = len(pattern)
+    in_class = False
+    while i < n:
+        ch = pattern[i]
+        if ch == "\\":
+            if i + 1 >= n:
+                return None
+            e = pattern[i + 1]
+            if e.isdigit() and e != "0" or e == "k":
+                return None  # a backreference (or a legacy octal escape: not worth telling apart)
+            if not in_class and e in "bB":
+                if i + 2 < n and pattern[i + 2] in "*+?{":
+                    return None
+                i += 2
+                continue
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            if ch == "]":
+                in_class = False
+            out.append(ch)
+            i += 1
+            continue
+        if ch == "[":
+            in_class = True
+            out.append(ch)
+            i += 1
+            if pattern.startswith("^", i):
+                out.append("^")
+                i += 1
+            continue
+        if ch == "(" and pattern.startswith("?", i + 1):
+            if pattern.startswith(":", i + 2):
+                out.append("(?:")
+                i += 3
+                continue
+            if pattern.startswith("<", i + 2) and not pattern.startswith(("<=", "<!"), i + 2):
+                out.append("(?<")
+                i += 3
+                continue
+            return None
+        if ch == "$":
+            if i + 1 < n and pattern[i + 1] in "*+?{":
+                return None
+            i += 1
+            continue
+        out.append(ch)
+        i += 1
+    return "".join(out) if not in_class else None
+
+
 @dataclass(frozen=True, slots=True)
 class CallTest:
     """One regex condition asked whether a buffer may match it: the regex itself when monotone,
-    else its required literals (``literals`` ``None`` and not monotone: always possible)."""
+    else its monotone relaxation (``relaxed``, see ``relaxed_pattern``) after its required literals
+    (``literals`` and ``relaxed`` ``None`` and not monotone: always possible)."""
 
     rule: str
     cond: Any
     monotone: bool
     literals: Any
+    relaxed: Any = None
 
     def possible(self, text: str) -> bool:
         return self.possible_units(engine_text(text))
 
     def possible_units(self, units: str) -> bool:
-        """``possible`` of a text given in engine units (``engine_text``)."""
+        """``possible`` of a text given in engine units (``engine_text``): ``False`` only when no
+        prefix of the text can match (a monotone pattern that does not match the text matches no
+        prefix of it; nor does a pattern whose monotone relaxation does not)."""
         if self.monotone:
             return bool(self.cond.test_engine(units))
-        if self.literals is None:
-            return True
-        return bool(self.literals.found_in(units))
+        if self.literals is not None and not self.literals.found_in(units):
+            return False
+        if self.relaxed is not None:
+            return bool(self.relaxed.test_engine(units))
+        return True
 
 
 def _possible(tests: Sequence[CallTest], text: str) -> list[int]:
@@ -105,15 +232,33 @@ def _tests(rules: tuple[Rule, ...]) -> tuple[CallTest, ...]:
     for rule in rules:
         if not probe_kit.rule_sources(rule)[2]:
             continue  # never asked about a tool call
-        for pattern in rule_str_list(rule.condition):
+        for whole in rule_str_list(rule.condition):
             try:
-                cond = compile_rule_condition(pattern)
+                compile_rule_condition(whole)
             except Exception:  # noqa: BLE001 - the manager skips an invalid condition: it never matches
                 continue
-            monotone = is_monotone(cond)
-            lits = None if monotone or not cond.literals else literal_index(cond.literals)
-            out.append(CallTest(rule.name, cond, monotone, lits))
+            alternatives = split_alternatives(whole)
+            try:
+                conds = [compile_rule_condition(p) for p in alternatives]
+            except Exception:  # noqa: BLE001 - an alternative that does not compile alone: keep it whole
+                alternatives, conds = [whole], [compile_rule_condition(whole)]
+            for pattern, cond in zip(alternatives, conds):
+                monotone = is_monotone(cond)
+                lits = None if monotone or not cond.literals else literal_index(cond.literals)
+                out.append(CallTest(rule.name, cond, monotone, lits, None if monotone else _relaxed(pattern)))
     return tuple(out)
+
+
+def _relaxed(pattern: str) -> Any:
+    """The compiled monotone relaxation of ``pattern`` (``relaxed_pattern``), or ``None``."""
+    relaxed = relaxed_pattern(pattern)
+    if relaxed is None:
+        return None
+    try:
+        cond = compile_rule_condition(relaxed)
+    except Exception:  # noqa: BLE001 - e.g. a quantifier left with nothing to repeat: no relaxation
+        return None
+    return cond if is_monotone(cond) else None
 
 
 # Once per rule set (a backtest plays one rule set over every session).
@@ -187,7 +332,7 @@ class CallShadow:
         self.stable: str | None = None
         self._stable_tests: list[int] | None = None
         if not self.raw:
-            value = PartialJsonParser().feed(self.raw_text)
+            value = parse_partial_json(self.raw_text)  # (what a parser fed every delta ends with)
             self.final = value if isinstance(value, Mapping) else {}
             self.stable = _stable_text(name, self.final, edit_mode)
         self.parser = PartialJsonParser()

@@ -194,6 +194,7 @@ def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[i
                and all(r.interrupt_mode == "never" for r in sim.manager.get_rules()))
     k, n = 0, len(visit)
     ids: set[str] = set()  # the call ids started since the manager's buffers were last reset
+    reused = _reused_ids(events, visit, mute) if _CALL_SKIP else set()
     while k < n:
         i = visit[k]
         ev = events[i]
@@ -210,7 +211,7 @@ def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[i
             continue
         fresh = bool(ev.id) and ev.id not in ids  # no earlier call left a buffer under its keys
         ids.add(ev.id or "")
-        if muted or not fresh:
+        if muted or not fresh or k - 1 in reused:
             continue
         end = k  # the call's deltas that follow its start, all fed (a recorded stream may interleave calls)
         while end < n and events[visit[end]].type == "toolcall_delta" and events[visit[end]].content_index == ev.content_index \
@@ -240,6 +241,27 @@ def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[i
             if not probing:
                 break  # only the first join: a match may change what later checks see
         k += done
+
+
+def _reused_ids(events: Sequence[Any], visit: Sequence[int], mute: Sequence[bool] | None) -> set[int]:
+    """The positions in ``visit`` of the fed ``toolcall_start`` events whose id a later call starts
+    with again before the manager's buffers are reset (a fed ``message_start`` / ``turn_start``).
+    Such a call is fed delta by delta: the later call extends the buffers left under the shared
+    keys (a raw delta is appended to whatever the key holds), and a join leaves other buffers there
+    (a recorded stream may reuse an id; ``tests/backtest/test_call_skip.py`` has such streams)."""
+    out: set[int] = set()
+    later: set[str] = set()
+    for k in range(len(visit) - 1, -1, -1):
+        ev = events[visit[k]]
+        if mute is not None and mute[visit[k]]:
+            continue
+        if ev.type in ("message_start", "turn_start"):
+            later.clear()
+        elif ev.type == "toolcall_start" and ev.id:
+            if ev.id in later:
+                out.add(k)
+            later.add(ev.id)
+    return out
 
 
 # Private switch for tests and the benchmark: the probe without the tool-call join (``call_skip``).
