@@ -56,7 +56,9 @@ HOLDS = ("import panel as pn\n"
          " for v, _root, d, _comm in pn.state._views.values()])\n"
          # what the kernel holds as the views' state: did the click arrive (the notebook's names)?
          "try:\n    print('tree filter', tree_view.state.filter, '| stepper step', stepper_view.state.step)\n"
-         "except Exception as exc:\n    print('no view state:', exc)\n")
+         "except Exception as exc:\n    print('no view state:', exc)\n"
+         # a failing callback becomes a notification, which a notebook keeps in the process's history
+         "from workbench.ui.notify import history\nprint('notifications', history()[-8:])\n")
 
 # The browser's half of each view's connection: Panel's CommManager model per view, whether it holds
 # a comm to the kernel, and what it has buffered (events wait there for the kernel's acknowledgement).
