@@ -20,6 +20,7 @@ from workbench.rules import AGENT_EDIT_MODES, AgentSettings, agent_from_session,
 from workbench.sessions import FLAVOR_BUTTONS, flavour_aliases
 from workbench.tree import FILTER_MODES
 from workbench.ttsr import CONTEXT_MODES, DEFAULT_SETTINGS, INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
+from workbench.ui.notebook_comms import in_kernel, route_to_main_shell
 from workbench.ui.replay_model import ReplayModel
 from workbench.ui.roots import STREAM_SUFFIX, ServedRoots
 from workbench.ui.ruleset import RuleSet
@@ -92,6 +93,8 @@ class AppState(param.Parameterized):
 
     def __init__(self, roots: ServedRoots, *, store: Any = None, **params: Any) -> None:
         super().__init__(**params)
+        if in_kernel():  # a view in a notebook: its events on the kernel's main thread (ui/notebook_comms.py)
+            route_to_main_shell()
         self.roots = roots
         self.store = store
         self._ruleset: Any = None
