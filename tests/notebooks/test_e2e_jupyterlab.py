@@ -50,6 +50,12 @@ KERNEL_SAYS = """async ([code, ms]) => {
   const bound = new Promise(resolve => setTimeout(() => resolve('no answer'), ms));
   return `${await Promise.race([future.done.then(() => 'answered'), bound])}: ${out}`;
 }"""
+# Where the branch graph's ring (the selected entry) is drawn in the browser.
+RING = """() => {
+  for (const doc of window.Bokeh.documents)
+    for (const m of doc.all_models) if (m.name === 'wb-selected-node') return JSON.stringify([...m.data.y]);
+  return 'no ring';
+}"""
 WATCH_THREAD = ("import threading\n_wb_threads = []\n"
                 "tree_view.state.param.watch(lambda e: _wb_threads.append(threading.current_thread().name), 'filter')\n"
                 "print('watching')")
@@ -294,9 +300,16 @@ def test_quickstart_runs_and_its_views_respond(page, lab, report_view_failure):
     threads = page.evaluate(KERNEL_SAYS, ["print('filter handled on', sorted(set(_wb_threads)))", 30_000])
     assert "filter handled on ['MainThread']" in threads, threads
 
-    # a tree row: the kernel's answer marks it selected
+    # a tree row: the kernel's answer marks it selected, and the branch graph's ring moves to it (a
+    # direct change to the figure, which a notebook's browser gets only when it is pushed)
+    ring_before = page.evaluate(RING)
     rows.nth(1).click()
     expect(rows.nth(1)).to_have_class(re.compile(r"\bwb-selected\b"))
+
+    def ring_moved() -> None:
+        assert page.evaluate(RING) != ring_before, f"the graph's ring stayed at {ring_before}"
+
+    expect_to_pass(ring_moved)
 
     # a step in the stepper view of the same notebook
     position = page.locator(".wb-step-position")

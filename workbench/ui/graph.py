@@ -218,7 +218,7 @@ def build_figure(
         ls = ColumnDataSource(dict(x=[lay.xs[i] + 0.18 for i in labelled], y=[lay.ys[i] for i in labelled],
                                    t=[f"[{nodes.data['label'][i]}]" for i in labelled]))
         p.text("x", "y", text="t", source=ls, text_font_size="10px", text_color="#8250df", text_baseline="middle")
-    selected = ColumnDataSource(dict(x=[], y=[]))
+    selected = ColumnDataSource(dict(x=[], y=[]), name="wb-selected-node")  # the ring; tests find it by name
     p.scatter("x", "y", source=selected, size=16, fill_alpha=0, line_color=ACTIVE, line_width=3,
               legend_label="selected", name=RING)
     legend_marker(p, "selected", size=16, fill_alpha=0, line_color=ACTIVE, line_width=3)

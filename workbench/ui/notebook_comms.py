@@ -59,3 +59,13 @@ def in_kernel() -> bool:
 
     shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
     return getattr(shell, "kernel", None) is not None
+
+
+def push_edits(pane: Any) -> None:
+    """Send what was changed directly on ``pane``'s Bokeh models (a graph's ring, a timeline's data) to
+    a notebook's browser. A served page sends such changes itself; a notebook sends only the changes
+    Panel makes, so without this they stay in the kernel (Panel's ``push_notebook``; a no-op where
+    the pane is not shown in a notebook)."""
+    import panel as pn
+
+    pn.io.push_notebook(pane)

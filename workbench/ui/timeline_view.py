@@ -24,6 +24,7 @@ from workbench.sessions import usage_totals
 from workbench.ui.background import Background, Task
 from workbench.ui.entry_html import esc, table_html
 from workbench.ui.graph import legend_marker
+from workbench.ui.notebook_comms import push_edits
 from workbench.ui.notify import reporting
 from workbench.ui.replay_model import load_source, open_session
 from workbench.ui.state import AppState
@@ -242,11 +243,13 @@ class TimelineView(Viewer):
             self.plot.object = self.figure
         else:
             refill(self.figure, shown)
+            push_edits(self.plot)
 
     def _move_cursor(self) -> None:
         if self.figure is not None:
             for span in self.figure.select({"type": Span}):
                 span.location = self.state.step
+            push_edits(self.plot)
 
     # -- clicking --------------------------------------------------------------------------------
     def _on_tap(self, event: Any) -> None:

@@ -19,6 +19,7 @@ from workbench.sessions import append_label
 from workbench.ui import graph as graph_mod
 from workbench.ui.background import Background, Task
 from workbench.ui.entry_html import ACTIVE_BUTTON, esc
+from workbench.ui.notebook_comms import push_edits
 from workbench.ui.notify import notify, reporting
 from workbench.ui.roots import ServedRoots
 from workbench.ui.session_doc import SessionDoc, hidden_match, row_view
@@ -567,6 +568,7 @@ class TreeView(Viewer):
         graph = self._graph
         if entry is not None and graph is not None and graph.covers(entry.id):
             graph_mod.in_document(graph.figure, lambda: graph.mark(entry.id))
+            push_edits(self.graph)
 
     def __panel__(self) -> pn.viewable.Viewable:
         # the "N/M shown" counter sits with the key help, under the filters: beside them it ran into the
