@@ -20,6 +20,16 @@ def test_replace_is_a_line_diff_of_old_and_new():
     assert (d.files[0].added, d.files[0].removed) == (1, 1)
 
 
+def test_pis_edit_tool_is_a_line_diff_of_its_old_and_new_text():
+    # pi's edit tool is {path, oldText, newText} (every edit call of a pi session): the same diff as
+    # omp's replace, not an empty file part
+    d = edit_diff("edit", {"path": "/w/a.ts", "oldText": "a\n  get m(): M[];\nb", "newText": "a\n  get m(): AM[];\nb"})
+    assert d.mode == "replace" and d.files[0].path == "/w/a.ts" and d.files[0].old_known
+    assert _rows(d) == [("context", "a"), ("removed", "  get m(): M[];"), ("added", "  get m(): AM[];"), ("context", "b")]
+    # a new text alone (the old one not streamed yet) is all added lines
+    assert _rows(edit_diff("edit", {"path": "a.ts", "newText": "x"})) == [("added", "x")]
+
+
 def test_replace_batch_form_marks_each_replacement():
     d = edit_diff("edit", {"path": "a.py", "edits": [{"old_string": "a", "new_string": "b"},
                                                      {"old_string": "c", "new_string": "d", "replace_all": True}]})

@@ -62,3 +62,25 @@ def test_markdown_reads_the_file_with_its_detected_flavour():
     as_auto = conversation_markdown(session, flavor="auto")
     assert as_auto == conversation_markdown(session, flavor="omp18")
     assert as_auto != conversation_markdown(session, flavor="omp")
+
+
+def test_markdown_shows_the_compaction_summary_the_model_reads_and_pis_edits_as_diffs(tmp_path: Path) -> None:
+    # a pi file (v3): the context at the leaf opens with the compaction's summary, which the Markdown
+    # printed as an empty heading; pi's edit tool ({path, oldText, newText}) printed no diff
+    records = [
+        {"type": "session", "version": 3, "id": "p", "timestamp": "2026-11-30T10:00:00Z", "cwd": "/p"},
+        {"type": "message", "id": "u", "parentId": None, "timestamp": "2026-11-30T10:00:00Z",
+         "message": {"role": "user", "content": "old question"}},
+        {"type": "compaction", "id": "c", "parentId": "u", "timestamp": "2026-11-30T10:00:01Z",
+         "summary": "## Goal\nrename <Foo>", "firstKeptEntryId": "u", "tokensBefore": 1000},
+        {"type": "message", "id": "a", "parentId": "c", "timestamp": "2026-11-30T10:00:02Z",
+         "message": {"role": "assistant", "model": "m1", "content": [
+             {"type": "toolCall", "id": "t1", "name": "edit",
+              "arguments": {"path": "src/a.ts", "oldText": "const Foo = 1;", "newText": "const Bar = 1;"}}]}},
+    ]
+    path = tmp_path / "pi.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    md = conversation_markdown(load_session(path), flavor="pi")
+    assert "### compactionSummary\n\n<details><summary>compaction summary</summary>" in md
+    assert "## Goal\nrename <Foo>" in md  # in a fence: code, as the agent wrote it
+    assert "**`src/a.ts`** (edit, +1 −1)\n\n```diff\n-const Foo = 1;\n+const Bar = 1;\n```" in md

@@ -62,3 +62,35 @@ def test_export_redacts_the_page_and_never_the_file(tmp_path: Path, capsys: pyte
     page = out.read_text(encoding="utf-8")
     assert report["total"] == 2 and SECRETS["api-key"] not in page and "jane" not in page
     assert hashlib.sha256(session.read_bytes()).hexdigest() == before
+
+
+def _unguarded(redactor: Redactor, text: str) -> str:
+    """Every pattern applied in order, as written (the reference the guarded redaction must equal)."""
+    for kind, rx in redactor._compiled:
+        text = rx.sub(f"[redacted:{kind}]", text)
+    return text
+
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
+# texts each guard must let through: every kind, bearer in any case, both spellings of a Windows home
+TRICKY = [*SECRETS.values(), "BEARER abcdefgh12345678", "bEaReR abcdefgh12345678", "C:\\Users\\Jane\\x",
+          '"C:\\\\Users\\\\Jane\\\\x"', "github_pat_" + "a1" * 12, "gho_" + "b" * 24, "ASIA" + "Q" * 16,
+          "AIza" + "x" * 35, "/Users/jane/.pi", "mail me: a@b.io", "no secret here", ""]
+
+
+def test_the_guards_skip_only_texts_a_pattern_cannot_match() -> None:
+    # the substring guards make the redaction fast; the replaced text and the counts must be those of
+    # every pattern applied to every text
+    redactor = Redactor(("ACME-[0-9]+",))
+    lines = [line for p in sorted(SAMPLES.glob("*.jsonl")) for line in p.read_text(encoding="utf-8").splitlines()]
+    texts = TRICKY + [f"{a} {b}" for a in TRICKY for b in TRICKY[:4]] + lines
+    out, found = redactor.redact(texts)
+    assert out == [_unguarded(redactor, t) for t in texts]
+    assert found.occurrences == sum(_unguarded(redactor, t).count("[redacted:") - t.count("[redacted:") for t in texts)
+
+
+def test_a_repeated_text_is_counted_at_every_repeat() -> None:
+    out, found = Redactor().redact(["mail a@b.io", "mail a@b.io", {"k": "mail a@b.io"}])
+    assert out == ["mail [redacted:email]"] * 2 + [{"k": "mail [redacted:email]"}]
+    assert found.occurrences == 3 and found.counts == {"email": 1}
+    assert list(found.preview()) == ["email: a@b.io (x3)"]

@@ -159,3 +159,20 @@ def test_the_usage_tab_charts_the_groups_and_totals_the_cost(page, url, corpus, 
     expect(page.locator(".wb-usage-table .tabulator-row").first).to_contain_text("2026-10-01")
     expect(summary).to_contain_text("by day: 45 group(s)")
     shot(page, "usage")
+
+
+def test_a_hit_opened_from_far_down_the_page_shows_the_tree_from_the_top(clean_page, url, corpus):
+    # the window kept the Sessions tab's scroll: the opened tree's header and tabs were off screen
+    page = clean_page
+    page.goto(url)
+    box = page.locator(".wb-global-search input")
+    box.press_sequentially("done with step 1 of task 77")
+    expect(page.locator(".wb-hit-count")).to_contain_text("1 hit(s) in 1 session(s)", timeout=60_000)
+    hit = page.locator(".wb-search-hits .tabulator-row", has_text="session-00077.jsonl")
+    expect(hit).to_have_count(1)
+    hit.scroll_into_view_if_needed()
+    assert page.evaluate("window.scrollY") > 0  # the hits are below the table
+    hit.click()
+    expect(page.locator(".wb-tree-row.wb-selected")).to_contain_text("done with step 1 of task 77")
+    page.wait_for_function("window.scrollY === 0")
+    expect(page.locator(".bk-tab", has_text="Tree").first).to_be_in_viewport()

@@ -121,3 +121,49 @@ def test_the_export_previews_what_it_redacts_and_downloads_the_redacted_copy(pag
     text = out.read_text(encoding="utf-8")
     assert out.name.endswith("-redacted.html")
     assert SECRET not in text and MAIL not in text and "src/app.py" not in text and "[redacted:api-key]" in text
+
+
+PI_EDIT = [  # a pi session (v3): pi's edit tool names its texts oldText/newText
+    {"type": "session", "version": 3, "id": "pi-edit", "timestamp": "2026-11-30T10:00:00Z", "cwd": "/w"},
+    {"type": "message", "id": "u1", "parentId": None, "timestamp": "2026-11-30T10:00:00Z",
+     "message": {"role": "user", "content": [{"type": "text", "text": "rename the getter"}]}},
+    {"type": "message", "id": "a1", "parentId": "u1", "timestamp": "2026-11-30T10:00:01Z",
+     "message": {"role": "assistant", "provider": "anthropic", "model": "claude-opus-4-5", "content": [
+         {"type": "toolCall", "id": "t1", "name": "edit", "arguments": {
+             "path": "src/session.ts", "oldText": "class S {\n  get messages(): Message[];\n}",
+             "newText": "class S {\n  get messages(): AppMessage[];  // <b>custom</b> types\n}"}}],
+         "stopReason": "toolUse"}},
+    {"type": "message", "id": "r1", "parentId": "a1", "timestamp": "2026-11-30T10:00:02Z",
+     "message": {"role": "toolResult", "toolCallId": "t1", "toolName": "edit", "isError": False,
+                 "content": [{"type": "text", "text": "Successfully replaced text in src/session.ts."}]}},
+]
+
+
+@pytest.fixture(scope="module")
+def pi_folder(tmp_path_factory):
+    import json
+
+    folder = tmp_path_factory.mktemp("pi")
+    path = folder / "pi-edit.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in PI_EDIT), encoding="utf-8")
+    before = path.read_bytes()
+    with serving([folder]) as url:
+        yield url
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("width", [1280, 1400])
+def test_a_pi_edit_shows_as_a_diff_of_its_old_and_new_text(clean_page, pi_folder, shot, width):
+    # every edit of a real pi session read as an empty "+0 −0 (no lines yet)" part before
+    page = clean_page
+    page.set_viewport_size({"width": width, "height": 900})
+    _open(page, pi_folder, "a1", session="pi-edit.jsonl")
+    diff = page.locator(".wb-entry-pane .wb-diff")
+    expect(diff.locator(".wb-diff-path")).to_have_text("src/session.ts")
+    expect(diff.locator(".wb-diff-removed")).to_have_text(re.compile(r"get messages\(\): Message\[\];"))
+    expect(diff.locator(".wb-diff-added")).to_have_text(re.compile(r"AppMessage\[\];  // <b>custom</b> types"))
+    expect(diff.locator(".wb-diff-context")).to_have_count(2)
+    expect(diff.locator("b", has_text="custom")).to_have_count(0)  # the session's markup stays text
+    _open(page, pi_folder, "r1", session="pi-edit.jsonl")  # the result's Entry view shows the call's diff
+    expect(page.locator(".wb-entry-pane .wb-diff-added")).to_have_text(re.compile("AppMessage"))
+    _shot(page, shot, f"entry_diff_pi_{width}")

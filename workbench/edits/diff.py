@@ -2,7 +2,8 @@
 
 A session file holds the call's arguments, not the files, so a diff shows only what a payload carries:
 
-- ``replace`` carries the old and the new text (``old_string``/``new_string``): a line diff of the two.
+- ``replace`` carries the old and the new text (``old_string``/``new_string``; pi's edit tool names them
+  ``oldText``/``newText``): a line diff of the two.
 - ``patch`` and ``apply_patch`` carry unified-diff rows (`` `` context, ``-`` removed, ``+`` added) under
   ``@@`` hunk headers; an added or created file is all added lines; a delete or a move is said.
 - ``sloppy`` carries the ``*** Find`` text (the old lines) and its ``*** Replace`` (a line diff of the
@@ -144,12 +145,19 @@ def _path(args: Any) -> str:
 
 # -- the JSON modes ------------------------------------------------------------------------------------
 
+def _either(args: Any, key: str, pi_key: str) -> Any:
+    """``key`` of omp's replace schema, else the same text under pi's name for it (pi's edit tool is
+    ``{path, oldText, newText}``; every edit of a pi session is one)."""
+    value = field(args, key)
+    return field(args, pi_key) if value is None else value
+
+
 def _replace(args: Any) -> tuple[FileDiff, ...]:
     edits = field(args, "edits")
     pairs = edits if isinstance(edits, list) else [args]
     rows: list[DiffLine] = []
     for i, edit in enumerate(pairs):
-        old, new = field(edit, "old_string"), field(edit, "new_string")
+        old, new = _either(edit, "old_string", "oldText"), _either(edit, "new_string", "newText")
         if not isinstance(old, str) and not isinstance(new, str):
             continue
         if len(pairs) > 1 or field(edit, "replace_all") is True:

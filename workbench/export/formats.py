@@ -68,6 +68,11 @@ def _message_md(msg: Mapping[str, Any]) -> str:
         return _folded(title, "\n\n".join([_fence(_text(content)), *images]))
     if role == "bashExecution":
         return _folded(f"bash: {msg.get('command', '')}", _fence(str(msg.get("output", ""))))
+    if role in ("compactionSummary", "branchSummary"):
+        # the summary stands in for everything before it: the model reads it, so the ticket shows it
+        # (folded: it is long, and it is the agent's words, not the conversation's)
+        what = "compaction summary" if role == "compactionSummary" else "summary of the branch left"
+        return f"### {role}\n\n" + _folded(what, _fence(str(msg.get("summary") or "")))
     head = f"### {role}" + (f" ({html.escape(str(msg['model']))})" if role == "assistant" and msg.get("model") else "")
     out = [head]
     content = msg.get("content")

@@ -182,6 +182,9 @@ def build_page(server: Server) -> PageFrame:
                    css_classes=["wb-tabs"])
     show(state.tab)
     tabs.active = TABS.index(state.tab)
+    # a tab opened from far down another one (a search hit, a row of a long Sessions table) starts at
+    # its top: the window kept the old tab's scroll, so the header and the tabs were off screen
+    tabs.jscallback(active="window.scrollTo(0, 0);")
 
     def _tab_from_state(event: Any) -> None:
         tabs.active = TABS.index(event.new)
