@@ -68,3 +68,25 @@ def test_rules_after_the_stepper_has_no_blank_band_when_scrolled(clean_page, url
     page.locator(".bk-tab", has_text="Stepper").first.click()
     expect(position).to_contain_text("TRIGGER")
     page.wait_for_function("(h) => document.querySelector('html').scrollHeight >= h", arg=stepper["page"])
+
+
+def test_rules_tables_fit_a_notebooks_width(clean_page, url, shot):
+    # ~970 px, a notebook with its file browser open: the Rules tab's left column is ~470 px wide. A path
+    # with nothing to break at (.github/instructions/repo.instructions.md) made its table wider than the
+    # column, which scrolled sideways and hid the "why here" column (issue 27).
+    page = clean_page
+    page.set_viewport_size({"width": 970, "height": 900})
+    page.goto(f"{url}?session=ttsr-fired.jsonl&tab=rules")
+    expect(page.locator(".wb-bundled")).to_be_visible()
+    path = page.locator(".wb-rules td", has_text="repo.instructions.md").first
+    expect(path).to_be_visible()
+    tables = page.locator(".wb-rules table.wb-table")
+    assert tables.count() >= 4
+    column = page.locator(".wb-rules").first.evaluate("el => el.getBoundingClientRect().right")
+    widths = tables.evaluate_all("ts => ts.map(t => [t.querySelector('th').textContent, "
+                                 "Math.round(t.getBoundingClientRect().right)])")
+    assert all(right <= column + 1 for _, right in widths), (column, widths)
+    why = path.evaluate("td => td.closest('tr').lastElementChild.getBoundingClientRect().right")
+    assert why <= column + 1, (why, column)
+    path.scroll_into_view_if_needed()
+    shot(page, "rules_970")
