@@ -98,6 +98,7 @@ PUBLIC = {
         "judged_outcome", "make_stream", "may_hang", "not_registered", "open_stream", "parse_event",
         "parse_stream", "read_stream", "record_firings", "run_session",
         "snippet", "summarize", "tally_session", "text_of", "thaw", "wait_all", "write_stream",
+        "step_at_point", "stream_point",
         "PLACEHOLDER", "FeedPlan", "args_json", "compact_json", "derive_turns", "entry_branch", "parse_partial",
         "rule_sources", "rule_tool_gate", "says_stream", "timestamp_ok", "tool_name_key", "tool_surface"
     },

@@ -90,3 +90,28 @@ def test_rules_tables_fit_a_notebooks_width(clean_page, url, shot):
     assert why <= column + 1, (why, column)
     path.scroll_into_view_if_needed()
     shot(page, "rules_970")
+
+
+@pytest.mark.parametrize("width", [1280, 1400])
+def test_another_chunking_keeps_the_point_of_the_stream_and_says_so(clean_page, url, width):
+    # Another chunking cuts the open session into other steps: the Stepper goes to the same event of
+    # the same turn (the first step that has streamed as much), not back to step 0, and says so (issue 27).
+    from workbench.replay import derive_stream, step_at_point, stream_point
+
+    page = clean_page
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{url}?session=ttsr-fired.jsonl&tab=stepper")
+    position = page.locator(".wb-step-position")
+    expect(position).to_contain_text("step 0 /")
+    page.get_by_role("button", name="Next trigger ▶|").click()
+    expect(position).to_contain_text("TRIGGER")
+    old = int(re.search(r"step=(\d+)", page.url).group(1))
+    session = SAMPLES / "ttsr-fired.jsonl"  # the served copy is byte-identical
+    words = derive_stream(session, policy="words").events
+    fixed = derive_stream(session, policy="fixed").events
+    want = step_at_point(fixed, stream_point(words, old))
+    assert want is not None and want != old and want > 0
+    page.locator("select").filter(has=page.locator("option", has_text="tokens")).first.select_option("fixed")
+    expect(position).to_contain_text(f"step {want} / {len(fixed) - 1}")
+    expect(page).to_have_url(re.compile(rf"step={want}\b"))
+    expect(page.locator(".notyf__message").first).to_contain_text(f"step {old:,} of the words chunking is step {want:,} here")

@@ -27,6 +27,9 @@
   ``cancel()``, ``wait()``). ``Bounded``, ``wait_all`` and ``culprits`` are its parts the backtest
   drives batch by batch.
 - ``open_stream(path, ...)``: a stream file as is, any other file derived from a session.
+- ``stream_point(events, index)`` / ``step_at_point(events, point)``: a step as a point every chunking
+  of the same session shares, and the first step of another chunking at that point (the Stepper keeps
+  its place when the chunking changes).
 - ``judge/``: judged rules (the judges, the judge queue of a finished message, the tallies of the
   backtest, rule examples); the names below and ``AskJudge`` … ``judge_from_option`` come from there.
 - ``completed_outputs(message, *, cwd, edit_mode)`` -> ``JudgedOutput`` rows: a finished assistant
@@ -58,6 +61,8 @@ from workbench.replay.derive import (
     entry_branch,
     open_stream,
     says_stream,
+    step_at_point,
+    stream_point,
     timestamp_ok,
 )
 from workbench.replay.engine import parse_partial, rule_sources, rule_tool_gate, tool_name_key, tool_surface
@@ -194,6 +199,8 @@ __all__ = [
     "thaw",
     "wait_all",
     "write_stream",
+    "step_at_point",
+    "stream_point",
     # the backtest's probe
     "PLACEHOLDER",
     "FeedPlan",
