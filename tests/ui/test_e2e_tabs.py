@@ -50,7 +50,7 @@ def test_rules_after_the_stepper_has_no_blank_band_when_scrolled(clean_page, url
     chosen = f"&stream={stream}" if stream else ""
     page.goto(f"{url}?session=ttsr-fired.jsonl&tab=stepper{chosen}")
     position = page.locator(".wb-step-position")
-    expect(position).to_contain_text("step 0 /")
+    expect(position).to_contain_text("step 0 /", timeout=60_000)  # the first build checks time bounds
     page.get_by_role("button", name="Next trigger ▶|").click()
     expect(position).to_contain_text("TRIGGER")
     stepper = page.evaluate(_BELOW_SHOWN, "wb-tab-stepper")
@@ -102,7 +102,7 @@ def test_another_chunking_keeps_the_point_of_the_stream_and_says_so(clean_page, 
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"{url}?session=ttsr-fired.jsonl&tab=stepper")
     position = page.locator(".wb-step-position")
-    expect(position).to_contain_text("step 0 /")
+    expect(position).to_contain_text("step 0 /", timeout=60_000)  # the first build checks time bounds
     page.get_by_role("button", name="Next trigger ▶|").click()
     expect(position).to_contain_text("TRIGGER")
     old = int(re.search(r"step=(\d+)", page.url).group(1))
@@ -115,3 +115,22 @@ def test_another_chunking_keeps_the_point_of_the_stream_and_says_so(clean_page, 
     expect(position).to_contain_text(f"step {want} / {len(fixed) - 1}")
     expect(page).to_have_url(re.compile(rf"step={want}\b"))
     expect(page.locator(".notyf__message").first).to_contain_text(f"step {old:,} of the words chunking is step {want:,} here")
+
+
+def test_the_events_pane_shows_a_long_delta_whole_in_a_notebooks_width(clean_page, url):
+    # at the first trigger the delta is one long word of code (env::var("PWHASH_M_COST").unwrap()...):
+    # at ~970 px it ran past the Events card, which scrolled it sideways out of sight (issue 27)
+    page = clean_page
+    page.set_viewport_size({"width": 970, "height": 900})
+    page.goto(f"{url}?session=ttsr-fired.jsonl&tab=stepper")
+    position = page.locator(".wb-step-position")
+    expect(position).to_contain_text("step 0 /", timeout=60_000)  # the first build checks time bounds
+    page.get_by_role("button", name="Next trigger ▶|").click()
+    expect(position).to_contain_text("TRIGGER")
+    current = page.locator(".wb-events .wb-ev-current")
+    expect(current).to_contain_text("unwrap")
+    pane = page.locator(".wb-events").first
+    sizes = pane.evaluate("e => [e.scrollWidth, e.clientWidth]")
+    assert sizes[0] <= sizes[1] + 1, sizes
+    right = pane.evaluate("e => e.getBoundingClientRect().right")
+    assert current.evaluate("e => e.getBoundingClientRect().right") <= right + 1
