@@ -98,6 +98,7 @@ PUBLIC = {
         "judged_outcome", "make_stream", "may_hang", "not_registered", "open_stream", "parse_event",
         "parse_stream", "probe_kit", "read_stream", "record_firings", "run_session",
         "snippet", "summarize", "tally_session", "text_of", "thaw", "wait_all", "write_stream",
+        "step_at_point", "stream_point",
     },
     "workbench.store": {
         "GROUPINGS", "IngestError", "IngestSummary", "Store", "judge_by_rule", "session_usage", "usage_by",

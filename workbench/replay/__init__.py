@@ -27,6 +27,9 @@
   ``cancel()``, ``wait()``). ``Bounded``, ``wait_all`` and ``culprits`` are its parts the backtest
   drives batch by batch.
 - ``open_stream(path, ...)``: a stream file as is, any other file derived from a session.
+- ``stream_point(events, index)`` / ``step_at_point(events, point)``: a step as a point every chunking
+  of the same session shares, and the first step of another chunking at that point (the Stepper keeps
+  its place when the chunking changes).
 - ``judge/``: judged rules (the judges, the judge queue of a finished message, the tallies of the
   backtest, rule examples); the names below and ``AskJudge`` … ``judge_from_option`` come from there.
 - ``completed_outputs(message, *, cwd, edit_mode)`` -> ``JudgedOutput`` rows: a finished assistant
@@ -45,7 +48,15 @@ from __future__ import annotations
 from workbench.replay import probe_kit
 from workbench.replay.config import ReplayConfig, ReplaySource
 from workbench.replay.conversation import Conversation, Message, text_of
-from workbench.replay.derive import CHUNK_POLICIES, ChunkPolicy, chunk_text, derive_stream, open_stream
+from workbench.replay.derive import (
+    CHUNK_POLICIES,
+    ChunkPolicy,
+    chunk_text,
+    derive_stream,
+    open_stream,
+    step_at_point,
+    stream_point,
+)
 from workbench.replay.events import (
     NO_CONTINUATION,
     ReplayEvent,
@@ -178,4 +189,6 @@ __all__ = [
     "thaw",
     "wait_all",
     "write_stream",
+    "step_at_point",
+    "stream_point",
 ]

@@ -485,3 +485,38 @@ def open_stream(path: str | os.PathLike[str], *, policy: str = "words", size: in
         return read_stream(source), None
     session = load_session(source)
     return derive_stream(session, policy=policy, size=size, all_branches=all_branches), session
+
+
+# The deltas are what a chunking policy cuts differently; every other event (a message's start and
+# end, a tool call's start and end, a result, a turn's bounds) is the same in every chunking of a session.
+_DELTA_TYPES = frozenset({"text_delta", "thinking_delta", "toolcall_delta"})
+
+
+def stream_point(events: Sequence[StreamEvent], index: int) -> tuple[int, int]:
+    """Where step ``index`` of ``events`` is, in terms every chunking of the same messages shares:
+    the number of non-delta events up to it (itself included) and the characters the deltas since
+    the last of them streamed, up to and including it."""
+    marks = chars = 0
+    for i, event in enumerate(events):
+        if i > index:
+            break
+        if event.type in _DELTA_TYPES:
+            chars += len(event.delta or "")
+        else:
+            marks, chars = marks + 1, 0
+    return marks, chars
+
+
+def step_at_point(events: Sequence[StreamEvent], point: tuple[int, int]) -> int | None:
+    """The first step of ``events`` at or past ``point`` (``stream_point``'s terms): after a change of
+    chunking, the same event of the same turn, or for a delta the first one that streams the same
+    character. ``None`` when the stream ends before it."""
+    marks = chars = 0
+    for i, event in enumerate(events):
+        if event.type in _DELTA_TYPES:
+            chars += len(event.delta or "")
+        else:
+            marks, chars = marks + 1, 0
+        if (marks, chars) >= point:
+            return i
+    return None

@@ -15,13 +15,14 @@ the export replay the same source with the same configuration. No view needs ano
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 import param
 
 from workbench.errors import JudgePending, UsageError
-from workbench.replay import ReplaySource, Stepper, derive_stream, read_stream
+from workbench.replay import ReplaySource, Stepper, derive_stream, read_stream, step_at_point, stream_point
 from workbench.replay.judge.judges import AskJudge, FixedJudge
 from workbench.sessions import load_session
 from workbench.ui.background import Background, Task
@@ -42,6 +43,35 @@ _STREAM_CHOICES = 3
 # off); the select's description says the rest
 JUDGE_CHOICES = {"none: not delivered": "none", "yes to all": "yes", "no to all": "no",
                  "ask me": "ask"}
+
+
+_CHUNKING = SOURCE.index("chunking")  # the choices before it pick the session and the stream file
+
+
+@dataclass(frozen=True)
+class Remap:
+    """A step of the stream being replaced by the same session cut into other steps (another chunking)."""
+
+    events: Sequence[Any]
+    step: int
+    chunking: str
+
+
+@dataclass(frozen=True)
+class Moved:
+    """Where ``Remap``'s step went: ``found`` is the new step at the same point, ``None`` when the
+    new stream ends before it."""
+
+    step: int
+    chunking: str
+    found: int | None
+
+    def words(self, chunking: str, shown: int) -> str:
+        if self.found is None:
+            return (f"Stepper: step {self.step:,} of the {self.chunking} chunking is past the end of the "
+                    f"{chunking} one; showing its last step, {shown:,}")
+        return (f"Stepper: chunked by {chunking} now; step {self.step:,} of the {self.chunking} chunking "
+                f"is step {shown:,} here (the same event of the same turn)")
 
 
 class Choices(Protocol):
@@ -235,13 +265,20 @@ class ReplayModel(param.Parameterized):
         not by which watcher ran: one update that changes several parameters calls several watchers,
         and an earlier one (the tab) may rebuild with the later ones' values already set."""
         if self._dirty and self.state.tab in ("stepper", "rules"):
-            built = self._built_from
-            same_stream = built is None or built[:_STREAM_CHOICES] == self._source()[:_STREAM_CHOICES]
+            built, source = self._built_from, self._source()
+            same_stream = built is None or built[:_STREAM_CHOICES] == source[:_STREAM_CHOICES]
+            only_chunking = built is not None and not same_stream and built[:_CHUNKING] == source[:_CHUNKING]
+            # a stream file is replayed as recorded: another chunking leaves its events as they are
+            same_stream = same_stream or (only_chunking and bool(self.state.stream))
             keep = same_stream or self.state.goal == "step"
+            # the open session cut into other steps: the same point of the stream is looked for in them
+            remap = None
+            if only_chunking and not keep and self.stepper is not None and built is not None:
+                remap = Remap(self.stepper.stream.events, self.state.step, built[_CHUNKING])
             self._dirty = False
-            self.rebuild(keep_step=keep)
+            self.rebuild(keep_step=keep, remap=remap)
 
-    def rebuild(self, keep_step: bool = False) -> None:
+    def rebuild(self, keep_step: bool = False, remap: Remap | None = None) -> None:
         """Make a new stepper from the current choices on the background lane; errors become a notification.
 
         The time-bound pre-check of a long stream takes seconds: the page shows its progress (never
@@ -258,13 +295,14 @@ class ReplayModel(param.Parameterized):
         self._generation += 1
         generation = self._generation
         # a new stream or new settings start at step 0; a rule edit keeps the step being looked at
+        # ``remap``: the step moves to where the old one's point of the stream is in the new steps
         target = self.state.step if keep_step else 0
-        if not keep_step and self.state.step:
+        if not keep_step and remap is None and self.state.step:
             self.state.step = 0
         self._show_progress(generation, 0, "Loading the stream")
 
-        def work(task: Task) -> tuple[Any, str, BaseException | None]:
-            return self._prepare(target, lambda pct, text: task.progress(int(pct), 100, text))
+        def work(task: Task) -> tuple[Any, str, BaseException | None, Moved | None]:
+            return self._prepare(target, lambda pct, text: task.progress(int(pct), 100, text), remap)
 
         self._task = self.bg.submit(
             work, what="Stepper", lane=_LANE,
@@ -291,8 +329,10 @@ class ReplayModel(param.Parameterized):
             return  # a newer rebuild reports its own progress; a finished one has nothing left to report
         self._tell(lambda v: v.replay_progress(pct, text))
 
-    def _prepare(self, target: int, report: Any) -> tuple[Any, str, BaseException | None]:
-        """(stepper, label, error): the heavy part, safe to run off the document thread.
+    def _prepare(self, target: int, report: Any,
+                 remap: Remap | None = None) -> tuple[Any, str, BaseException | None, Moved | None]:
+        """(stepper, label, error, moved): the heavy part, safe to run off the document thread.
+        ``moved`` says where ``remap``'s step went in the new stream (``None`` without ``remap``).
 
         ``report(percent, text)`` hears the phases: stream 0–10 %, rules 10–20 %, the time-bound
         pre-check up to the step to show 20–60 %, then the events replayed up to ``target`` 60–100 %,
@@ -305,6 +345,12 @@ class ReplayModel(param.Parameterized):
             source = load_source(self.state)
             stream, label, session = source.stream, source.label, source.session
             n = len(stream.events)
+            moved = None
+            if remap is not None:
+                report(5, f"Finding step {remap.step:,} of the {remap.chunking} chunking in the new steps")
+                found = step_at_point(stream.events, stream_point(remap.events, remap.step))
+                target = max(n - 1, 0) if found is None else found
+                moved = Moved(remap.step, remap.chunking, found)
             report(10, f"Loading the rules ({n:,} events in the stream)")
             ruleset = self.state.rule_set()
             rules = ruleset.rules()
@@ -342,12 +388,13 @@ class ReplayModel(param.Parameterized):
                 seek_until(stepper, n - 1)
             report(100, "Done")
             finished[0] = True
-            return stepper, label, None
+            return stepper, label, None, moved
         except Exception as exc:  # reported on the document thread by _install
             _stop_precheck(locals().get("stepper"))
-            return None, "", exc
+            return None, "", exc, None
 
-    def _install(self, generation: int, keep_step: bool, stepper: Any, label: str, error: BaseException | None) -> None:
+    def _install(self, generation: int, keep_step: bool, stepper: Any, label: str, error: BaseException | None,
+                 moved: Moved | None = None) -> None:
         if generation != self._generation:
             _stop_precheck(stepper)
             return  # a newer rebuild superseded this one
@@ -367,6 +414,9 @@ class ReplayModel(param.Parameterized):
             if keep_step and step != self.state.step:
                 notify(f"Stepper: step {self.state.step:,} is past the end of this stream; showing step {step:,}",
                        "warning", 4000)
+            elif moved is not None:
+                step = max(n - 1, 0) if moved.found is None else moved.found
+                notify(moved.words(self.state.chunking, step), "info" if moved.found is not None else "warning", 5000)
             self._tell(lambda v: v.replay_installed(step))
             if step != self.state.step:
                 self.state.step = step

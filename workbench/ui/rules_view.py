@@ -39,6 +39,14 @@ from workbench.ui.validate_card import ValidateCard
 _BUCKETS = (("ttsr", "TTSR (stream-triggered)"), ("always_apply", "Always apply"), ("rulebook", "Rulebook"),
             ("dropped", "Dropped"))
 _MAX_FIRES_LISTED = 40
+_ALL_RAW = frozenset(range(5))  # the rule tables' cells, escaped by the rows themselves (paths get <wbr>)
+
+
+def _breakable(path: str) -> str:
+    """``path`` escaped, with a line break allowed after each ``/``: a long path with nothing to break
+    at (``.github/instructions/repo.instructions.md``) widened its table past the column in a
+    notebook's width, which then scrolled sideways and hid the "why here" column (issue 27)."""
+    return esc(path).replace("/", "/<wbr>")
 
 
 def editor_problems_html(name: str, rule: Any, warnings: list[str]) -> str:
@@ -179,16 +187,17 @@ class RulesView(Viewer):
                 src = b.rule.source
                 edited = " (edited)" if b.rule.name in ruleset.overrides else ""
                 edited = (" (judged)" if b.rule.question is not None else "") + edited
-                rows.append([b.rule.name + edited, src.provider_name if src else "", src.level if src else "",
-                             self._short(b.rule.path), b.reason])
+                rows.append([esc(b.rule.name + edited), esc(src.provider_name if src else ""),
+                             esc(src.level if src else ""), _breakable(self._short(b.rule.path)), esc(b.reason)])
             parts.append(f"<h4>{esc(title)} · {len(group)}</h4>")
-            parts.append(table_html(["rule", "provider", "level", "path", "why here"], rows) if rows
+            parts.append(table_html(["rule", "provider", "level", "path", "why here"], rows, raw_cols=_ALL_RAW) if rows
                          else '<div class="wb-muted">(none)</div>')
         shadowed = [i for i in loaded.items if i.shadowed]
         if shadowed:
             parts.append(f"<h4>Shadowed · {len(shadowed)}</h4>")
             parts.append(table_html(["rule", "provider", "path", "shadowed by"],
-                                    [[i.rule.name, i.provider_name, i.path, i.shadowed_by or ""] for i in shadowed]))
+                                    [[esc(i.rule.name), esc(i.provider_name), _breakable(i.path),
+                                      _breakable(i.shadowed_by or "")] for i in shadowed], raw_cols=_ALL_RAW))
         invalid = [i for i in loaded.items if i.invalid]
         paths = {r.name: r.path for r in rules}
         warnings = [*loaded.warnings, *(engine_warning(d, paths) for d in manager.diagnostics),
