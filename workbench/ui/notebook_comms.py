@@ -14,8 +14,11 @@ A kernel without subshell routing (ipykernel < 7, or outside a kernel) is left a
 
 from __future__ import annotations
 
+import sys
 import threading
 from typing import Any
+
+import panel as pn
 
 _lock = threading.Lock()
 _installed = False
@@ -36,6 +39,7 @@ def route_to_main_shell() -> bool:
         if _installed:
             return True
         try:
+            # only in a kernel, and only if the notebook extra is installed: not a dependency of the app
             import pyviz_comms  # type: ignore[import-untyped]
             from ipykernel.comm import Comm as KernelComm
         except ImportError:
@@ -55,8 +59,6 @@ def route_to_main_shell() -> bool:
 
 def in_kernel() -> bool:
     """This process is a Jupyter kernel (its comms carry the notebook's views)."""
-    import sys
-
     shell = getattr(sys.modules.get("IPython"), "get_ipython", lambda: None)()
     return getattr(shell, "kernel", None) is not None
 
@@ -66,6 +68,4 @@ def push_edits(pane: Any) -> None:
     a notebook's browser. A served page sends such changes itself; a notebook sends only the changes
     Panel makes, so without this they stay in the kernel (Panel's ``push_notebook``; a no-op where
     the pane is not shown in a notebook)."""
-    import panel as pn
-
     pn.io.push_notebook(pane)
