@@ -71,3 +71,23 @@ def test_next_trigger_moves_the_states_step(served):
     model.next_trigger()
     assert state.step > 0 and state.replay.seek(state.step).is_trigger
     assert not any(state.replay.seek(i).is_trigger for i in range(state.step))
+
+
+def test_closing_the_page_stops_its_replay_and_its_pre_check(served, monkeypatch):
+    state = AppState.for_file(served / "project" / "unwrap.stream.jsonl", served / "project", tab="stepper")
+    model = state.replay_model
+    model.ensure()
+    stepper = model.stepper
+    assert stepper is not None and stepper.precheck is not None
+    stopped: list[bool] = []
+    monkeypatch.setattr(stepper.precheck, "cancel", lambda: stopped.append(True))
+    generation = model._generation
+    state.close()
+    assert stopped == [True]  # the time-bound check (a thread and a child process) is told to stop
+    assert model._generation > generation  # a result still on its way is not installed for nobody
+
+
+def test_closing_a_page_that_never_replayed_does_nothing(served):
+    state = AppState(ServedRoots.of([served]))
+    state.close()
+    assert state._replay_model is None  # closing made no replay

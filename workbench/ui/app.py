@@ -161,6 +161,9 @@ _LOADERS: dict[str, Callable[[AppState, Server, dict[str, Any]], Any]] = {
 def build_page(server: Server) -> PageFrame:
     """One browser session: state, URL sync, the tabs in the page's frame."""
     state = server.new_state()
+    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+        # a closed tab must not leave its replay running (a long session's pre-check takes minutes)
+        pn.state.on_session_destroyed(lambda _context: state.close())
     state.apply_query(dict(pn.state.session_args or {}))
     state.sync_url()
     # A tab's view is built the first time the tab is shown (first view: only the open tab does work,

@@ -320,6 +320,14 @@ class ReplayModel(param.Parameterized):
             notify("Cancelled.", "info", 2000)
             self._tell(lambda v: v.replay_cancelled())
 
+    def close(self) -> None:
+        """The page is gone: stop its work (the lane's task, the stepper's time-bound pre-check and its
+        child process), which would otherwise go on using the server's CPU for nobody."""
+        self._generation += 1  # a result still on its way installs nothing
+        if self._task is not None:
+            self._task.cancel()
+        _stop_precheck(self.stepper)
+
     def working(self) -> bool:
         """Work is queued on the lane and not finished (the Cancel button is offered meanwhile)."""
         return self.bg.served and not (self._task is None or self._task.finished)

@@ -133,6 +133,11 @@ class AppState(param.Parameterized):
             self._replay_model = ReplayModel(self)
         return self._replay_model
 
+    def close(self) -> None:
+        """The browser session ended: stop the work it started (the replay, if one was made)."""
+        if self._replay_model is not None:
+            self._replay_model.close()
+
     # -- the open session, loaded once -------------------------------------------------------------
     def remember_session(self, path: Path, stamp: tuple[int, int] | None, session: Any) -> None:
         """The tree's loaded ``Session`` of ``path`` as it was at ``stamp`` (size, mtime): the stepper
