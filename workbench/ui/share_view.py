@@ -113,7 +113,7 @@ def export_bytes(state: AppState, *, with_stepper: bool = True, redactor: Redact
             for index in range(total):
                 stepper.seek(index)
                 if index % 50 == 0 or index == total - 1:
-                    progress(index + 1, total, f"replaying step {index + 1:,} of {total:,}")
+                    progress(index + 1, 2 * total, f"replaying step {index + 1:,} of {total:,}")
     if session is None and stepper is None:
         raise UsageError("nothing to export: open a session or choose a stream")
     step = min(state.step, max(len(stepper) - 1, 0)) if stepper is not None else 0
@@ -122,9 +122,14 @@ def export_bytes(state: AppState, *, with_stepper: bool = True, redactor: Redact
     name = f"{stem}-step{step}.html" if stepper is not None else f"{stem}.html"
     if redactor is not None:
         name = name.replace(".html", "-redacted.html")
+    def written(done: int, total: int) -> None:  # the second half of the bar: each step into the page
+        if progress is not None:
+            progress(total + done, 2 * total, f"writing step {done:,} of {total:,} into the page")
+
     with tempfile.TemporaryDirectory(prefix="workbench-export-") as tmp:
         out = export_html(Path(tmp) / name, session=session, stepper=stepper, step=step, leaf=state.leaf or None,
-                          flavor=state.flavour, redactor=redactor, report=report, dry_run=dry_run)
+                          flavor=state.flavour, redactor=redactor, report=report, dry_run=dry_run,
+                          progress=written)
         return (b"" if dry_run else out.read_bytes()), name
 
 
@@ -276,14 +281,14 @@ class ShareBar(Viewer):
 
     def _working(self, on: bool, what: str = "") -> None:
         self.progress.param.update(visible=on, value=0)
-        self.progress_text.param.update(visible=on, object=esc(what))
+        self.progress_text.param.update(visible=on, object=f'<span class="wb-export-msg">{esc(what)}</span>')
         self.cancel_button.visible = on
         self.download.disabled = on or not self._can_export()
         self.preview_button.disabled = on or not self.redact.value
 
     def _report(self, done: int, total: int, text: str) -> None:
         self.progress.value = max(self.progress.value, int(100 * done / max(total, 1)))
-        self.progress_text.object = esc(text)
+        self.progress_text.object = f'<span class="wb-export-msg">{esc(text)}</span>'
 
     def cancel(self) -> None:
         """Stop the running preview or export (nothing is downloaded)."""
