@@ -143,6 +143,7 @@ def test_the_export_reports_progress_and_stops_when_cancelled(state):
     full: list[tuple[int, int]] = []
     export_bytes(state, progress=lambda d, t, _s: full.append((d, t)))
     assert full[-1][0] == full[-1][1]  # the last report is the whole run
+    assert all(d < t for d, t in full[:-1])  # and only the last: the bar is full only when the page is
 
 
 def test_a_big_stepper_run_is_left_out_by_default_with_a_note(tmp_path, monkeypatch):

@@ -104,7 +104,10 @@ def export_bytes(state: AppState, *, with_stepper: bool = True, redactor: Redact
         # the replay model's source and configuration (docs/architecture.md, "The app"), replayed afresh
         # here: the export is built without the page's judge, as ``workbench export`` builds it
         replayed = load_source(state, session=session)
-        check = (lambda done, total: progress(done, total, "checking the rules")) if progress else None
+        # the rules' pre-check replays the stream on its own count: told in the text, the bar waits at 0
+        # (its full count would otherwise fill the bar before the export has begun)
+        check = ((lambda done, total: progress(0, 1, f"checking the rules: {done:,} of {total:,}"))
+                 if progress else None)
         stepper = Stepper(replayed, state.rule_set().rules(), state.replay_config(replayed.stream, replayed.session),
                           progress=check)
         if progress is not None:
