@@ -65,7 +65,7 @@ def test_the_link_restores_the_shareable_state(state):
 def test_the_download_callback_names_the_file(state):
     bar = ShareBar(state=state)
     out = bar._export()
-    assert bar.download.filename == "branched-step0.html"
+    assert bar.save.filename == "branched-step0.html"
     assert out.read().startswith(b"<!DOCTYPE html>")
 
 
@@ -112,6 +112,56 @@ def test_the_dialog_turns_redaction_on_and_shows_the_preview(tmp_path):
     assert not bar.patterns.disabled and bar.download.label == "Export redacted HTML"
     assert SECRET in bar.preview.object and "value(s) will be redacted" in bar.preview.object
     out = bar._export().read().decode("utf-8")
-    assert SECRET not in out and bar.download.filename.endswith("-redacted.html")
+    assert SECRET not in out and bar.save.filename.endswith("-redacted.html")
     bar.patterns.value = "(unclosed"
     assert "No preview" in bar.preview.object  # a bad pattern is reported, not a traceback
+
+
+def test_the_export_button_builds_the_file_and_hands_it_to_the_download(state):
+    bar = ShareBar(state=state)
+    assert bar.steps is not None and 0 < bar.steps <= 5_000 and bar.with_stepper.value
+    assert f"{bar.steps:,} step(s)" in bar.steps_note.object
+    task = bar.start_export()
+    assert task.finished and not bar.progress.visible and not bar.cancel_button.visible
+    assert bar.save.filename == "branched-step0.html" and bar.save.data.startswith("data:text/html;base64,")
+
+
+def test_the_export_reports_progress_and_stops_when_cancelled(state):
+    from workbench.ui.background import Cancelled
+
+    state.stream = "project/unwrap.stream.jsonl"
+    seen: list[tuple[int, int]] = []
+
+    def progress(done: int, total: int, text: str) -> None:
+        seen.append((done, total))
+        if done > 1:
+            raise Cancelled("export")  # what task.progress raises once Cancel was pressed
+
+    with pytest.raises(Cancelled):
+        export_bytes(state, progress=progress)
+    assert seen[-1][0] > 1 and all(d <= 1 for d, _t in seen[:-1])  # it stopped at the first report past 1
+    full: list[tuple[int, int]] = []
+    export_bytes(state, progress=lambda d, t, _s: full.append((d, t)))
+    assert full[-1][0] == full[-1][1]  # the last report is the whole run
+    assert all(d < t for d, t in full[:-1])  # and only the last: the bar is full only when the page is
+
+
+def test_a_big_stepper_run_is_left_out_by_default_with_a_note(tmp_path, monkeypatch):
+    from workbench.sessions.synthetic import generate_session_text
+    from workbench.ui import share_view
+
+    (tmp_path / "big.jsonl").write_text(generate_session_text(300, tool_result_bytes=2000), encoding="utf-8")
+    state = AppState(ServedRoots.of([tmp_path]), session="big.jsonl")
+    steps = share_view.stepper_steps(state)
+    assert steps is not None and steps > 100
+    monkeypatch.setattr(share_view, "STEP_LIMIT", 100)
+    bar = ShareBar(state=state)
+    assert bar.steps == steps and not bar.with_stepper.value
+    assert f"<b>{steps:,}</b> steps" in bar.steps_note.object and "Tick the box" in bar.steps_note.object
+    bar._export()
+    assert bar.save.filename == "big.html"  # the tree only
+    bar.with_stepper.value = True  # the user may include it anyway
+    assert "Cancel stops it" in bar.steps_note.object
+    monkeypatch.setattr(share_view, "STEP_LIMIT", 5_000)
+    small = ShareBar(state=state)
+    assert small.with_stepper.value and "step(s)" in small.steps_note.object

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -31,7 +32,7 @@ __all__ = ["FORMATS", "Redaction", "Redactor", "conversation_markdown", "embed_j
 def export_html(out: str | os.PathLike[str], *, session: Session | None = None, stepper: Stepper | None = None,
                 step: int = 0, leaf: str | None = None, flavor: str = "omp", inputs: tuple[str, ...] = (),
                 redactor: Redactor | None = None, report: list[Redaction] | None = None,
-                dry_run: bool = False) -> Path:
+                dry_run: bool = False, progress: Callable[[int, int], None] | None = None) -> Path:
     """Write one HTML file holding ``session`` and/or ``stepper``; returns its path.
 
     ``redactor``: the page carries a redacted copy (what was found is appended to ``report``);
@@ -53,7 +54,7 @@ def export_html(out: str | os.PathLike[str], *, session: Session | None = None, 
     if session is not None:
         payload["session"] = session_payload(session, leaf=leaf, flavor=flavor)
     if stepper is not None:
-        payload["stepper"] = stepper_payload(stepper, step=step)
+        payload["stepper"] = stepper_payload(stepper, step=step, progress=progress)
     if redactor is not None:
         payload, found = redactor.redact(payload)
         payload["meta"]["redacted"] = found.counts

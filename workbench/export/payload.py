@@ -12,7 +12,7 @@ points to the key step before it, which the viewer says.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -137,8 +137,12 @@ class _Chains:
         return node
 
 
-def stepper_payload(stepper: Stepper, *, step: int = 0) -> dict[str, Any]:
-    """Every step of ``stepper`` in the compact form the viewer reads (see the module docstring)."""
+def stepper_payload(stepper: Stepper, *, step: int = 0,
+                    progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Every step of ``stepper`` in the compact form the viewer reads (see the module docstring).
+
+    ``progress(done, total)`` is called every 50 steps and at the end (the app's export shows it and
+    may stop by raising from it)."""
     snapshots = stepper.snapshots()
     if not snapshots:
         return {"steps": [], "strings": [], "chains": [], "open": 0, "rules": [r.name for r in stepper.rules]}
@@ -183,6 +187,8 @@ def stepper_payload(stepper: Stepper, *, step: int = 0) -> dict[str, Any]:
         else:
             item["conversationAt"] = last_key
         steps.append(item)
+        if progress is not None and (len(steps) % 50 == 0 or len(steps) == len(snapshots)):
+            progress(len(steps), len(snapshots))
     return {
         "steps": steps,
         "strings": strings.items,
