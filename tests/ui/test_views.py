@@ -114,8 +114,8 @@ def test_stepper_build_reports_phases_then_counted_events(served):
     view = StepperView.from_paths(served / "project" / "unwrap.stream.jsonl", served / "project")
     n = len(view.stepper)
     heard = []
-    stepper, _label, error = view.replay._prepare(n - 1, lambda pct, text: heard.append((pct, text)))
-    assert error is None and len(stepper._snapshots) == n  # the target step is computed up front
+    stepper, _label, error, moved = view.replay._prepare(n - 1, lambda pct, text: heard.append((pct, text)))
+    assert error is None and moved is None and len(stepper._snapshots) == n  # the target step is computed up front
     percents = [pct for pct, _ in heard]
     assert percents == sorted(percents) and percents[0] == 0 and percents[-1] == 100
     assert any("time bounds" in text for _, text in heard)
