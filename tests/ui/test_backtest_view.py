@@ -67,3 +67,25 @@ def test_a_tap_beside_the_bars_keeps_the_shown_rules_bar_selected(view):
     assert _shown(view) == ("no-unwrap", ["unwrap.jsonl"])
     bars.selected.indices = []  # a tap off every bar clears the browser's selection
     assert _shown(view) == ("no-unwrap", ["unwrap.jsonl"])
+
+
+def _formatters(df):
+    import panel as pn
+    from bokeh.document import Document
+
+    model = pn.widgets.Tabulator(df, show_index=False).get_root(Document())
+    return [(c.field, type(c.formatter).__name__) for c in model.columns]
+
+
+def test_the_tables_columns_do_not_change_with_their_first_rows():
+    # a Tabulator whose columns change is drawn again in the browser, and rows sent meanwhile were lost
+    import pandas as pd
+
+    from workbench.ui import backtest_view as bv
+
+    summary = pd.DataFrame([{"rule": "r", "sessions": 1, "turns": 2, "interrupting": 0, "disabled": ""}],
+                           columns=bv.SUMMARY_COLUMNS)
+    hits = pd.DataFrame([{"session": "s.jsonl", "turn": 1, "step": 4, "source": "text", "interrupts": True,
+                          "snippet": "x"}], columns=bv.HIT_COLUMNS)
+    assert _formatters(bv._empty(bv.SUMMARY_TYPES)) == _formatters(summary)
+    assert _formatters(bv._empty(bv.HIT_TYPES)) == _formatters(hits)

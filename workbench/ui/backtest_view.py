@@ -45,6 +45,17 @@ def bar_at(turns: list[int], x: float, y: float) -> int | None:
     return None
 
 
+# the tables' columns with the types their rows have (an empty frame of other types would change
+# the columns' formatters, and so the columns, with the first rows)
+SUMMARY_TYPES = {"rule": str, "sessions": int, "turns": int, "interrupting": int, "disabled": str}
+HIT_TYPES = {"session": str, "turn": int, "step": int, "source": str, "interrupts": bool, "snippet": str}
+SUMMARY_COLUMNS, HIT_COLUMNS = list(SUMMARY_TYPES), list(HIT_TYPES)
+
+
+def _empty(types: dict[str, type]) -> pd.DataFrame:
+    return pd.DataFrame({name: pd.Series(dtype=kind) for name, kind in types.items()})
+
+
 class BacktestView(Viewer):
     """Run the current rule set over the served sessions and browse the hits."""
 
@@ -67,11 +78,14 @@ class BacktestView(Viewer):
                                    "(edits included) and the Stepper's chunking.</div>",
                                    stylesheets=theme_sheets(), css_classes=["wb-backtest-status"], margin=(8, 10))
         self.chart = pn.pane.Bokeh(None, sizing_mode="stretch_width", height=320)
-        self.summary = pn.widgets.Tabulator(None, show_index=False, disabled=True, selectable=False, height=320,
+        # Both tables start with their columns: a table whose columns arrive with its first rows is
+        # drawn again in the browser, and rows sent meanwhile were seen lost (an empty table under
+        # the "N hit(s)" status, in a loaded CI run)
+        self.summary = pn.widgets.Tabulator(_empty(SUMMARY_TYPES), show_index=False, disabled=True, selectable=False, height=320,
                                             sizing_mode="stretch_width", css_classes=["wb-backtest-rules"],
                                             layout="fit_data_stretch")
         self.summary.on_click(self._on_rule_click)
-        self.hits = pn.widgets.Tabulator(None, show_index=False, disabled=True, selectable=False,
+        self.hits = pn.widgets.Tabulator(_empty(HIT_TYPES), show_index=False, disabled=True, selectable=False,
                                          pagination="remote", page_size=12, sizing_mode="stretch_width",
                                          css_classes=["wb-backtest-hits"], layout="fit_data_stretch")
         self.hits.on_click(self._on_hit_click)
@@ -122,7 +136,7 @@ class BacktestView(Viewer):
 
             rows = [{"rule": r.rule, "sessions": r.sessions, "turns": r.turns, "interrupting": r.interrupting_turns,
                      "disabled": r.disabled or ""} for r in result.rules]
-            self.summary.value = pd.DataFrame(rows, columns=["rule", "sessions", "turns", "interrupting", "disabled"])
+            self.summary.value = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
             # the chart shows the rules that fired (the table lists every rule, with why one is disabled)
             self._bars = None
             self.chart.object = self._figure([r for r in rows if r["turns"]]) if any(r["turns"] for r in rows) else None
@@ -185,7 +199,7 @@ class BacktestView(Viewer):
         rows = [{"session": self.state.roots.display(self.state.roots.resolve(h.session)), "turn": h.turn,
                  "step": h.step, "source": h.source, "interrupts": h.interrupts, "snippet": h.snippet[:120]}
                 for h in hits]
-        self.hits.value = pd.DataFrame(rows, columns=["session", "turn", "step", "source", "interrupts", "snippet"])
+        self.hits.value = pd.DataFrame(rows, columns=HIT_COLUMNS)
         self.hits_title.object = (f'<h4>Hits of <span class="wb-tag wb-tag-trigger">{esc(rule)}</span> · {len(rows)}</h4>'
                                   if rule else "<h4>No rule fired</h4>")
 
