@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from json.decoder import scanstring  # type: ignore[attr-defined]
 from typing import Any
 
@@ -163,39 +164,48 @@ class _LenientParser:
         self.index += 1
         self.skip_blank()
         result: dict[str, Any] = {}
-        try:
-            while self.char() != "}":
-                self.skip_blank()
-                if self.index >= len(self.text):
-                    return result
-                key = _js_string(self.parse_string())
-                self.skip_blank()
-                self.index += 1  # the colon, taken on trust as the reference does
-                try:
-                    result[key] = self.parse_any()
-                except Exception:
-                    return result
-                self.skip_blank()
-                if self.char() == ",":
-                    self.index += 1
-        except Exception:
-            return result
-        self.index += 1
+
+        def member() -> bool:
+            self.skip_blank()
+            if self.index >= len(self.text):
+                return False
+            key = _js_string(self.parse_string())
+            self.skip_blank()
+            self.index += 1  # the colon, taken on trust as the reference does
+            try:
+                result[key] = self.parse_any()
+            except Exception:
+                return False
+            return True
+
+        self._members("}", member)
         return result
 
     def parse_array(self) -> list[Any]:
         self.index += 1
         result: list[Any] = []
+
+        def member() -> bool:
+            result.append(self.parse_any())
+            return True
+
+        self._members("]", member)
+        return result
+
+    def _members(self, close: str, member: Callable[[], bool]) -> None:
+        """The walk an object and an array share: members up to ``close``, each followed by an optional
+        comma. The container ends as far as it got (``close`` not consumed) when a member fails or
+        ``member`` says the input ran out, as the reference's parser does."""
         try:
-            while self.char() != "]":
-                result.append(self.parse_any())
+            while self.char() != close:
+                if not member():
+                    return
                 self.skip_blank()
                 if self.char() == ",":
                     self.index += 1
         except Exception:
-            return result
+            return
         self.index += 1
-        return result
 
     def parse_number(self) -> Any:
         text = self.text
