@@ -67,46 +67,53 @@ def snippet_context(source: str | None, tool: str | None, path: str | None,
 
 @dataclass(frozen=True, slots=True)
 class RuleMatch:
-    """One rule's verdict on the snippet: the conditions that matched (and all it has)."""
+    """One rule's verdict on the snippet: the rule and the conditions of it that matched.
 
-    name: str
-    path: str
-    provider: str | None
+    What the rule defines (name, path, provider, conditions, question, agents) is read from ``rule``
+    itself rather than copied next to what matched."""
+
+    rule: Rule
     matched_regex: tuple[str, ...]
     matched_ast: tuple[str, ...]
-    regex: tuple[str, ...]
-    ast: tuple[str, ...]
     skipped_ast: str | None
-    question: str | None
-    agents: tuple[str, ...] | None
+
+    @property
+    def name(self) -> str:
+        return self.rule.name
+
+    @property
+    def provider(self) -> str | None:
+        return self.rule.source.provider if self.rule.source else None
+
+    def defined(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """All the rule's regex and AST conditions."""
+        return tuple(self.rule.condition or ()), tuple(self.rule.ast_condition or ())
 
     def to_json(self) -> dict[str, Any]:
+        regex, ast = self.defined()
         out: dict[str, Any] = {
-            "name": self.name, "path": self.path, "sourceProvider": self.provider,
+            "name": self.name, "path": self.rule.path, "sourceProvider": self.provider,
             "matched": {"regex": list(self.matched_regex), "ast": list(self.matched_ast)},
-            "defined": {"regex": list(self.regex), "ast": list(self.ast)},
+            "defined": {"regex": list(regex), "ast": list(ast)},
         }
-        for key, value in (("skippedAst", self.skipped_ast), ("question", self.question),
-                           ("agents", list(self.agents) if self.agents else None)):
+        agents = self.rule.agents
+        for key, value in (("skippedAst", self.skipped_ast), ("question", self.rule.question),
+                           ("agents", list(agents) if agents else None)):
             if value is not None:
                 out[key] = value
         return out
 
     def line(self, hit: bool) -> str:
         """The agent's line for the rule: ✓/✗, name, the conditions (matched ones for a hit)."""
-        regex = self.matched_regex if hit else self.regex
-        ast = self.matched_ast if hit else self.ast
-        parts = []
-        if regex:
-            parts.append("condition: " + ", ".join(f"/{c}/" for c in regex))
-        if ast:
-            parts.append("astCondition: " + ", ".join(ast))
-        if self.agents:
-            parts.append("agents: " + ", ".join(self.agents))
-        if self.skipped_ast:
-            parts.append(f"astCondition: {self.skipped_ast}")
-        if self.question:
-            parts.append(f"question (judged at runtime, not tested): {self.question}")
+        regex, ast = (self.matched_regex, self.matched_ast) if hit else self.defined()
+        labelled = (
+            ("condition: ", ", ".join(f"/{c}/" for c in regex)),
+            ("astCondition: ", ", ".join(ast)),
+            ("agents: ", ", ".join(self.rule.agents or ())),
+            ("astCondition: ", self.skipped_ast),
+            ("question (judged at runtime, not tested): ", self.rule.question),
+        )
+        parts = [label + text for label, text in labelled if text]
         provider = f" [{self.provider}]" if self.provider else ""
         return f"  {'✓' if hit else '✗'} {self.name}  {'  '.join(parts) or 'no active conditions'}{provider}"
 
@@ -181,11 +188,8 @@ def check_snippet(manager: TtsrManager, snippet: str, context: SnippetContext, a
     for rule in manager.get_rules():
         ast = tuple(rule.ast_condition or ())
         matched_ast = tuple(p for p in ast if ast_spans([p], snippet, lang or "")) if ast_ok else ()
-        agents = getattr(rule, "agents", None)
-        match = RuleMatch(rule.name, rule.path, rule.source.provider if rule.source else None,
-                          _regex_matches(rule, snippet), matched_ast, tuple(rule.condition or ()), ast,
-                          SKIPPED_AST if ast and not ast_ok else None, rule.question,
-                          tuple(agents) if agents else None)
+        match = RuleMatch(rule, _regex_matches(rule, snippet), matched_ast,
+                          SKIPPED_AST if ast and not ast_ok else None)
         (triggered if rule.name in hits else not_triggered).append(match)
     return SnippetReport(context, snippet, agent, tuple(triggered), tuple(not_triggered))
 
