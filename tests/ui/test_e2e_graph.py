@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shutil
 
 import pytest
 from playwright.sync_api import expect
@@ -57,3 +58,48 @@ def test_a_dot_clicked_again_after_the_list_moved_on_opens_it_again(page, app_ur
     page.mouse.click(pos["x"], pos["y"])
     expect(entry).to_contain_text("id e05")
     expect(page).to_have_url(re.compile(r"leaf=e05"))
+
+
+# The title's box and the toolbar's box as the figure laid them out (page pixels), and whether the
+# title's text, measured in its own font, fits its box.
+_TITLE_AND_TOOLBAR = """() => {
+  const views = [...Bokeh.index.query(v => v.model.type == "Figure"
+                                         && String(v.model.title?.text ?? "").startsWith("Branch graph"))];
+  if (!views.length) return null;
+  const m = views[0].model;
+  const box = model => {
+    const view = [...Bokeh.index.query(x => x.model === model)][0];
+    return view && view.el ? view.el.getBoundingClientRect().toJSON() : null;
+  };
+  const title = box(m.title), toolbar = box(m.toolbar_location ? views[0]._toolbar : null);
+  if (!title || !toolbar || !(title.width > 0)) return null;
+  const ctx = document.createElement("canvas").getContext("2d");
+  ctx.font = `${m.title.text_font_style} ${m.title.text_font_size} ${m.title.text_font}`;
+  return {title, toolbar, text: m.title.text, fits: ctx.measureText(m.title.text).width <= title.width};
+}"""
+
+
+@pytest.fixture(scope="module")
+def big_url(tmp_path_factory):
+    from tests.ui.conftest import FIXTURES, serving
+
+    folder = tmp_path_factory.mktemp("graph") / "served"
+    folder.mkdir()
+    shutil.copy(FIXTURES.parents[2] / "sample_sessions" / "big-refactor.jsonl", folder / "big-refactor.jsonl")
+    with serving([folder]) as url:
+        yield url
+
+
+@pytest.mark.parametrize("width", [1280, 1400])
+def test_the_graph_title_of_a_big_session_is_clear_of_its_toolbar(page, big_url, width, shot):
+    # a big session's title is long ("Branch graph · 968 entries · 5 branch points"): on the toolbar's
+    # line it ran into the tool icons (issue 27); the toolbar is under the plot
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(f"{big_url}?session=big-refactor.jsonl&tab=tree")
+    expect(page.locator(ROW).first).to_be_visible()
+    page.wait_for_function(f"() => ({_TITLE_AND_TOOLBAR})() !== null")
+    got = page.evaluate(_TITLE_AND_TOOLBAR)
+    assert "968 entries" in got["text"] and got["fits"], got
+    title, toolbar = got["title"], got["toolbar"]
+    assert title["bottom"] <= toolbar["top"] or toolbar["bottom"] <= title["top"], got
+    shot(page, f"graph_title_{width}")

@@ -70,8 +70,11 @@ _FITS = """(sel) => {
 }"""
 
 
-def test_judge_and_rules_from_selects_show_their_whole_choice(page, tmp_path):
+@pytest.mark.parametrize("width", [1280, 1400])
+def test_judge_and_rules_from_selects_show_their_whole_choice(page, tmp_path, width):
     from tests.ui.conftest import FIXTURES, serving
+
+    page.set_viewport_size({"width": width, "height": 900})
 
     bare = tmp_path / "bare"  # a folder without any rules: "Rules from" says so
     bare.mkdir()

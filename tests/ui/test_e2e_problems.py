@@ -132,7 +132,12 @@ def test_problem_click_selects_and_scrolls_to_a_row_and_says_which(page, url, sh
     status = page.locator(".wb-tree-status")
     expect(status).to_contain_text("4 problem line(s): line 7 malformed, line 8 missing-parent, line 11 two-objects and 1 more")
     table = _problems(page)
-    expect(table).to_contain_text("entry 'db5982c3' is shown as a root")
+    # line 8's entry has no row (tool calls only): its reason names the row that stands at the top level
+    # in its place, which is in the list (the loader's words named only the hidden entry, issue 27)
+    expect(table.locator(".tabulator-row", has_text="broken-line.jsonl:8")).to_contain_text(
+        "the row of its child 9777a496 ([edit: scripts/seed_users.py]) is shown as a root instead")
+    expect(page.locator(ROW, has_text="[edit: scripts/seed_users.py]")).to_have_count(1)
+    expect(table).to_contain_text("entry 'f21cbff9' is shown as a root")
     expect(page.locator(".wb-problems .tabulator-cell[tabulator-field=reason]")).to_have_count(4)
     assert _reason_fits(page)
     shot(page, f"problems_{width}")
@@ -147,9 +152,14 @@ def test_problem_click_selects_and_scrolls_to_a_row_and_says_which(page, url, sh
     expect(selected).to_be_in_viewport()
     expect(page.locator(".wb-entry")).to_contain_text("id c0482383")
     _problems(page)
-    # line 8's own entry is an assistant message with only tool calls: no row in any filter, said so
+    # line 8's own entry is an assistant message with only tool calls: no row in any filter, said so;
+    # the row selected is the one its Reason names, shown as a root in its place
     table.locator(".tabulator-row", has_text="broken-line.jsonl:8").first.click()
     expect(picked).to_contain_text("its entry db5982c3 is an assistant message with only tool calls")
+    expect(picked).to_contain_text("selected 9777a496 on line 9")
+    expect(page.locator(f"{ROW}.wb-selected")).to_contain_text("[edit: scripts/seed_users.py]")
+    expect(page.locator(f"{ROW}.wb-selected")).to_be_in_viewport()
+    expect(page.locator(".wb-entry")).to_contain_text("id 9777a496")
     _problems(page)
     # line 12's entry is a row: selected itself (and the filter stays)
     table.locator(".tabulator-row", has_text="broken-line.jsonl:12").first.click()

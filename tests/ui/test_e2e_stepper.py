@@ -112,6 +112,22 @@ def test_a_setting_change_keeps_the_step(page, app_url):
     expect(position).to_contain_text("TRIGGER")
     expect(page).to_have_url(re.compile(r"step=6"))
     expect(page.locator(".wb-events")).to_contain_text("ttsr_triggered no-unwrap")
+    # so does another Repeat policy (issue 27): the status line names it once the replay with it is in
+    page.locator("select").filter(has=page.locator("option", has_text="after-gap")).first.select_option("after-gap")
+    expect(page.locator(".wb-replay-config")).to_contain_text('repeatMode "after-gap"')
+    expect(position).to_contain_text("step 6 /")
+    expect(position).to_contain_text("TRIGGER")
+    expect(page).to_have_url(re.compile(r"step=6"))
+
+
+def test_a_step_past_the_end_says_where_it_went(page, app_url):
+    # a step the stream does not have (a link from a longer run) cannot be kept: the last step is
+    # shown, and a toast says so
+    _open_stepper(page, app_url, "&step=999")
+    position = page.locator(".wb-step-position")
+    expect(position).to_contain_text(re.compile(r"step (\d+) / \1\b"))
+    expect(page.locator(".notyf__message", has_text="step 999 is past the end of this stream")).to_be_visible()
+    expect(page).not_to_have_url(re.compile(r"step=999"))
 
 
 def test_status_names_the_agent_and_the_agent_box_overrides_it(page, app_url):

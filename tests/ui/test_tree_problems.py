@@ -6,7 +6,7 @@ from pathlib import Path
 
 from workbench.errors import Diagnostic
 from workbench.ui.session_doc import SessionDoc
-from workbench.ui.tree_problems import candidates, pick_note, status_problems
+from workbench.ui.tree_problems import candidates, pick_note, root_reasons, status_problems
 from workbench.ui.tree_view import all_leaves_out, search_selection_note
 
 SAMPLE = Path(__file__).parents[2] / "sample_sessions" / "broken-line.jsonl"
@@ -34,6 +34,19 @@ def test_shown_as_a_root_names_the_entry_that_is_in_the_file():
     for d in roots:
         own = next(e for e in doc.session.entries if e.line == d.line)
         assert f"entry {own.id!r} is shown as a root" in d.message and own.id in ids
+
+
+def test_a_root_without_a_row_names_the_rows_shown_in_its_place():
+    doc = _doc()
+    diags = list(doc.session.diagnostics)
+    reasons = root_reasons(diags, doc)
+    rows = set(doc.tree_list("all", "", None).visible_ids)
+    (at, words), = reasons.items()  # line 8's entry has only tool calls; line 12's has a row of its own
+    assert diags[at].line == 8 and "db5982c3" in words and "9777a496" in words and "9777a496" in rows
+    assert "db5982c3" not in rows
+    assert doc.base.rows_in_place_of("db5982c3") == ["9777a496"]
+    assert doc.base.rows_in_place_of("f21cbff9") == ["f21cbff9"]
+    assert doc.base.rows_in_place_of("nope") == []
 
 
 def test_candidates_start_on_the_line_then_go_back_then_forward():

@@ -460,6 +460,25 @@ class TreeList:
         k = self._b.index_of.get(entry_id)
         return "" if k is None else self._b.display(k)
 
+    def rows_in_place_of(self, entry_id: str) -> list[str]:
+        """Ids of the entries whose rows stand where ``entry_id``'s would: ``[entry_id]`` when it has a
+        row of its own under ``all``, else its nearest descendants that have one (an assistant message
+        with only tool calls has no row in any filter, so its children take its place: at the top
+        level, when it lost its parent). Empty when neither it nor anything under it has a row."""
+        b = self._b
+        start = b.index_of.get(entry_id)
+        if start is None:
+            return []
+        out: list[str] = []
+        todo = [start]
+        while todo:
+            n = todo.pop()
+            if not b.hidden_always[n]:
+                out.append(b.ids[n])
+            else:
+                todo.extend(reversed(b.children.get(n, ())))  # keep the children's order
+        return out
+
     def search_text(self, entry_id: str) -> str:
         k = self._b.index_of.get(entry_id)
         return "" if k is None else self._b.search(k)

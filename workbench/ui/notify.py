@@ -46,10 +46,20 @@ def notify(message: str, level: Level = "info", duration: int = 4000) -> None:
     if area is None:
         log.log(logging.ERROR if level == "error" else logging.INFO, message)
         return
-    try:
-        getattr(area, level)(message, duration=12000 if level == "error" else duration)
-    except Exception:  # a closed session: nothing to show it in
-        log.info(message)
+
+    def show() -> None:
+        try:
+            getattr(area, level)(message, duration=12000 if level == "error" else duration)
+        except Exception:  # a closed session: nothing to show it in
+            log.info(message)
+
+    # Panel's notification area shows the notifications that arrive once it is drawn in the page:
+    # one sent while the page is still loading (the Stepper's first build of a deep link, say) was
+    # kept on the server and never shown. Such a toast waits for the page's load (docs/architecture.md, "The app").
+    if pn.state.curdoc is not None and not pn.state.loaded:
+        pn.state.onload(show)
+    else:
+        show()
 
 
 def history() -> list[tuple[Level, str]]:

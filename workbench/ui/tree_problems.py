@@ -43,9 +43,52 @@ def candidates(entries: list[Any], line: int) -> list[Any]:
     return [*reversed(entries[:k]), *entries[k:]]
 
 
-def problem_rows(diagnostics: list[Any]) -> pd.DataFrame:
-    rows = [{"where": f"{Path(d.path).name}:{d.line}", "problem": d.kind, "reason": d.message} for d in diagnostics]
+def problem_rows(diagnostics: list[Any], reasons: dict[int, str] | None = None) -> pd.DataFrame:
+    """The table's rows; ``reasons`` replaces the reason of the diagnostics at those positions."""
+    said = reasons or {}
+    rows = [{"where": f"{Path(d.path).name}:{d.line}", "problem": d.kind, "reason": said.get(i, d.message)}
+            for i, d in enumerate(diagnostics)]
     return pd.DataFrame(rows, columns=_COLUMNS)
+
+
+def root_reasons(diagnostics: list[Any], doc: Any) -> dict[int, str]:
+    """Reasons for the missing-parent problems whose entry has no row of its own, by position.
+
+    The loader's words name the entry that lost its parent ("entry 'x' is shown as a root"), but an
+    assistant message with only tool calls has no row in any filter (as in the agent's /tree): the
+    rows that stand at the top level are its children's. Naming only the hidden entry sent the reader
+    looking for a row that is not in the list (issue 27), so these say which rows are shown instead.
+    """
+    lost = [i for i, d in enumerate(diagnostics) if d.kind == "missing-parent"]
+    base = getattr(doc, "base", None)
+    if not lost or base is None:
+        return {}
+    by_line = {e.line: e for e in doc.session.entries}
+    out: dict[int, str] = {}
+    for i in lost:
+        diag = diagnostics[i]
+        own = by_line.get(diag.line)
+        if own is None:
+            continue
+        shown = base.rows_in_place_of(own.id)
+        if shown == [own.id]:
+            continue
+        head = (f"entry {own.id!r} has no parent in the file ({own.parent_id!r} is not in it) and is an assistant "
+                "message with only tool calls, which has no row in any filter (as in the agent's /tree)")
+        if not shown:
+            out[i] = f"{head}; nothing below it has a row either"
+            continue
+        named = ", ".join(f"{sid} ({_short(base.display_text(sid))})" for sid in shown[:2])
+        more = f" and {len(shown) - 2} more" if len(shown) > 2 else ""
+        rows = "the row of its child" if len(shown) == 1 else "the rows of its children"
+        verb = "is" if len(shown) == 1 else "are"
+        out[i] = f"{head}: {rows} {named}{more} {verb} shown as a root instead"
+    return out
+
+
+def _short(text: str, width: int = 50) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def status_problems(diagnostics: list[Any], shown: int = STATUS_SHOWN) -> str:
@@ -108,7 +151,7 @@ class ProblemsPanel(Viewer):
         """List the diagnostics of ``doc`` (a ``SessionDoc``; None: nothing open)."""
         self._doc = doc
         diags = list(doc.session.diagnostics) if doc is not None else []
-        self.table.value = problem_rows(diags)
+        self.table.value = problem_rows(diags, root_reasons(diags, doc) if doc is not None else None)
         self.picked.object = ""
         if doc is None:
             self.summary.object = esc("No session open.")

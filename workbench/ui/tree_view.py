@@ -484,7 +484,12 @@ class TreeView(Viewer):
             rows = [(tl, set(tl.visible_ids)) for tl in (base, wide)]
             task.check()
             hidden = own is not None and own.id not in rows[1][1]
-            for entry in candidates(entries, diag.line):
+            order = candidates(entries, diag.line)
+            if hidden and own is not None:
+                # the rows that stand in the hidden entry's place first: the Reason names them
+                standing = [doc.entry(i) for i in base.rows_in_place_of(own.id)]
+                order = [*(e for e in standing if e is not None), *order]
+            for entry in order:
                 for tl, shown in rows:
                     if entry.id in shown:
                         moved = tl.select(entry.id)
