@@ -196,6 +196,36 @@ def test_join_with_non_monotone_rules_that_flip(tmp_path: Path, monkeypatch: pyt
     assert not compile_rule_condition("x(?!y)").test(edit["new_string"])
 
 
+def test_a_match_the_gate_rejects_does_not_end_the_join(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``console.log(`` is in the write from its first line on, but the rule's scope takes only
+    # ``src/**/*.ts`` and the file is ``lib/a.ts``: the manager never fires it there. The join asks
+    # the manager's gate for each match, so it does not stop at every delta from that line on; the
+    # edit's ``x(?!y)`` (admitted) still ends its join where it matches.
+    rules = [_rule("log", condition=(r"console\.log\(",), scope=("tool:write(src/**/*.ts)",)),
+             _rule("end", condition=("foo$",), scope=("tool:write",)),
+             _rule("ahead", condition=("x(?!y)",), scope=("tool:edit(lib/**)",))]
+    content = "console.log(1);\n" + "let a = 1;\n" * 120 + "foo"
+    edit = {"path": "lib/b.ts", "old_string": "o", "new_string": "some x"}
+    records = [{"type": "session", "version": 3, "id": "g", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/p"},
+               {"type": "message", "id": "u", "parentId": None, "timestamp": "2026-01-01T00:00:01Z",
+                "message": {"role": "user", "content": [{"type": "text", "text": "go"}], "timestamp": 1}},
+               {"type": "message", "id": "a", "parentId": "u", "timestamp": "2026-01-01T00:00:02Z",
+                "message": {"role": "assistant", "timestamp": 2, "stopReason": "toolUse", "content": [
+                    {"type": "toolCall", "id": "w", "name": "write", "arguments": {"path": "lib/a.ts", "content": content}},
+                    {"type": "toolCall", "id": "e", "name": "edit", "arguments": edit}]}}]
+    path = tmp_path / "gate.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    options = BacktestOptions(time_bound=None, policy="fixed", size=4)
+    fed = _feeds(monkeypatch)
+    joined = _outcomes([str(path)], rules, True, monkeypatch, options)
+    with_join = len(fed)
+    fed.clear()
+    full = _outcomes([str(path)], rules, False, monkeypatch, options)
+    assert joined == full
+    assert {h.rule for h in full[0].hits} == {"end", "ahead"}
+    assert with_join < 12 < 300 < len(fed)
+
+
 def test_monotone_classification() -> None:
     monotone = call_skip.is_monotone
     for pattern in ["foo", r"a+b", r"(?m)^\s*print\(", r"^x", r"(a)\1", r"(?<=x)y", r"[\s\S]{3}", r"(?i)password"]:

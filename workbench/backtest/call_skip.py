@@ -56,7 +56,7 @@ them not monotone, and holds the two properties above (monotone patterns; partia
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -318,8 +318,12 @@ class CallShadow:
     buffers do not fit the model above (then feed the rest delta by delta)."""
 
     def __init__(self, tests: Sequence[CallTest], call_id: str, name: str, deltas: Sequence[StreamEvent],
-                 cwd: str, edit_mode: str | None) -> None:
+                 cwd: str, edit_mode: str | None, gate: Callable[[Any], frozenset[str]] | None = None) -> None:
         self.tests, self.name, self.deltas, self.cwd, self.edit_mode = tests, name, deltas, cwd, edit_mode
+        # ``gate(ctx)``: the names of the rules the manager's scope-and-globs gate admits in a match
+        # context (``None``: every rule); a test's match counts only for an admitted rule.
+        self.gate = gate
+        self._admitted: dict[tuple[str, ...] | None, frozenset[str]] = {}
         self.key = f"toolcall:{call_id}"
         self.last = len(deltas) - 1
         self.position = -1  # the last delta looked at
@@ -375,7 +379,7 @@ class CallShadow:
                 if self.settled:  # the surface ``_stable_text`` describes, without asking ``tool_surface``
                     checks = _settled_checks(self.name, self.key, args)
                     which = stable_tests or []
-                    hit = self._check(checks, which)
+                    hit = self._check(checks, which, args)
                     if hit:
                         return position
                     continue
@@ -397,14 +401,23 @@ class CallShadow:
                     which = raw_tests
                 else:
                     which = live
+                if self._check(checks, which, args, surface.paths):
+                    return position
+                continue
             if self._check(checks, which):
                 return position
         return self.last
 
-    def _check(self, checks: Sequence[tuple[str, str]], which: Sequence[int]) -> bool:
-        """Grow each checked key's buffer as the manager does and ask the tests at ``which``."""
+    def _check(self, checks: Sequence[tuple[str, str]], which: Sequence[int], args: Mapping[str, Any] | None = None,
+               paths: tuple[str, ...] | None | bool = False) -> bool:
+        """Grow each checked key's buffer as the manager does and ask the tests at ``which``. With a
+        gate and ``args`` (the call's arguments at this delta), a match counts only for a rule the
+        gate admits in the check's context: a per-file key's (the file's path candidates, as
+        ``ToolChecks.per_file`` makes it), else the call's matcher ``paths`` (``False``: worked out
+        from ``args`` when needed, as ``tool_surface`` gives them)."""
         hit = False
         tests = self.tests
+        gate = self.gate if args is not None else None
         for k, text in checks:
             held = self.buffers.get(k)
             if self.raw and held is not None:
@@ -417,8 +430,34 @@ class CallShadow:
                 buf = StreamBuffer(text)
             self.buffers[k] = (text, buf)
             # Every buffer of the delta grows as the manager's does, matched or not.
-            if any(condition_matches(tests[n].cond, n, buf) for n in which):
-                hit = True
+            if hit:
+                continue
+            admitted: frozenset[str] | None = None
+            for n in which:
+                if not condition_matches(tests[n].cond, n, buf):
+                    continue
+                if gate is None:
+                    hit = True
+                    break
+                if admitted is None:
+                    admitted = self._gate(k, args, paths)  # type: ignore[arg-type]  # not None with a gate
+                if tests[n].rule in admitted:
+                    hit = True
+                    break
+        return hit
+
+    def _gate(self, key: str, args: Mapping[str, Any], paths: tuple[str, ...] | None | bool) -> frozenset[str]:
+        """The names the gate admits for the check of ``key`` (see ``_check``)."""
+        if "#" in key[len(self.key):]:
+            path = key[len(self.key) + 1:]
+            found: tuple[str, ...] | None = tuple(probe_kit.path_candidates(path, self.cwd) or [path])
+        elif paths is False:
+            found = probe_kit.tool_surface(self.name, args, self.cwd, self.edit_mode).paths
+        else:
+            found = paths  # type: ignore[assignment]  # not False here
+        hit = self._admitted.get(found)
+        if hit is None:
+            hit = self._admitted[found] = self.gate(probe_kit.tool_context(self.name, found))  # type: ignore[misc]
         return hit
 
     def _raw(self) -> list[int]:

@@ -358,11 +358,15 @@ class _Turns:
     plans: tuple[probe_kit.FeedPlan | None, ...]
     rules: frozenset[int]
     branch: tuple[Any, ...]  # the active branch's entries
+    # Per turn, per fed tool call (content index): the rules (positions) that can fire in it, those
+    # whose gate admits the call and one of whose literals it holds (``None``: the turn feeds no call).
+    calls: tuple[dict[int, frozenset[int]] | None, ...] = ()
 
 
 def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
     """Mirrors ``derive_stream`` (each assistant message is a turn); raises ``_Unfit``."""
     plans: list[probe_kit.FeedPlan | None] = []
+    call_rules: list[dict[int, frozenset[int]] | None] = []
     found: tuple[set[Key], set[Key]] = (set(), set())  # literals held in text, thinking
     in_tools: set[int] = set()  # rules one of whose literals a call they may see holds
     branch = tuple(probe_kit.entry_branch(session, None))
@@ -390,6 +394,7 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
             units = thinking if thinking.isascii() else engine_text(thinking)
             thinking_at = _start(lits.thinking, units, found[1], len(units) == len(thinking))
         fed: dict[int, int | None] = {}
+        can_fire: dict[int, frozenset[int]] = {}
         if calls and lits.tool is not None:
             for at, name, args in calls:
                 admitted = _admitted(lits, name, args, cwd)
@@ -410,11 +415,13 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
                     # Only AST patterns can fire here: they are checked at toolcall_end on the finished
                     # call, so the deltas are joined into the last one (one partial parse, not one each).
                     fed[at] = len(raw) if firing and firing <= lits.ast_only else start
+                    can_fire[at] = frozenset(firing)
                     in_tools.update(firing)
         plans.append(probe_kit.FeedPlan(text_at, thinking_at, fed) if fed or text_at is not None or thinking_at is not None
                      else None)
+        call_rules.append(can_fire if fed else None)
     rules = frozenset(i for i, keys in enumerate(lits.per_rule) if any(not f.isdisjoint(k) for f, k in zip(found, keys)))
-    return _Turns(tuple(plans), rules | in_tools, branch)
+    return _Turns(tuple(plans), rules | in_tools, branch, tuple(call_rules))
 
 
 def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[int] | None:
@@ -443,9 +450,15 @@ def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[
     return hit
 
 
-def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[probe_kit.FeedPlan | None, ...], tuple[Rule, ...], tuple[Any, ...]] | None:
+CallRules = tuple[dict[int, frozenset[str]] | None, ...]
+
+
+def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[probe_kit.FeedPlan | None, ...], tuple[Rule, ...],
+                                                              tuple[Any, ...], CallRules] | None:
     """Per assistant message of the active branch what to feed (``None``: nothing), the rules that
-    can fire somewhere (in order), and the branch's entries; ``None`` when the model does not decide."""
+    can fire somewhere (in order), the branch's entries, and per message the names of the rules that
+    can fire in each fed tool call (by content index; ``None``: no call fed); ``None`` when the model
+    does not decide."""
     lits = _rule_literals(rules)
     if lits is None:
         return None
@@ -454,7 +467,9 @@ def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[probe_kit.F
     except _Unfit:
         return None
     names = {rules[i].name for i in turns.rules}
-    return turns.plans, tuple(r for r in rules if r.name in names), turns.branch
+    by_call = tuple(None if calls is None else {at: frozenset(rules[i].name for i in firing) for at, firing in calls.items()}
+                    for calls in turns.calls)
+    return turns.plans, tuple(r for r in rules if r.name in names), turns.branch, by_call
 
 
 # The literals of the last rule set, found once per rule set rather than once per session.

@@ -290,6 +290,11 @@ class TtsrManager:
     def get_rules(self) -> list[Any]:
         return [e.rule for e in self._rules.values()]
 
+    def gated_names(self, ctx: MatchContext) -> frozenset[str]:
+        """The names of the rules whose scope and global globs admit ``ctx``: the gate every check
+        applies before any condition (the backtest's probe asks it without checking a buffer)."""
+        return frozenset(e.name for e in self._gated_entries(ctx))
+
     def get_settings(self) -> TtsrSettings:
         return self._settings
 
