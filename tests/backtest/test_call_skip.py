@@ -345,7 +345,8 @@ def test_partial_arguments_only_grow_their_string_members(seed: int) -> None:
 
 def _stream(rng: random.Random) -> str:
     """A recorded stream file: calls whose deltas interleave, ids used twice, an escaped surrogate
-    pair cut in two, deltas of a call that never started, and turns without ``message_start``."""
+    pair cut in two, deltas of a call that never started, ends without arguments, and turns without
+    ``message_start``."""
     lines = [{"type": "stream", "version": 1, "cwd": "/proj"},
              {"type": "user_message", "content": [{"type": "text", "text": "go"}]}]
     for _turn in range(rng.randint(1, 3)):
@@ -364,7 +365,9 @@ def _stream(rng: random.Random) -> str:
             if rng.random() < 0.5:  # streamed on its own
                 lines.append(start)
                 lines.extend({"type": "toolcall_delta", "contentIndex": index, "delta": p} for p in pieces)
-                lines.append({"type": "toolcall_end", "contentIndex": index, "arguments": call["arguments"]})
+                # an end without arguments: the session parses the streamed text (so it must be fed)
+                end = {"type": "toolcall_end", "contentIndex": index}
+                lines.append(end if rng.random() < 0.25 else {**end, "arguments": call["arguments"]})
                 continue
             calls.append((index, call, pieces))
             lines.append(start)
@@ -406,6 +409,36 @@ def test_a_call_whose_id_is_reused_later_in_the_message_is_not_joined(tmp_path: 
     full = _outcomes([str(path)], rules, False, monkeypatch)
     assert [h.rule for h in full[0].hits] == ["foo"]
     assert joined == full
+
+
+@pytest.mark.parametrize("with_arguments", [True, False])
+def test_deltas_that_can_match_nothing_are_fed_only_when_the_end_needs_their_text(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, with_arguments: bool) -> None:
+    # No regex can match the write, so the join need not feed its deltas when the end carries the
+    # arguments; an end without them makes the session parse the streamed text, which the AST check
+    # then reads: those deltas must be fed.
+    args = {"path": "src/a.ts", "content": "const u = (req as any).user;\n" + "let a = 1;\n" * 30}
+    raw = json.dumps(args)
+    end: dict = {"type": "toolcall_end", "contentIndex": 0}
+    if with_arguments:
+        end["arguments"] = args
+    lines = [{"type": "stream", "version": 1, "cwd": "/proj"},
+             {"type": "user_message", "content": [{"type": "text", "text": "go"}]},
+             {"type": "turn_start"}, {"type": "message_start", "role": "assistant", "timestamp": 1},
+             {"type": "toolcall_start", "contentIndex": 0, "id": "w", "name": "write"},
+             *({"type": "toolcall_delta", "contentIndex": 0, "delta": raw[i:i + 16]} for i in range(0, len(raw), 16)),
+             end, {"type": "message_end", "stopReason": "toolUse"}, {"type": "turn_end"}]
+    path = tmp_path / "end.stream.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    rules = [_rule("as-any", ast_condition=("$EXPR as any",), scope=("tool:write(*.ts)",)),
+             _rule("never", condition=("THIS_NEVER_APPEARS",), scope=("tool",))]
+    fed = _feeds(monkeypatch)
+    joined = _outcomes([str(path)], rules, True, monkeypatch)
+    with_join = len(fed)
+    full = _outcomes([str(path)], rules, False, monkeypatch)
+    assert joined == full
+    assert [h.rule for h in full[0].hits] == ["as-any"]
+    assert with_join == (0 if with_arguments else 1)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -314,8 +314,9 @@ class CallShadow:
     """The buffers one tool call's argument deltas give the manager, worked out without it.
 
     ``next_possible(fired)`` resumes after the deltas looked at so far and says at which delta a
-    rule not in ``fired`` may first match (the last delta when none may), or ``None`` when the
-    buffers do not fit the model above (then feed the rest delta by delta)."""
+    rule not in ``fired`` may first match (the last delta when none may, and then ``quiet`` is
+    set), or ``None`` when the buffers do not fit the model above (then feed the rest delta by
+    delta)."""
 
     def __init__(self, tests: Sequence[CallTest], call_id: str, name: str, deltas: Sequence[StreamEvent],
                  cwd: str, edit_mode: str | None, gate: Callable[[Any], frozenset[str]] | None = None) -> None:
@@ -344,8 +345,12 @@ class CallShadow:
         self.raw_only = True  # every delta so far was checked as a raw delta (on ``key``)
         self.settled = False  # every buffer from here on is a prefix of ``stable``
         self.broken = not call_id or not deltas
+        # The last ``next_possible`` answered the last delta with no rule (not in ``fired``) able to
+        # match at any delta it joins: feeding them checks nothing that can match.
+        self.quiet = False
 
     def next_possible(self, fired: frozenset[str] = frozenset()) -> int | None:
+        self.quiet = False
         if self.broken:
             return None
         tests = self.tests
@@ -360,6 +365,7 @@ class CallShadow:
                     raw_tests = self._live(self._raw(), fired)
                 if not raw_tests:
                     self.position = self.last
+                    self.quiet = True
                     return self.last
                 checks: Sequence[tuple[str, str]] = ((self.key, delta),)
                 which = raw_tests
@@ -375,6 +381,7 @@ class CallShadow:
                 if self.settled and not stable_tests:
                     # (the deltas before matched nothing, and no buffer from here on can)
                     self.position = self.last
+                    self.quiet = True
                     return self.last
                 if self.settled:  # the surface ``_stable_text`` describes, without asking ``tool_surface``
                     checks = _settled_checks(self.name, self.key, args)
@@ -406,6 +413,7 @@ class CallShadow:
                 continue
             if self._check(checks, which):
                 return position
+        self.quiet = True
         return self.last
 
     def _check(self, checks: Sequence[tuple[str, str]], which: Sequence[int], args: Mapping[str, Any] | None = None,

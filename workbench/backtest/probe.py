@@ -242,6 +242,11 @@ def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[i
             asked = kept
         shadow = call_skip.CallShadow(asked, ev.id or "", ev.name or "", deltas, sim.cwd, sim.edit_mode,
                                       sim.manager.gated_names)
+        # The call's end, fed next with the finished arguments: the session reads those, not the
+        # streamed text, so deltas that can match nothing need not be fed at all (below).
+        closing = events[visit[end]] if end < n else None
+        closes = (closing is not None and closing.type == "toolcall_end" and closing.content_index == ev.content_index
+                  and bool(closing.arguments) and not (mute is not None and mute[visit[end]]))
         done = 0  # the call's deltas fed so far
         while done < len(deltas):
             fired = frozenset(f.rule for f in hook.firings if f.turn == hook.turn) if probing else frozenset()
@@ -252,6 +257,14 @@ def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[i
                 for _ in range(first - done):
                     tick()
             at = visit[k + first]
+            if shadow.quiet and closes and first == len(deltas) - 1:
+                # No rule that has not fired in the turn can match at any of these deltas: feeding
+                # them would only grow buffers that the call's end replaces or extends to the same
+                # text (a check's answer depends on the text alone), and the end carries the arguments.
+                done = len(deltas)
+                if tick is not None:
+                    tick()
+                break
             joined = deltas[first] if first == done else StreamEvent(
                 "toolcall_delta", content_index=ev.content_index, delta="".join(d.delta or "" for d in deltas[done:first + 1]))
             hook.observe(at, joined)
