@@ -496,3 +496,56 @@ def test_settled_checks_are_what_the_tool_surface_gives(seed: int) -> None:
             assert got == expected, (raw, at)
             assert all(engine_text(stable).startswith(engine_text(text)) for _, text in got), (raw, at)
     assert settled > 200
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_settled_leap_gives_the_answers_of_the_delta_by_delta_shadow(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``CallShadow._leap`` skips, by a binary search over whole re-parses, the deltas of a settled
+    # write or ``replace`` edit at which no test may match; the answers (and ``quiet``) must be those
+    # of the shadow that parses and checks every delta, with and without a gate, after firings too.
+    from workbench.replay import StreamEvent
+
+    rng = random.Random(4000 + seed)
+    original = call_skip.CallShadow._leap
+    skipped = compared = 0
+
+    def counting(self, which, args):  # type: ignore[no-untyped-def]
+        nonlocal skipped
+        before = self.position
+        done = original(self, which, args)
+        skipped += done or self.position > before
+        return done
+
+    for n in range(150):
+        rules = _random_rules(rng, rng.randint(2, 6))
+        tests = call_skip._tests(tuple(rules))
+        call = _call(rng, f"c{n}")
+        if call["name"] not in ("write", "edit"):
+            continue
+        member = "content" if call["name"] == "write" else "new_string"
+        if member in call["arguments"] and rng.random() < 0.5:
+            call["arguments"][member] = " ".join(_code(rng) for _ in range(4))
+        raw = json.dumps(call["arguments"], ensure_ascii=rng.random() < 0.3)
+        cuts = sorted(rng.sample(range(1, len(raw)), min(len(raw) - 1, rng.randint(2, 60))))
+        deltas = [StreamEvent("toolcall_delta", content_index=0, delta=raw[a:b])
+                  for a, b in zip([0, *cuts], [*cuts, len(raw)])]
+        names = sorted({r.name for r in rules})
+        admitted = frozenset(x for x in names if rng.random() < 0.6)
+        # the gate admits nothing while the call has no path yet (a write whose path comes last)
+        gate = None if rng.random() < 0.3 else (lambda ctx, a=admitted: a if ctx.file_paths else frozenset())
+        answers = []
+        for leap in (True, False):
+            monkeypatch.setattr(call_skip.CallShadow, "_leap", counting if leap else (lambda self, which, args: False))
+            shadow = call_skip.CallShadow(tests, call["id"], call["name"], deltas, "/proj", None, gate)
+            fired: set[str] = set()
+            got = []
+            while True:
+                first = shadow.next_possible(frozenset(fired))
+                got.append((first, shadow.quiet))
+                if first is None or first >= len(deltas) - 1:
+                    break
+                fired.add(names[first % len(names)])  # as if that rule fired there
+            answers.append(got)
+        assert answers[0] == answers[1], (raw, cuts, [t.cond.pattern for t in tests])
+        compared += 1
+    assert compared > 40 and skipped > 10, (compared, skipped)

@@ -34,6 +34,12 @@ each delta's buffers as the session grows them, without the manager:
   argument is parsed at all. For ``write``, and for ``edit`` read in the ``replace`` mode, the
   buffers from some delta on are all prefixes of one known text (``_stable_text``); when no
   condition may match it, nothing after that delta is looked at.
+* Once settled, the deltas at which no test may match are not parsed one by one: the tests' answers
+  on prefixes of one text are monotone, so a binary search over whole re-parses of the arguments
+  finds the first delta at which one may (``CallShadow._leap``), asking the manager's scope-and-
+  globs gate when the check's context can no longer change. Where the matches of conditions the gate
+  rejects (a ``.ts`` rule on a ``.md`` write) had each delta of a long write parsed and checked,
+  a few parses now decide it.
 * A condition that is a top-level alternation is asked alternative by alternative
   (``split_alternatives``: a text matches ``A|B`` iff it matches ``A`` or ``B``), so each half is
   classified on its own; and a condition that is not monotone is first asked through its monotone
@@ -66,6 +72,7 @@ from workbench.rules import Rule
 from workbench.ttsr import (
     PartialJsonParser,
     StreamBuffer,
+    argument_paths,
     compile_rule_condition,
     condition_matches,
     engine_text,
@@ -348,6 +355,7 @@ class CallShadow:
         # The last ``next_possible`` answered the last delta with no rule (not in ``fired``) able to
         # match at any delta it joins: feeding them checks nothing that can match.
         self.quiet = False
+        self._ends: list[int] | None = None  # where each delta ends in ``raw_text``
 
     def next_possible(self, fired: frozenset[str] = frozenset()) -> int | None:
         self.quiet = False
@@ -356,6 +364,7 @@ class CallShadow:
         tests = self.tests
         live = [n for n in range(len(tests)) if tests[n].rule not in fired]
         raw_tests = stable_tests = None
+        leapt = False  # (one leap per call: after it, the next delta's buffer may match)
         while self.position < self.last:
             self.position += 1
             position = self.position
@@ -389,6 +398,12 @@ class CallShadow:
                     hit = self._check(checks, which, args)
                     if hit:
                         return position
+                    if not leapt and position < self.last:
+                        leapt = True
+                        if self._leap(which, args):
+                            self.position = self.last
+                            self.quiet = True
+                            return self.last
                     continue
                 surface = probe_kit.tool_surface(self.name, args, self.cwd, self.edit_mode)
                 if surface.entries:
@@ -415,6 +430,61 @@ class CallShadow:
                 return position
         self.quiet = True
         return self.last
+
+    def _leap(self, which: Sequence[int], args: Mapping[str, Any]) -> bool:
+        """Once settled (``args``: the arguments at the current delta), move on to the delta before
+        the first one whose buffer some test at ``which`` may match (``CallTest.possible_units``),
+        without parsing or checking the deltas in between one by one; True when no later delta's
+        may. From here on every buffer is a prefix of ``stable`` (in engine units) and each test's
+        answer there is monotone: a prefix that no test may match has no shorter prefix that one
+        may. So a binary search over the deltas finds that first one, each probe parsing the
+        arguments up to its end at once (what the parser fed every delta gives:
+        ``PartialJsonParser`` is held to the full re-parse at every delta).
+
+        A test counts only for a rule the manager's gate admits when the check's context cannot
+        change from here on: an edit's file key (its path is the final one), or a write whose
+        path arguments (keys ending ``path`` / ``paths``, what ``tool_surface`` reads for it) are
+        already the final ones: arguments only gain members and a string only grows, so every
+        later delta has those same ones."""
+        if self._ends is None:
+            ends, at = [], 0
+            for ev in self.deltas:
+                at += len(ev.delta or "")
+                ends.append(at)
+            self._ends = ends
+        ends = self._ends
+        tests = self.tests
+        key = _settled_checks(self.name, self.key, args)[0][0]
+        fixed = (argument_paths(args) == argument_paths(self.final) if self.name == "write"
+                 else args.get("path") == self.final.get("path"))
+        if self.gate is not None and fixed:
+            admitted = self._gate(key, args, False)
+            which = [n for n in which if tests[n].rule in admitted]
+            if not which:
+                return True
+
+        def may_match(d: int) -> bool:
+            value = PartialJsonParser().feed(self.raw_text[:ends[d]])
+            units = engine_text(_settled_checks(self.name, self.key, value if isinstance(value, Mapping) else {})[0][1])
+            return any(tests[n].possible_units(units) for n in which)
+
+        lo, hi = self.position + 1, self.last
+        if may_match(lo):
+            return False
+        if not may_match(hi):
+            return True
+        lo += 1
+        while lo < hi:  # may_match(hi) holds, may_match(lo - 1) does not
+            mid = (lo + hi) // 2
+            if may_match(mid):
+                hi = mid
+            else:
+                lo = mid + 1
+        # The deltas after the current one and before ``lo`` match nothing: the parser takes them
+        # in one feed.
+        self.parser.feed(self.raw_text[ends[self.position]:ends[lo - 1]])
+        self.position = lo - 1
+        return False
 
     def _check(self, checks: Sequence[tuple[str, str]], which: Sequence[int], args: Mapping[str, Any] | None = None,
                paths: tuple[str, ...] | None | bool = False) -> bool:
