@@ -272,7 +272,9 @@ def _relaxed(pattern: str) -> Any:
 call_tests: LastRuleSet[tuple[CallTest, ...]] = LastRuleSet(_tests)
 
 
-_EDIT_KEYS = ("edits", "input", "_input")  # arguments that take an edit call out of the replace reading
+_EDIT_KEYS = ("edits", "input", "_input")
+# Fewer deltas left than this are parsed one by one rather than by whole re-parses (``_leap``).
+_LEAP_MIN = 8  # arguments that take an edit call out of the replace reading
 
 
 def _stable_text(name: str, final: Mapping[str, Any], edit_mode: str | None) -> str | None:
@@ -463,17 +465,22 @@ class CallShadow:
             if not which:
                 return True
 
-        def may_match(d: int) -> bool:
-            value = PartialJsonParser().feed(self.raw_text[:ends[d]])
-            units = engine_text(_settled_checks(self.name, self.key, value if isinstance(value, Mapping) else {})[0][1])
+        def possible(text: str) -> bool:
+            units = engine_text(text)
             return any(tests[n].possible_units(units) for n in which)
 
-        lo, hi = self.position + 1, self.last
-        if may_match(lo):
+        def may_match(d: int) -> bool:
+            value = PartialJsonParser().feed(self.raw_text[:ends[d]])
+            return possible(_settled_checks(self.name, self.key, value if isinstance(value, Mapping) else {})[0][1])
+
+        # The current buffer and the last one (``stable`` itself) are known without a parse.
+        if possible(_settled_checks(self.name, self.key, args)[0][1]):
             return False
-        if not may_match(hi):
+        if not possible(self.stable or ""):
             return True
-        lo += 1
+        lo, hi = self.position + 1, self.last
+        if hi - lo < _LEAP_MIN:
+            return False  # (a few deltas are cheaper parsed one by one)
         while lo < hi:  # may_match(hi) holds, may_match(lo - 1) does not
             mid = (lo + hi) // 2
             if may_match(mid):
