@@ -38,10 +38,14 @@ class _Presence:
     cheaper than a regex alternation over a short text.
     """
 
-    __slots__ = ("index", "plain", "icase", "needles", "plain_keys", "icase_index")
+    __slots__ = ("index", "plain", "icase", "needles", "plain_keys", "icase_index", "strings", "compact")
 
     def __init__(self, keys: frozenset[Key]) -> None:
         self.index = literal_index(keys)
+        # Whether a key can occur in a call's argument strings or its compact JSON and not in its
+        # ``json.dumps`` (``_literals``): one holding what JSON escapes, or a ``,`` / ``:``.
+        self.strings = any(c in '"\\' or c < " " for k in keys for c in k[0])
+        self.compact = any("," in k[0] or ":" in k[0] for k in keys)
         self.plain = tuple(sorted(k[0] for k in keys if not k[1]))
         self.icase = tuple(sorted({k[0].lower() for k in keys if k[1]}))
         # Per key, what ``str.find`` looks for on ASCII text (the text lowered for a case-insensitive key).
@@ -328,13 +332,16 @@ def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, st
     return (text[0] if len(text) == 1 else "".join(text)), (thinking[0] if len(thinking) == 1 else "".join(thinking)), calls
 
 
-def _call_haystack(args: Any, lits: _RuleLiterals) -> tuple[str, str]:
+def _call_haystack(args: Any, lits: _RuleLiterals, presence: _Presence) -> tuple[str, str]:
     """A tool call's ``json.dumps`` (its deltas, joined) and the rest of what its buffers can hold
-    (engine units; pieces joined with NUL, which no literal holds)."""
+    (engine units; pieces joined with NUL, which no literal holds). The rest is made only of what can
+    hold one of ``presence``'s keys where the dumps does not (``_literals`` says why): the compact
+    JSON for a key with ``,`` or ``:``, the argument strings for one with what JSON escapes; any
+    other key that occurs there occurs in the dumps too, where ``_start`` finds it."""
     rest: list[str] = []
-    if lits.compact:
+    if lits.compact and presence.compact:
         rest.append(probe_kit.compact_json(args))
-    if lits.strings:
+    if lits.strings and presence.strings:
         collect_strings(thaw(args), rest)
     return probe_kit.args_json(args), "\0".join(rest)
 
@@ -401,7 +408,7 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
                 presence = lits.tool if admitted is None else lits.tool_presence(admitted)
                 if presence is None:
                     continue
-                raw, rest = _call_haystack(args, lits)
+                raw, rest = _call_haystack(args, lits, presence)
                 held: set[Key] = set()
                 units = raw if raw.isascii() else engine_text(raw)
                 # A literal free of what JSON escapes occurs in the raw deltas where it occurs in a
