@@ -441,6 +441,29 @@ def test_deltas_that_can_match_nothing_are_fed_only_when_the_end_needs_their_tex
     assert with_join == (0 if with_arguments else 1)
 
 
+def test_an_end_with_other_arguments_than_the_streamed_ones_is_checked(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A recorded stream's end may carry arguments the deltas never streamed: its regex check reads
+    # those, so nothing the join found about the deltas may spare it.
+    streamed = {"path": "src/a.ts", "content": "harmless " * 20}
+    ended = {"path": "src/a.ts", "content": "harmless foo"}
+    raw = json.dumps(streamed)
+    lines = [{"type": "stream", "version": 1, "cwd": "/proj"},
+             {"type": "user_message", "content": [{"type": "text", "text": "go"}]},
+             {"type": "turn_start"}, {"type": "message_start", "role": "assistant", "timestamp": 1},
+             {"type": "toolcall_start", "contentIndex": 0, "id": "w", "name": "write"},
+             *({"type": "toolcall_delta", "contentIndex": 0, "delta": raw[i:i + 16]} for i in range(0, len(raw), 16)),
+             {"type": "toolcall_end", "contentIndex": 0, "arguments": ended},
+             {"type": "message_end", "stopReason": "toolUse"}, {"type": "turn_end"}]
+    path = tmp_path / "other.stream.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    rules = [_rule("foo", condition=("foo",), scope=("tool:write",))]
+    joined = _outcomes([str(path)], rules, True, monkeypatch)
+    full = _outcomes([str(path)], rules, False, monkeypatch)
+    assert [h.rule for h in full[0].hits] == ["foo"]
+    assert joined == full
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_join_equals_the_delta_by_delta_feed_on_recorded_streams(tmp_path: Path, seed: int,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
