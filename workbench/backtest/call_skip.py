@@ -439,9 +439,10 @@ class CallShadow:
         without parsing or checking the deltas in between one by one; True when no later delta's
         may. From here on every buffer is a prefix of ``stable`` (in engine units) and each test's
         answer there is monotone: a prefix that no test may match has no shorter prefix that one
-        may. So a binary search over the deltas finds that first one, each probe parsing the
-        arguments up to its end at once (what the parser fed every delta gives:
-        ``PartialJsonParser`` is held to the full re-parse at every delta).
+        may. So a binary search over the deltas finds that first one, each probe feeding a copy of
+        the parser the arguments up to its end at once (what the parser fed every delta gives:
+        ``PartialJsonParser`` is held to the full re-parse at every delta, and a copy to going on
+        as the original would).
 
         A test counts only for a rule the manager's gate admits when the check's context cannot
         change from here on: an edit's file key (its path is the final one), or a write whose
@@ -469,9 +470,13 @@ class CallShadow:
             units = engine_text(text)
             return any(tests[n].possible_units(units) for n in which)
 
-        def may_match(d: int) -> bool:
-            value = PartialJsonParser().feed(self.raw_text[:ends[d]])
-            return possible(_settled_checks(self.name, self.key, value if isinstance(value, Mapping) else {})[0][1])
+        base, base_at = self.parser, self.position  # the parser after delta ``base_at``
+
+        def may_match(d: int) -> tuple[bool, PartialJsonParser]:
+            probe = base.copy()  # (the parser's state goes on from ``base_at``: no re-parse from the start)
+            value = probe.feed(self.raw_text[ends[base_at]:ends[d]])
+            args = value if isinstance(value, Mapping) else {}
+            return possible(_settled_checks(self.name, self.key, args)[0][1]), probe
 
         # The current buffer and the last one (``stable`` itself) are known without a parse.
         if possible(_settled_checks(self.name, self.key, args)[0][1]):
@@ -483,13 +488,17 @@ class CallShadow:
             return False  # (a few deltas are cheaper parsed one by one)
         while lo < hi:  # may_match(hi) holds, may_match(lo - 1) does not
             mid = (lo + hi) // 2
-            if may_match(mid):
+            hit, probe = may_match(mid)
+            if hit:
                 hi = mid
             else:
                 lo = mid + 1
+                base, base_at = probe, mid
         # The deltas after the current one and before ``lo`` match nothing: the parser takes them
         # in one feed.
-        self.parser.feed(self.raw_text[ends[self.position]:ends[lo - 1]])
+        if base_at < lo - 1:
+            base.feed(self.raw_text[ends[base_at]:ends[lo - 1]])
+        self.parser = base
         self.position = lo - 1
         return False
 
