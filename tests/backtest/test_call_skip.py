@@ -196,6 +196,36 @@ def test_join_with_non_monotone_rules_that_flip(tmp_path: Path, monkeypatch: pyt
     assert not compile_rule_condition("x(?!y)").test(edit["new_string"])
 
 
+def test_a_match_the_gate_rejects_does_not_end_the_join(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``console.log(`` is in the write from its first line on, but the rule's scope takes only
+    # ``src/**/*.ts`` and the file is ``lib/a.ts``: the manager never fires it there. The join asks
+    # the manager's gate for each match, so it does not stop at every delta from that line on; the
+    # edit's ``x(?!y)`` (admitted) still ends its join where it matches.
+    rules = [_rule("log", condition=(r"console\.log\(",), scope=("tool:write(src/**/*.ts)",)),
+             _rule("end", condition=("foo$",), scope=("tool:write",)),
+             _rule("ahead", condition=("x(?!y)",), scope=("tool:edit(lib/**)",))]
+    content = "console.log(1);\n" + "let a = 1;\n" * 120 + "foo"
+    edit = {"path": "lib/b.ts", "old_string": "o", "new_string": "some x"}
+    records = [{"type": "session", "version": 3, "id": "g", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/p"},
+               {"type": "message", "id": "u", "parentId": None, "timestamp": "2026-01-01T00:00:01Z",
+                "message": {"role": "user", "content": [{"type": "text", "text": "go"}], "timestamp": 1}},
+               {"type": "message", "id": "a", "parentId": "u", "timestamp": "2026-01-01T00:00:02Z",
+                "message": {"role": "assistant", "timestamp": 2, "stopReason": "toolUse", "content": [
+                    {"type": "toolCall", "id": "w", "name": "write", "arguments": {"path": "lib/a.ts", "content": content}},
+                    {"type": "toolCall", "id": "e", "name": "edit", "arguments": edit}]}}]
+    path = tmp_path / "gate.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    options = BacktestOptions(time_bound=None, policy="fixed", size=4)
+    fed = _feeds(monkeypatch)
+    joined = _outcomes([str(path)], rules, True, monkeypatch, options)
+    with_join = len(fed)
+    fed.clear()
+    full = _outcomes([str(path)], rules, False, monkeypatch, options)
+    assert joined == full
+    assert {h.rule for h in full[0].hits} == {"end", "ahead"}
+    assert with_join < 12 < 300 < len(fed)
+
+
 def test_monotone_classification() -> None:
     monotone = call_skip.is_monotone
     for pattern in ["foo", r"a+b", r"(?m)^\s*print\(", r"^x", r"(a)\1", r"(?<=x)y", r"[\s\S]{3}", r"(?i)password"]:
@@ -315,7 +345,8 @@ def test_partial_arguments_only_grow_their_string_members(seed: int) -> None:
 
 def _stream(rng: random.Random) -> str:
     """A recorded stream file: calls whose deltas interleave, ids used twice, an escaped surrogate
-    pair cut in two, deltas of a call that never started, and turns without ``message_start``."""
+    pair cut in two, deltas of a call that never started, ends without arguments, and turns without
+    ``message_start``."""
     lines = [{"type": "stream", "version": 1, "cwd": "/proj"},
              {"type": "user_message", "content": [{"type": "text", "text": "go"}]}]
     for _turn in range(rng.randint(1, 3)):
@@ -334,7 +365,9 @@ def _stream(rng: random.Random) -> str:
             if rng.random() < 0.5:  # streamed on its own
                 lines.append(start)
                 lines.extend({"type": "toolcall_delta", "contentIndex": index, "delta": p} for p in pieces)
-                lines.append({"type": "toolcall_end", "contentIndex": index, "arguments": call["arguments"]})
+                # an end without arguments: the session parses the streamed text (so it must be fed)
+                end = {"type": "toolcall_end", "contentIndex": index}
+                lines.append(end if rng.random() < 0.25 else {**end, "arguments": call["arguments"]})
                 continue
             calls.append((index, call, pieces))
             lines.append(start)
@@ -372,6 +405,59 @@ def test_a_call_whose_id_is_reused_later_in_the_message_is_not_joined(tmp_path: 
     path = tmp_path / "reuse.stream.jsonl"
     path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
     rules = [_rule("foo", condition=("foo",), scope=("tool:bash",))]
+    joined = _outcomes([str(path)], rules, True, monkeypatch)
+    full = _outcomes([str(path)], rules, False, monkeypatch)
+    assert [h.rule for h in full[0].hits] == ["foo"]
+    assert joined == full
+
+
+@pytest.mark.parametrize("with_arguments", [True, False])
+def test_deltas_that_can_match_nothing_are_fed_only_when_the_end_needs_their_text(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, with_arguments: bool) -> None:
+    # No regex can match the write, so the join need not feed its deltas when the end carries the
+    # arguments; an end without them makes the session parse the streamed text, which the AST check
+    # then reads: those deltas must be fed.
+    args = {"path": "src/a.ts", "content": "const u = (req as any).user;\n" + "let a = 1;\n" * 30}
+    raw = json.dumps(args)
+    end: dict = {"type": "toolcall_end", "contentIndex": 0}
+    if with_arguments:
+        end["arguments"] = args
+    lines = [{"type": "stream", "version": 1, "cwd": "/proj"},
+             {"type": "user_message", "content": [{"type": "text", "text": "go"}]},
+             {"type": "turn_start"}, {"type": "message_start", "role": "assistant", "timestamp": 1},
+             {"type": "toolcall_start", "contentIndex": 0, "id": "w", "name": "write"},
+             *({"type": "toolcall_delta", "contentIndex": 0, "delta": raw[i:i + 16]} for i in range(0, len(raw), 16)),
+             end, {"type": "message_end", "stopReason": "toolUse"}, {"type": "turn_end"}]
+    path = tmp_path / "end.stream.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    rules = [_rule("as-any", ast_condition=("$EXPR as any",), scope=("tool:write(*.ts)",)),
+             _rule("never", condition=("THIS_NEVER_APPEARS",), scope=("tool",))]
+    fed = _feeds(monkeypatch)
+    joined = _outcomes([str(path)], rules, True, monkeypatch)
+    with_join = len(fed)
+    full = _outcomes([str(path)], rules, False, monkeypatch)
+    assert joined == full
+    assert [h.rule for h in full[0].hits] == ["as-any"]
+    assert with_join == (0 if with_arguments else 1)
+
+
+def test_an_end_with_other_arguments_than_the_streamed_ones_is_checked(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    # A recorded stream's end may carry arguments the deltas never streamed: its regex check reads
+    # those, so nothing the join found about the deltas may spare it.
+    streamed = {"path": "src/a.ts", "content": "harmless " * 20}
+    ended = {"path": "src/a.ts", "content": "harmless foo"}
+    raw = json.dumps(streamed)
+    lines = [{"type": "stream", "version": 1, "cwd": "/proj"},
+             {"type": "user_message", "content": [{"type": "text", "text": "go"}]},
+             {"type": "turn_start"}, {"type": "message_start", "role": "assistant", "timestamp": 1},
+             {"type": "toolcall_start", "contentIndex": 0, "id": "w", "name": "write"},
+             *({"type": "toolcall_delta", "contentIndex": 0, "delta": raw[i:i + 16]} for i in range(0, len(raw), 16)),
+             {"type": "toolcall_end", "contentIndex": 0, "arguments": ended},
+             {"type": "message_end", "stopReason": "toolUse"}, {"type": "turn_end"}]
+    path = tmp_path / "other.stream.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")
+    rules = [_rule("foo", condition=("foo",), scope=("tool:write",))]
     joined = _outcomes([str(path)], rules, True, monkeypatch)
     full = _outcomes([str(path)], rules, False, monkeypatch)
     assert [h.rule for h in full[0].hits] == ["foo"]
@@ -433,3 +519,56 @@ def test_settled_checks_are_what_the_tool_surface_gives(seed: int) -> None:
             assert got == expected, (raw, at)
             assert all(engine_text(stable).startswith(engine_text(text)) for _, text in got), (raw, at)
     assert settled > 200
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_settled_leap_gives_the_answers_of_the_delta_by_delta_shadow(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    # ``CallShadow._leap`` skips, by a binary search over whole re-parses, the deltas of a settled
+    # write or ``replace`` edit at which no test may match; the answers (and ``quiet``) must be those
+    # of the shadow that parses and checks every delta, with and without a gate, after firings too.
+    from workbench.replay import StreamEvent
+
+    rng = random.Random(4000 + seed)
+    original = call_skip.CallShadow._leap
+    skipped = compared = 0
+
+    def counting(self, which, args):  # type: ignore[no-untyped-def]
+        nonlocal skipped
+        before = self.position
+        done = original(self, which, args)
+        skipped += done or self.position > before
+        return done
+
+    for n in range(150):
+        rules = _random_rules(rng, rng.randint(2, 6))
+        tests = call_skip._tests(tuple(rules))
+        call = _call(rng, f"c{n}")
+        if call["name"] not in ("write", "edit"):
+            continue
+        member = "content" if call["name"] == "write" else "new_string"
+        if member in call["arguments"] and rng.random() < 0.5:
+            call["arguments"][member] = " ".join(_code(rng) for _ in range(4))
+        raw = json.dumps(call["arguments"], ensure_ascii=rng.random() < 0.3)
+        cuts = sorted(rng.sample(range(1, len(raw)), min(len(raw) - 1, rng.randint(2, 60))))
+        deltas = [StreamEvent("toolcall_delta", content_index=0, delta=raw[a:b])
+                  for a, b in zip([0, *cuts], [*cuts, len(raw)])]
+        names = sorted({r.name for r in rules})
+        admitted = frozenset(x for x in names if rng.random() < 0.6)
+        # the gate admits nothing while the call has no path yet (a write whose path comes last)
+        gate = None if rng.random() < 0.3 else (lambda ctx, a=admitted: a if ctx.file_paths else frozenset())
+        answers = []
+        for leap in (True, False):
+            monkeypatch.setattr(call_skip.CallShadow, "_leap", counting if leap else (lambda self, which, args: False))
+            shadow = call_skip.CallShadow(tests, call["id"], call["name"], deltas, "/proj", None, gate)
+            fired: set[str] = set()
+            got = []
+            while True:
+                first = shadow.next_possible(frozenset(fired))
+                got.append((first, shadow.quiet))
+                if first is None or first >= len(deltas) - 1:
+                    break
+                fired.add(names[first % len(names)])  # as if that rule fired there
+            answers.append(got)
+        assert answers[0] == answers[1], (raw, cuts, [t.cond.pattern for t in tests])
+        compared += 1
+    assert compared > 40 and skipped > 10, (compared, skipped)

@@ -52,7 +52,7 @@ def _played(rules):
 @pytest.mark.parametrize("seed", range(2))
 def test_turns_and_rules_left_out_never_fire_in_a_full_replay(tmp_path: Path, seed: int) -> None:
     rules = _played(RULES)
-    quiet_turns = dropped = quiet_sessions = 0
+    quiet_turns = dropped = quiet_sessions = in_calls = 0
     for path in _corpus(tmp_path, seed):
         session = load_session(path)
         planned = probe_plan.plan_session(session, rules)
@@ -64,13 +64,21 @@ def test_turns_and_rules_left_out_never_fire_in_a_full_replay(tmp_path: Path, se
         stream = derive_stream(session, size=3)
         _, recorder = record_firings(stream, rules, ReplayConfig.of(PROBE, cwd=stream.cwd or "/"))
         names = {r.name for r in kept}
+        # per turn, each tool call's content index by id: a call's firing names a rule the plan says
+        # can fire in that very call (the join asks only about those)
+        indices = [{b.get("id"): i for i, b in enumerate(e.message.get("content") or ()) if b.get("type") == "toolCall"}
+                   for e in planned[2] if e.type == "message" and e.message and e.message.get("role") == "assistant"]
         for firing in recorder.firings:
             assert firing.rule in names
             assert groups[firing.turn][SOURCES[firing.source]], (path, firing)
+            if firing.source == "tool":
+                call = indices[firing.turn][firing.stream_key.split("#")[0].removeprefix("toolcall:")]
+                assert firing.rule in planned[3][firing.turn][call], (path, firing)
+                in_calls += 1
         quiet_turns += sum(not any(g) for g in groups)
         dropped += len({r.name for r in rules} - names)
         quiet_sessions += not kept
-    assert quiet_turns and dropped and quiet_sessions  # the skip does leave things out
+    assert quiet_turns and dropped and quiet_sessions and in_calls  # the skip does leave things out
 
 
 def _random_plan(message: dict, rng: random.Random) -> FeedPlan | None:

@@ -38,3 +38,24 @@ def test_parse_language_resolves_dynamic_grammars() -> None:
     assert parse_language("toml") == "toml" and parse_language("tla") == "tlaplus"
     assert parse_language("ts") == "typescript" and parse_language("mdx") == "markdown"
     assert parse_language("diff") is None and parse_language("no-such-language") is None
+
+
+def test_the_empty_source_answers_are_remembered_as_computed() -> None:
+    # An empty source is answered once per language and pattern groups (the agent's pi-style edit
+    # has an empty digest): the remembered answer is the parse's, ``$X`` matching the empty program.
+    from workbench.ttsr import ast
+
+    groups_list = [[["$X"]], [["($X as { $$$BODY }).$PROP", "($X as { $$$BODY })[$IDX]"], ["$X"], ["console.log($A"]],
+                   [["if ($X) clearTimeout($X)"], ["$A"]], [["x"]]]
+    for lang in ("ts", "tsx", "py", "rs", "toml"):
+        for groups in groups_list:
+            ast._EMPTY_SOURCE.clear()
+            fresh = ast._match_each(groups, "", ast.parse_language(lang) or "", None) if ast.parse_language(lang) else None
+            first = ast.ast_match_each(groups, "", lang)
+            again = ast.ast_match_each(groups, "", lang)
+            assert first == again
+            if fresh is not None:
+                assert first == fresh, (lang, groups)
+    assert ast.ast_match_each([["$X"]], "", "ts") == [True]
+    with pytest.raises(UnsupportedLanguage):
+        ast.ast_match_each([["x"]], "", "foo")

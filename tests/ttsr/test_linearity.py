@@ -34,3 +34,15 @@ def test_rules() -> None:
     assert provably_linear(rule(ast_condition=("$X as any",)))
     assert not provably_linear(rule(condition=(r"(a+)+c",), ast_condition=("$X as any",)))
     assert provably_linear(rule(condition=("(?P<bad>x)",)))  # invalid: never runs
+
+
+def test_a_rule_is_judged_by_its_patterns_alone_every_time() -> None:
+    # ``provably_linear`` remembers each pattern's answer (a backtest asks it per batch): the same
+    # answers as judging each compiled pattern, asked once or again, invalid patterns skipped.
+    def rule(*patterns: str) -> Rule:
+        return Rule(name="r", path="r.md", content="", condition=patterns)
+
+    for patterns in [LINEAR[:3], NOT_LINEAR[:1], [LINEAR[0], NOT_LINEAR[2]], ["(unclosed", LINEAR[1]], ["(unclosed"], []]:
+        expected = all(pattern_is_linear(compile_rule_condition(p)) for p in patterns if p != "(unclosed")
+        assert provably_linear(rule(*patterns)) is expected
+        assert provably_linear(rule(*patterns)) is expected

@@ -321,6 +321,29 @@ def test_incremental_parser_equals_a_full_re_parse_at_every_delta_of_streamed_ar
             assert _same(got, _oracle(text[:pos])), repr(text[:pos])
 
 
+def test_a_copied_parser_goes_on_as_the_original_would():
+    # ``copy`` at any delta: the copy and the original, fed different continuations, each answer the
+    # full re-parse of its own text, and neither disturbs the other.
+    rng = random.Random(2601)
+    for _ in range(300):
+        text = _streamed_document(rng)
+        parser = PartialJsonParser()
+        pos = 0
+        while pos < len(text):
+            step = rng.choice([1, 2, 3, 7, 40])
+            got = parser.feed(text[pos : pos + step])
+            pos = min(len(text), pos + step)
+            assert _same(got, parse_partial_json(text[:pos])), repr(text[:pos])
+            if rng.random() < 0.3:
+                twin = parser.copy()
+                ahead = rng.randint(pos, len(text))
+                assert _same(twin.feed(text[pos:ahead]), parse_partial_json(text[:ahead])), repr(text[:ahead])
+                assert twin.text == text[:ahead]
+                if rng.random() < 0.5:  # the copy goes on too, in other pieces
+                    assert _same(twin.feed(text[ahead:]), parse_partial_json(text)), repr(text)
+        assert _same(parser.feed(""), parse_partial_json(text)), repr(text)
+
+
 @pytest.mark.parametrize("escape", ["\\ud83d\\ude00", "\\uD83D\\uDE00", "\\ud83d", "\\ude00", "\\\\ud83d\\ude00",
                                     "\\ud83d\\n", "\\ud83d\\ud83d\\ude00"])
 def test_surrogate_escapes_split_at_every_point(escape):

@@ -34,6 +34,12 @@ each delta's buffers as the session grows them, without the manager:
   argument is parsed at all. For ``write``, and for ``edit`` read in the ``replace`` mode, the
   buffers from some delta on are all prefixes of one known text (``_stable_text``); when no
   condition may match it, nothing after that delta is looked at.
+* Once settled, the deltas at which no test may match are not parsed one by one: the tests' answers
+  on prefixes of one text are monotone, so a binary search over whole re-parses of the arguments
+  finds the first delta at which one may (``CallShadow._leap``), asking the manager's scope-and-
+  globs gate when the check's context can no longer change. Where the matches of conditions the gate
+  rejects (a ``.ts`` rule on a ``.md`` write) had each delta of a long write parsed and checked,
+  a few parses now decide it.
 * A condition that is a top-level alternation is asked alternative by alternative
   (``split_alternatives``: a text matches ``A|B`` iff it matches ``A`` or ``B``), so each half is
   classified on its own; and a condition that is not monotone is first asked through its monotone
@@ -56,7 +62,7 @@ them not monotone, and holds the two properties above (monotone patterns; partia
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +72,7 @@ from workbench.rules import Rule
 from workbench.ttsr import (
     PartialJsonParser,
     StreamBuffer,
+    argument_paths,
     compile_rule_condition,
     condition_matches,
     engine_text,
@@ -265,7 +272,9 @@ def _relaxed(pattern: str) -> Any:
 call_tests: LastRuleSet[tuple[CallTest, ...]] = LastRuleSet(_tests)
 
 
-_EDIT_KEYS = ("edits", "input", "_input")  # arguments that take an edit call out of the replace reading
+_EDIT_KEYS = ("edits", "input", "_input")
+# Fewer deltas left than this are parsed one by one rather than by whole re-parses (``_leap``).
+_LEAP_MIN = 8  # arguments that take an edit call out of the replace reading
 
 
 def _stable_text(name: str, final: Mapping[str, Any], edit_mode: str | None) -> str | None:
@@ -314,12 +323,17 @@ class CallShadow:
     """The buffers one tool call's argument deltas give the manager, worked out without it.
 
     ``next_possible(fired)`` resumes after the deltas looked at so far and says at which delta a
-    rule not in ``fired`` may first match (the last delta when none may), or ``None`` when the
-    buffers do not fit the model above (then feed the rest delta by delta)."""
+    rule not in ``fired`` may first match (the last delta when none may, and then ``quiet`` is
+    set), or ``None`` when the buffers do not fit the model above (then feed the rest delta by
+    delta)."""
 
     def __init__(self, tests: Sequence[CallTest], call_id: str, name: str, deltas: Sequence[StreamEvent],
-                 cwd: str, edit_mode: str | None) -> None:
+                 cwd: str, edit_mode: str | None, gate: Callable[[Any], frozenset[str]] | None = None) -> None:
         self.tests, self.name, self.deltas, self.cwd, self.edit_mode = tests, name, deltas, cwd, edit_mode
+        # ``gate(ctx)``: the names of the rules the manager's scope-and-globs gate admits in a match
+        # context (``None``: every rule); a test's match counts only for an admitted rule.
+        self.gate = gate
+        self._admitted: dict[tuple[str, ...] | None, frozenset[str]] = {}
         self.key = f"toolcall:{call_id}"
         self.last = len(deltas) - 1
         self.position = -1  # the last delta looked at
@@ -340,13 +354,19 @@ class CallShadow:
         self.raw_only = True  # every delta so far was checked as a raw delta (on ``key``)
         self.settled = False  # every buffer from here on is a prefix of ``stable``
         self.broken = not call_id or not deltas
+        # The last ``next_possible`` answered the last delta with no rule (not in ``fired``) able to
+        # match at any delta it joins: feeding them checks nothing that can match.
+        self.quiet = False
+        self._ends: list[int] | None = None  # where each delta ends in ``raw_text``
 
     def next_possible(self, fired: frozenset[str] = frozenset()) -> int | None:
+        self.quiet = False
         if self.broken:
             return None
         tests = self.tests
         live = [n for n in range(len(tests)) if tests[n].rule not in fired]
         raw_tests = stable_tests = None
+        leapt = False  # (one leap per call: after it, the next delta's buffer may match)
         while self.position < self.last:
             self.position += 1
             position = self.position
@@ -356,6 +376,7 @@ class CallShadow:
                     raw_tests = self._live(self._raw(), fired)
                 if not raw_tests:
                     self.position = self.last
+                    self.quiet = True
                     return self.last
                 checks: Sequence[tuple[str, str]] = ((self.key, delta),)
                 which = raw_tests
@@ -371,13 +392,20 @@ class CallShadow:
                 if self.settled and not stable_tests:
                     # (the deltas before matched nothing, and no buffer from here on can)
                     self.position = self.last
+                    self.quiet = True
                     return self.last
                 if self.settled:  # the surface ``_stable_text`` describes, without asking ``tool_surface``
                     checks = _settled_checks(self.name, self.key, args)
                     which = stable_tests or []
-                    hit = self._check(checks, which)
+                    hit = self._check(checks, which, args)
                     if hit:
                         return position
+                    if not leapt and position < self.last:
+                        leapt = True
+                        if self._leap(which, args):
+                            self.position = self.last
+                            self.quiet = True
+                            return self.last
                     continue
                 surface = probe_kit.tool_surface(self.name, args, self.cwd, self.edit_mode)
                 if surface.entries:
@@ -397,14 +425,93 @@ class CallShadow:
                     which = raw_tests
                 else:
                     which = live
+                if self._check(checks, which, args, surface.paths):
+                    return position
+                continue
             if self._check(checks, which):
                 return position
+        self.quiet = True
         return self.last
 
-    def _check(self, checks: Sequence[tuple[str, str]], which: Sequence[int]) -> bool:
-        """Grow each checked key's buffer as the manager does and ask the tests at ``which``."""
+    def _leap(self, which: Sequence[int], args: Mapping[str, Any]) -> bool:
+        """Once settled (``args``: the arguments at the current delta), move on to the delta before
+        the first one whose buffer some test at ``which`` may match (``CallTest.possible_units``),
+        without parsing or checking the deltas in between one by one; True when no later delta's
+        may. From here on every buffer is a prefix of ``stable`` (in engine units) and each test's
+        answer there is monotone: a prefix that no test may match has no shorter prefix that one
+        may. So a binary search over the deltas finds that first one, each probe feeding a copy of
+        the parser the arguments up to its end at once (what the parser fed every delta gives:
+        ``PartialJsonParser`` is held to the full re-parse at every delta, and a copy to going on
+        as the original would).
+
+        A test counts only for a rule the manager's gate admits when the check's context cannot
+        change from here on: an edit's file key (its path is the final one), or a write whose
+        path arguments (keys ending ``path`` / ``paths``, what ``tool_surface`` reads for it) are
+        already the final ones: arguments only gain members and a string only grows, so every
+        later delta has those same ones."""
+        if self._ends is None:
+            ends, at = [], 0
+            for ev in self.deltas:
+                at += len(ev.delta or "")
+                ends.append(at)
+            self._ends = ends
+        ends = self._ends
+        tests = self.tests
+        key = _settled_checks(self.name, self.key, args)[0][0]
+        fixed = (argument_paths(args) == argument_paths(self.final) if self.name == "write"
+                 else args.get("path") == self.final.get("path"))
+        if self.gate is not None and fixed:
+            admitted = self._gate(key, args, False)
+            which = [n for n in which if tests[n].rule in admitted]
+            if not which:
+                return True
+
+        def possible(text: str) -> bool:
+            units = engine_text(text)
+            return any(tests[n].possible_units(units) for n in which)
+
+        base, base_at = self.parser, self.position  # the parser after delta ``base_at``
+
+        def may_match(d: int) -> tuple[bool, PartialJsonParser]:
+            probe = base.copy()  # (the parser's state goes on from ``base_at``: no re-parse from the start)
+            value = probe.feed(self.raw_text[ends[base_at]:ends[d]])
+            args = value if isinstance(value, Mapping) else {}
+            return possible(_settled_checks(self.name, self.key, args)[0][1]), probe
+
+        # The current buffer and the last one (``stable`` itself) are known without a parse.
+        if possible(_settled_checks(self.name, self.key, args)[0][1]):
+            return False
+        if not possible(self.stable or ""):
+            return True
+        lo, hi = self.position + 1, self.last
+        if hi - lo < _LEAP_MIN:
+            return False  # (a few deltas are cheaper parsed one by one)
+        while lo < hi:  # may_match(hi) holds, may_match(lo - 1) does not
+            mid = (lo + hi) // 2
+            hit, probe = may_match(mid)
+            if hit:
+                hi = mid
+            else:
+                lo = mid + 1
+                base, base_at = probe, mid
+        # The deltas after the current one and before ``lo`` match nothing: the parser takes them
+        # in one feed.
+        if base_at < lo - 1:
+            base.feed(self.raw_text[ends[base_at]:ends[lo - 1]])
+        self.parser = base
+        self.position = lo - 1
+        return False
+
+    def _check(self, checks: Sequence[tuple[str, str]], which: Sequence[int], args: Mapping[str, Any] | None = None,
+               paths: tuple[str, ...] | None | bool = False) -> bool:
+        """Grow each checked key's buffer as the manager does and ask the tests at ``which``. With a
+        gate and ``args`` (the call's arguments at this delta), a match counts only for a rule the
+        gate admits in the check's context: a per-file key's (the file's path candidates, as
+        ``ToolChecks.per_file`` makes it), else the call's matcher ``paths`` (``False``: worked out
+        from ``args`` when needed, as ``tool_surface`` gives them)."""
         hit = False
         tests = self.tests
+        gate = self.gate if args is not None else None
         for k, text in checks:
             held = self.buffers.get(k)
             if self.raw and held is not None:
@@ -417,8 +524,34 @@ class CallShadow:
                 buf = StreamBuffer(text)
             self.buffers[k] = (text, buf)
             # Every buffer of the delta grows as the manager's does, matched or not.
-            if any(condition_matches(tests[n].cond, n, buf) for n in which):
-                hit = True
+            if hit:
+                continue
+            admitted: frozenset[str] | None = None
+            for n in which:
+                if not condition_matches(tests[n].cond, n, buf):
+                    continue
+                if gate is None:
+                    hit = True
+                    break
+                if admitted is None:
+                    admitted = self._gate(k, args, paths)  # type: ignore[arg-type]  # not None with a gate
+                if tests[n].rule in admitted:
+                    hit = True
+                    break
+        return hit
+
+    def _gate(self, key: str, args: Mapping[str, Any], paths: tuple[str, ...] | None | bool) -> frozenset[str]:
+        """The names the gate admits for the check of ``key`` (see ``_check``)."""
+        if "#" in key[len(self.key):]:
+            path = key[len(self.key) + 1:]
+            found: tuple[str, ...] | None = tuple(probe_kit.path_candidates(path, self.cwd) or [path])
+        elif paths is False:
+            found = probe_kit.tool_surface(self.name, args, self.cwd, self.edit_mode).paths
+        else:
+            found = paths  # type: ignore[assignment]  # not False here
+        hit = self._admitted.get(found)
+        if hit is None:
+            hit = self._admitted[found] = self.gate(probe_kit.tool_context(self.name, found))  # type: ignore[misc]
         return hit
 
     def _raw(self) -> list[int]:

@@ -35,7 +35,7 @@ Which turns, groups and rules can fire is decided in ``workbench.backtest.probe_
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,7 @@ from workbench.replay import (
     open_stream,
     probe_kit,
     read_stream,
+    thaw,
 )
 from workbench.rules import Rule
 from workbench.sessions import parse_session_bytes
@@ -72,6 +73,9 @@ class ProbeStream:
     mute: tuple[bool, ...] | None = None
     planned: bool = False
     visit: tuple[int, ...] | None = None  # planned: the events to look at (the others are not fed)
+    # planned: per turn, per fed tool call (content index), the names of the rules that can fire in
+    # it (``probe_plan``); the join asks only about those
+    calls: tuple[Mapping[int, frozenset[str]] | None, ...] | None = None
 
 
 def _mute(stream: Stream, plans: Sequence[probe_kit.FeedPlan | None]) -> tuple[tuple[bool, ...], tuple[int, ...]] | None:
@@ -149,7 +153,7 @@ def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | N
     if muted is None:  # never expected: the turns are counted as derive_turns counts them
         stream = derive_stream(session, policy=policy, size=size)
         return ProbeStream(stream, stream.turn_count(), tuple(rules))
-    return ProbeStream(stream, len(planned[0]), planned[1], muted[0], planned=True, visit=muted[1])
+    return ProbeStream(stream, len(planned[0]), planned[1], muted[0], planned=True, visit=muted[1], calls=planned[3])
 
 
 def probe_firings(probe: ProbeStream, config: ReplayConfig, *, recorder: Callable[[Any], Any],
@@ -177,15 +181,20 @@ def probe_firings(probe: ProbeStream, config: ReplayConfig, *, recorder: Callabl
     if probe.visit is None or mute is None:  # as ``play``
         _play_visits(sim, events, range(len(events)), mute, hook, tick, tests)
     else:  # as ``play``, over the events not fed only for the turns they start
-        _play_visits(sim, events, probe.visit, mute, hook, tick, tests)
+        _play_visits(sim, events, probe.visit, mute, hook, tick, tests, probe.calls)
     return sim.finish().status, hook.firings
 
 
 def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[int], mute: Sequence[bool] | None,
-                 hook: Any, tick: Callable[[], None] | None, tests: Sequence[call_skip.CallTest]) -> None:
+                 hook: Any, tick: Callable[[], None] | None, tests: Sequence[call_skip.CallTest],
+                 calls: Sequence[Mapping[int, frozenset[str]] | None] | None = None) -> None:
     """Feed the events at ``visit`` (those ``mute`` leaves out only observed). A tool call's argument
     deltas before the first one at which a rule may match are joined into it
-    (``workbench.backtest.call_skip``): the same firings, one check instead of many. After a firing,
+    (``workbench.backtest.call_skip``): the same firings, one check instead of many. Only the rules
+    that can fire in the call are asked about (``calls``, per turn and content index, from the plan:
+    a rule whose scope or globs cannot admit the call, or none of whose literals it holds, matches
+    none of its buffers; ``None``: every rule), and a match counts only for a rule the manager's gate
+    admits in that check's context. After a firing,
     the rules that fired in the turn are left out of that question: the recorder keeps a rule's first
     firing per turn, and in probe mode a match changes nothing another rule's checks see (nothing
     interrupts, and with ``repeatMode: after-gap`` and gap 0 a claim silences no rule)."""
@@ -195,13 +204,18 @@ def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[i
     k, n = 0, len(visit)
     ids: set[str] = set()  # the call ids started since the manager's buffers were last reset
     reused = _reused_ids(events, visit, mute) if _CALL_SKIP else set()
+    turn = -1
+    narrowed: dict[frozenset[str], tuple[call_skip.CallTest, ...]] = {}
+    lean_end = -1  # a call's end whose regex check can match no rule that has not fired in the turn
     while k < n:
         i = visit[k]
         ev = events[i]
         hook.observe(i, ev)
+        if ev.type == "turn_start":
+            turn += 1
         muted = mute is not None and mute[i]
         if not muted:
-            sim.feed(i, ev)
+            sim.feed(i, ev, final_regex=i != lean_end)
             if ev.type in ("message_start", "turn_start"):
                 ids.clear()  # (``reset_buffer``)
         if tick is not None:
@@ -220,7 +234,21 @@ def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[i
         if end - k < 2:
             continue
         deltas = [events[visit[x]] for x in range(k, end)]
-        shadow = call_skip.CallShadow(tests, ev.id or "", ev.name or "", deltas, sim.cwd, sim.edit_mode)
+        can_fire = calls[turn] if calls is not None and 0 <= turn < len(calls) else None
+        names = can_fire.get(ev.content_index or 0) if can_fire is not None else None
+        asked: Sequence[call_skip.CallTest] = tests
+        if names is not None:
+            kept = narrowed.get(names)
+            if kept is None:
+                kept = narrowed[names] = tuple(t for t in tests if t.rule in names)
+            asked = kept
+        shadow = call_skip.CallShadow(asked, ev.id or "", ev.name or "", deltas, sim.cwd, sim.edit_mode,
+                                      sim.manager.gated_names)
+        # The call's end, fed next with the finished arguments: the session reads those, not the
+        # streamed text, so deltas that can match nothing need not be fed at all (below).
+        closing = events[visit[end]] if end < n else None
+        closes = (closing is not None and closing.type == "toolcall_end" and closing.content_index == ev.content_index
+                  and bool(closing.arguments) and not (mute is not None and mute[visit[end]]))
         done = 0  # the call's deltas fed so far
         while done < len(deltas):
             fired = frozenset(f.rule for f in hook.firings if f.turn == hook.turn) if probing else frozenset()
@@ -231,6 +259,14 @@ def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[i
                 for _ in range(first - done):
                     tick()
             at = visit[k + first]
+            if shadow.quiet and closes and first == len(deltas) - 1:
+                # No rule that has not fired in the turn can match at any of these deltas: feeding
+                # them would only grow buffers that the call's end replaces or extends to the same
+                # text (a check's answer depends on the text alone), and the end carries the arguments.
+                done = len(deltas)
+                if tick is not None:
+                    tick()
+                break
             joined = deltas[first] if first == done else StreamEvent(
                 "toolcall_delta", content_index=ev.content_index, delta="".join(d.delta or "" for d in deltas[done:first + 1]))
             hook.observe(at, joined)
@@ -240,6 +276,13 @@ def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[i
             done = first + 1
             if not probing:
                 break  # only the first join: a match may change what later checks see
+        if probing and shadow.quiet and shadow.settled and done == len(deltas) and closes \
+                and thaw(closing.arguments) == shadow.final:  # type: ignore[union-attr]  # ``closes``: not None
+            # The end checks what the last delta's buffers held: the same arguments, and a write's or
+            # ``replace`` edit's surface does not change when the call is final (``call_skip._stable_text``),
+            # so its regex check finds nothing the join has not ruled out; it still holds the buffers
+            # (a firing of the AST check reads them) and runs the AST check.
+            lean_end = visit[end]
         k += done
 
 

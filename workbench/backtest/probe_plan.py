@@ -38,10 +38,14 @@ class _Presence:
     cheaper than a regex alternation over a short text.
     """
 
-    __slots__ = ("index", "plain", "icase", "needles", "plain_keys", "icase_index")
+    __slots__ = ("index", "plain", "icase", "needles", "plain_keys", "icase_index", "strings", "compact")
 
     def __init__(self, keys: frozenset[Key]) -> None:
         self.index = literal_index(keys)
+        # Whether a key can occur in a call's argument strings or its compact JSON and not in its
+        # ``json.dumps`` (``_literals``): one holding what JSON escapes, or a ``,`` / ``:``.
+        self.strings = any(c in '"\\' or c < " " for k in keys for c in k[0])
+        self.compact = any("," in k[0] or ":" in k[0] for k in keys)
         self.plain = tuple(sorted(k[0] for k in keys if not k[1]))
         self.icase = tuple(sorted({k[0].lower() for k in keys if k[1]}))
         # Per key, what ``str.find`` looks for on ASCII text (the text lowered for a case-insensitive key).
@@ -328,13 +332,16 @@ def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, st
     return (text[0] if len(text) == 1 else "".join(text)), (thinking[0] if len(thinking) == 1 else "".join(thinking)), calls
 
 
-def _call_haystack(args: Any, lits: _RuleLiterals) -> tuple[str, str]:
+def _call_haystack(args: Any, lits: _RuleLiterals, presence: _Presence) -> tuple[str, str]:
     """A tool call's ``json.dumps`` (its deltas, joined) and the rest of what its buffers can hold
-    (engine units; pieces joined with NUL, which no literal holds)."""
+    (engine units; pieces joined with NUL, which no literal holds). The rest is made only of what can
+    hold one of ``presence``'s keys where the dumps does not (``_literals`` says why): the compact
+    JSON for a key with ``,`` or ``:``, the argument strings for one with what JSON escapes; any
+    other key that occurs there occurs in the dumps too, where ``_start`` finds it."""
     rest: list[str] = []
-    if lits.compact:
+    if lits.compact and presence.compact:
         rest.append(probe_kit.compact_json(args))
-    if lits.strings:
+    if lits.strings and presence.strings:
         collect_strings(thaw(args), rest)
     return probe_kit.args_json(args), "\0".join(rest)
 
@@ -358,11 +365,15 @@ class _Turns:
     plans: tuple[probe_kit.FeedPlan | None, ...]
     rules: frozenset[int]
     branch: tuple[Any, ...]  # the active branch's entries
+    # Per turn, per fed tool call (content index): the rules (positions) that can fire in it, those
+    # whose gate admits the call and one of whose literals it holds (``None``: the turn feeds no call).
+    calls: tuple[dict[int, frozenset[int]] | None, ...] = ()
 
 
 def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
     """Mirrors ``derive_stream`` (each assistant message is a turn); raises ``_Unfit``."""
     plans: list[probe_kit.FeedPlan | None] = []
+    call_rules: list[dict[int, frozenset[int]] | None] = []
     found: tuple[set[Key], set[Key]] = (set(), set())  # literals held in text, thinking
     in_tools: set[int] = set()  # rules one of whose literals a call they may see holds
     branch = tuple(probe_kit.entry_branch(session, None))
@@ -390,13 +401,14 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
             units = thinking if thinking.isascii() else engine_text(thinking)
             thinking_at = _start(lits.thinking, units, found[1], len(units) == len(thinking))
         fed: dict[int, int | None] = {}
+        can_fire: dict[int, frozenset[int]] = {}
         if calls and lits.tool is not None:
             for at, name, args in calls:
                 admitted = _admitted(lits, name, args, cwd)
                 presence = lits.tool if admitted is None else lits.tool_presence(admitted)
                 if presence is None:
                     continue
-                raw, rest = _call_haystack(args, lits)
+                raw, rest = _call_haystack(args, lits, presence)
                 held: set[Key] = set()
                 units = raw if raw.isascii() else engine_text(raw)
                 # A literal free of what JSON escapes occurs in the raw deltas where it occurs in a
@@ -410,11 +422,13 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
                     # Only AST patterns can fire here: they are checked at toolcall_end on the finished
                     # call, so the deltas are joined into the last one (one partial parse, not one each).
                     fed[at] = len(raw) if firing and firing <= lits.ast_only else start
+                    can_fire[at] = frozenset(firing)
                     in_tools.update(firing)
         plans.append(probe_kit.FeedPlan(text_at, thinking_at, fed) if fed or text_at is not None or thinking_at is not None
                      else None)
+        call_rules.append(can_fire if fed else None)
     rules = frozenset(i for i, keys in enumerate(lits.per_rule) if any(not f.isdisjoint(k) for f, k in zip(found, keys)))
-    return _Turns(tuple(plans), rules | in_tools, branch)
+    return _Turns(tuple(plans), rules | in_tools, branch, tuple(call_rules))
 
 
 def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[int] | None:
@@ -443,9 +457,15 @@ def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[
     return hit
 
 
-def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[probe_kit.FeedPlan | None, ...], tuple[Rule, ...], tuple[Any, ...]] | None:
+CallRules = tuple[dict[int, frozenset[str]] | None, ...]
+
+
+def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[probe_kit.FeedPlan | None, ...], tuple[Rule, ...],
+                                                              tuple[Any, ...], CallRules] | None:
     """Per assistant message of the active branch what to feed (``None``: nothing), the rules that
-    can fire somewhere (in order), and the branch's entries; ``None`` when the model does not decide."""
+    can fire somewhere (in order), the branch's entries, and per message the names of the rules that
+    can fire in each fed tool call (by content index; ``None``: no call fed); ``None`` when the model
+    does not decide."""
     lits = _rule_literals(rules)
     if lits is None:
         return None
@@ -454,7 +474,9 @@ def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[probe_kit.F
     except _Unfit:
         return None
     names = {rules[i].name for i in turns.rules}
-    return turns.plans, tuple(r for r in rules if r.name in names), turns.branch
+    by_call = tuple(None if calls is None else {at: frozenset(rules[i].name for i in firing) for at, firing in calls.items()}
+                    for calls in turns.calls)
+    return turns.plans, tuple(r for r in rules if r.name in names), turns.branch, by_call
 
 
 # The literals of the last rule set, found once per rule set rather than once per session.

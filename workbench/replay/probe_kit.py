@@ -15,13 +15,25 @@ listed in one place.
   end), ``parse_partial`` (the session's partial JSON parse).
 - What a rule can see, as the manager gates it: ``rule_sources``, ``rule_tool_gate``,
   ``tool_name_key``; and ``tool_surface``, what the manager is asked about a call at one delta
-  (matcher paths, digest, per-file entries).
+  (matcher paths, digest, per-file entries); ``tool_context`` / ``path_candidates``, the context a
+  check of a call (``file_paths``) or of one of its files is made in, for the manager's gate.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from workbench.replay.derive import PLACEHOLDER, FeedPlan, derive_turns, entry_branch, says_stream, timestamp_ok
-from workbench.replay.engine import parse_partial, rule_sources, rule_tool_gate, tool_name_key, tool_surface
+from workbench.replay.engine import (
+    context,
+    parse_partial,
+    path_candidates,
+    rule_sources,
+    rule_tool_gate,
+    tool_name_key,
+    tool_surface,
+)
 from workbench.replay.stream import args_json, compact_json
 
 __all__ = [
@@ -32,10 +44,18 @@ __all__ = [
     "derive_turns",
     "entry_branch",
     "parse_partial",
+    "path_candidates",
     "rule_sources",
     "rule_tool_gate",
     "says_stream",
     "timestamp_ok",
+    "tool_context",
     "tool_name_key",
     "tool_surface",
 ]
+
+
+def tool_context(tool_name: str, file_paths: Sequence[str] | None) -> Any:
+    """The match context of a check of a call to ``tool_name`` with these paths, as the simulated
+    session makes it (``replay.triggers.ToolChecks``; the stream key takes no part in the gate)."""
+    return context("tool", tool_name=tool_name, file_paths=file_paths)

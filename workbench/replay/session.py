@@ -94,6 +94,7 @@ class SimulatedSession:
         if stream is not None:
             self.expect(stream)
         self._step = -1
+        self._final_regex = True  # (``feed``)
 
     # -- driving ---------------------------------------------------------------------------------
 
@@ -104,10 +105,16 @@ class SimulatedSession:
         self._remaining_turns = known() if known is not None else [
             i for i, e in enumerate(stream.events) if e.type == "turn_start"]
 
-    def feed(self, index: int, ev: StreamEvent) -> StepStatus:
-        """Play one event; returns whether it was live, skipped (rest of an aborted turn) or ended."""
+    def feed(self, index: int, ev: StreamEvent, *, final_regex: bool = True) -> StepStatus:
+        """Play one event; returns whether it was live, skipped (rest of an aborted turn) or ended.
+
+        ``final_regex=False``: a ``toolcall_end`` holds the finished call's snapshots without asking
+        the regex conditions (``TtsrManager.hold_snapshot``), then runs its AST check. For the
+        backtest's probe alone, which has shown that they can match no rule that has not fired in
+        the turn already (``workbench.backtest.probe``)."""
         self.judging.check_not_waiting()  # an ``ask`` judge holds the session until it is answered
         self._step = index
+        self._final_regex = final_regex
         if self.status != "running":
             return "ended"
         if self.skipping:
@@ -275,11 +282,12 @@ class SimulatedSession:
         checks = self.checks
         surface = checks.surface(block.name, args, key, final=True)
         ctx = engine.context("tool", tool_name=block.name, file_paths=surface.paths, stream_key=key)
+        snapshot = self.manager.check_snapshot if self._final_regex else self.manager.hold_snapshot
         if surface.entries or surface.digest is not None:
-            matches = checks.regex(surface, ctx, "")
+            matches = checks.regex(surface, ctx, "", snapshot)
         else:
             final = compact_json(args)
-            matches = checks.check(self.manager.check_snapshot, final, ctx)
+            matches = checks.check(snapshot, final, ctx)
         if self._handle(matches, ctx, ev):
             return
         # AST conditions run here and only here, as in the agent: on the finalized call's digest or

@@ -67,11 +67,14 @@ class ToolChecks:
             out.extend(self.check(method, digest, sub))
         return out
 
-    def regex(self, surface: engine.ToolSurface, ctx: Any, delta: str) -> list[Rule]:
+    def regex(self, surface: engine.ToolSurface, ctx: Any, delta: str,
+              snapshot: Callable[[str, Any], list[Rule]] | None = None) -> list[Rule]:
+        """``snapshot``: what checks a digest or a file's entry (``None``: ``manager.check_snapshot``)."""
+        method = self.manager.check_snapshot if snapshot is None else snapshot
         if surface.entries:
-            return self.per_file(surface, ctx, self.manager.check_snapshot)
+            return self.per_file(surface, ctx, method)
         if surface.digest is not None:
-            return self.check(self.manager.check_snapshot, surface.digest, ctx)
+            return self.check(method, surface.digest, ctx)
         return self.check(self.manager.check_delta, delta, ctx)
 
     def ast(self, surface: engine.ToolSurface, ctx: Any) -> list[Rule]:

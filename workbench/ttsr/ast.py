@@ -133,6 +133,26 @@ def ast_match_each(groups: Sequence[Sequence[str]], source: str, lang: str,
     sg_lang = ast_languages.resolve(sg_lang) if sg_lang is not None else None
     if sg_lang is None:
         return [False] * len(groups)
+    if not source:
+        # The answer for an empty source depends only on the patterns and the language (a parse and
+        # a match are pure), and it is asked often: the agent's ``edit`` with ``oldText`` /
+        # ``newText`` has an empty digest in the ``replace`` reading (README, "Benchmarks").
+        key = (sg_lang, tuple(tuple(patterns) for patterns in groups), ast_literals.ast_prefilter_enabled())
+        known = _EMPTY_SOURCE.get(key)
+        if known is None:
+            if len(_EMPTY_SOURCE) > 256:
+                _EMPTY_SOURCE.clear()
+            known = _EMPTY_SOURCE[key] = tuple(_match_each(groups, source, sg_lang, None))
+        return list(known)
+    return _match_each(groups, source, sg_lang, presence)
+
+
+# Answers for the empty source, per (language, pattern groups, prefilter switch).
+_EMPTY_SOURCE: dict[tuple[str, tuple[tuple[str, ...], ...], bool], tuple[bool, ...]] = {}
+
+
+def _match_each(groups: Sequence[Sequence[str]], source: str, sg_lang: str,
+                presence: ast_literals.Presence | None) -> list[bool]:
     live = [ast_literals.viable(patterns, sg_lang, source, presence) for patterns in groups]
     if not any(live):
         return [False] * len(groups)

@@ -57,6 +57,14 @@ class JsonPrefix:
         # Where the scan of an open string may resume (its body is clean up to there), or -1.
         self.pending = -1
 
+    def copy(self) -> JsonPrefix:
+        """An independent scan state equal to this one: advancing either leaves the other as it was."""
+        twin = JsonPrefix.__new__(JsonPrefix)
+        twin.pos, twin.started, twin.done, twin.failed, twin.pending = (
+            self.pos, self.started, self.done, self.failed, self.pending)
+        twin.frames = [list(frame) for frame in self.frames]
+        return twin
+
     def advance(self, text: str) -> None:
         """Commit every whole token of ``text`` from ``self.pos`` on; sets ``failed`` if unclean."""
         if self.failed:

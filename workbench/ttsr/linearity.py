@@ -16,6 +16,8 @@ Anything not understood is "not provably linear" and keeps the pre-check.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition
 from workbench.ttsr.literals import LiteralInfo, LiteralParser
 from workbench.ttsr.pattern_lexer import QUANTIFIER, ScanAbort, structural_chars
@@ -124,11 +126,19 @@ def provably_linear(rule: object) -> bool:
     backtracking. That grows with the call's size, never catastrophically; a time bound on it could
     only cut a long but legitimate check short."""
     patterns = getattr(rule, "condition", None) or ()
-    for pattern in patterns:
-        try:
-            cond = compile_rule_condition(pattern)
-        except Exception:  # noqa: BLE001 - the manager skips an invalid condition: it never runs
-            continue
-        if not pattern_is_linear(cond):
-            return False
-    return True
+    return all(_linear_text(p) if isinstance(p, str) else _linear_condition(p) for p in patterns)
+
+
+@lru_cache(maxsize=1024)
+def _linear_text(pattern: str) -> bool:
+    # A function of the pattern text alone, asked for every rule of every batch (a backtest's time
+    # bound asks it per batch of sessions): worked out once per pattern.
+    return _linear_condition(pattern)
+
+
+def _linear_condition(pattern: object) -> bool:
+    try:
+        cond = compile_rule_condition(pattern)  # type: ignore[arg-type]  # (any value, as before: one that is no pattern raises)
+    except Exception:  # noqa: BLE001 - the manager skips an invalid condition: it never runs
+        return True
+    return pattern_is_linear(cond)

@@ -253,6 +253,19 @@ class TtsrManager:
             self._buffers[key] = StreamBuffer(snapshot)
         return self._match(key, ctx)
 
+    def hold_snapshot(self, snapshot: str, ctx: MatchContext) -> list[Any]:
+        """``check_snapshot`` without the matching: the context's buffer becomes ``snapshot`` (what a
+        firing found later reads), and no rule is asked. For a caller that has shown no rule can
+        match there that has not fired already (the backtest's probe)."""
+        key = self.buffer_key(ctx)
+        snapshot = snapshot if isinstance(snapshot, str) else ""
+        buf = self._buffers.get(key)
+        if buf is not None and len(snapshot) >= len(buf.text) and snapshot.startswith(buf.text):
+            buf.append(snapshot[len(buf.text) :])
+        else:
+            self._buffers[key] = StreamBuffer(snapshot)
+        return []
+
     def check_ast_snapshot(self, snapshot: str, ctx: MatchContext) -> list[Any]:
         """Run AST patterns on a tool snapshot (synchronous form of the reference's async call)."""
         if not self._settings.is_enabled or ctx.source != "tool":
@@ -289,6 +302,11 @@ class TtsrManager:
 
     def get_rules(self) -> list[Any]:
         return [e.rule for e in self._rules.values()]
+
+    def gated_names(self, ctx: MatchContext) -> frozenset[str]:
+        """The names of the rules whose scope and global globs admit ``ctx``: the gate every check
+        applies before any condition (the backtest's probe asks it without checking a buffer)."""
+        return frozenset(e.name for e in self._gated_entries(ctx))
 
     def get_settings(self) -> TtsrSettings:
         return self._settings

@@ -299,6 +299,16 @@ class PartialJsonParser:
         """The accumulated text."""
         return self._text
 
+    def copy(self) -> PartialJsonParser:
+        """A parser in this one's state, fed on independently: feeding it ``x`` answers what feeding
+        this one ``x`` would (the backtest's join probes a few later prefixes this way)."""
+        twin = PartialJsonParser.__new__(PartialJsonParser)
+        twin._scan = self._scan.copy()
+        twin._text, twin._keep, twin._members = self._text, self._keep, self._members  # (replaced, never changed)
+        twin._key_at, twin._key, twin._open_at = self._key_at, self._key, self._open_at
+        twin._commit, twin._decoded = self._commit, self._decoded
+        return twin
+
     def feed(self, delta: str) -> dict[str, Any] | None:
         """Append ``delta`` and parse the whole text so far."""
         self._text += delta
