@@ -308,6 +308,8 @@ class TreeView(Viewer):
     def poll(self) -> None:
         """Live follow: re-read the file if an agent appended to it (called every ~0.5 s when served);
         and the count's "indexing…" cleared once the search index is built."""
+        if self.tl is not None and self.tl.indexing:
+            self.tl.start_index()  # (started after the first rows; here too, should that tick have been lost)
         if self.tl is not None and not self.tl.indexing:
             if self._count_indexing:
                 self._render_count()
