@@ -63,6 +63,43 @@ def test_line_by_line_parse_equals_the_whole_file_decode_on_odd_files(data, monk
     _same(*_both(data, monkeypatch))
 
 
+_HEAD = json.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-01T00:00:00Z"})
+
+
+def _record(i: int, value: str) -> str:
+    return f'{{"type":"custom","id":"c{i}","parentId":null,"customType":"x","data":{value}}}'
+
+
+@pytest.mark.parametrize("values", [
+    # an integer beyond 64 bits (orjson: a float), beside floats and in a line without any
+    ["123456789012345678901234567890", "[1.5, 123456789012345678901234567890]", "0.25", "-18446744073709551616"],
+    # a long digit run in a string, with and without a float on the line; 19 digits that fit 64 bits
+    ['"1234567890123456789012345"', '["1234567890123456789012345", 2.5]', "1234567890123456789", "1e400"],
+    ["18446744073709551615", "-9223372036854775808", "1E2", "-0.0", "[[[[0.1]]]]", '{"k": {"j": [3.0]}}'],
+])
+def test_line_by_line_values_equal_the_whole_file_decode_with_long_numbers(values, monkeypatch):
+    """The line-by-line road scans a line for long digit runs only when its value holds a float
+    (how orjson gives an integer beyond 64 bits): the same values as the whole file's one scan."""
+    text = "\n".join([_HEAD] + [_record(i, v) for i, v in enumerate(values)]) + "\n"
+    whole, by_line = _both(text.encode(), monkeypatch)
+    _same(whole, by_line)
+    for entry, value in zip(by_line.entries, values):
+        if value != "1e400":
+            assert repr(entry.raw["data"]) == repr(json.loads(value))  # exact integers, as json keeps them
+
+
+def test_line_by_line_values_equal_the_whole_file_decode_on_tricky_lines(monkeypatch):
+    from tests.sessions.test_loader_fastjson import TRICKY
+
+    tricky = [t for t in TRICKY if len(t) < 2000]  # not 1,100 nested arrays: a RecursionError on both roads
+    lines = [_HEAD] + [t if i % 2 else _record(i, t) for i, t in enumerate(tricky)]
+    data = "\n".join(lines).encode("utf-8", "surrogatepass")
+    bad = [b'"\xed\xa0\x80"', b'"\xc0\x80"', b'"\xff"', b'"\xef\xbb\xbf"']  # not UTF-8 (surrogate, overlong, …)
+    data += b"\n" + b"\n".join(_record(90 + i, "0").encode().replace(b"0}", v + b"}") for i, v in enumerate(bad))
+    _same(*_both(data, monkeypatch))
+    _same(*_both(data + b"\n", monkeypatch))
+
+
 def test_an_invalid_line_is_reported_once(monkeypatch):
     data = ODD.encode("utf-8").replace("h\u00e9".encode(), b"h\xff\xfe")
     _, by_line = _both(data, monkeypatch)

@@ -115,6 +115,38 @@ def test_background_index_is_used_once_built():
     assert first.visible_ids == _oracle(tl, "default", "clear")
 
 
+@pytest.mark.parametrize("flavor", ["omp", "omp18", "pi", "omp57"])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_later_index_in_small_batches_gives_the_unindexed_answer(flavor, seed, monkeypatch):
+    """``later``: no thread until ``start_index`` (the count says indexing meanwhile); a search before it
+    builds the index itself. Texts mapped a few at a time (``FILL_CHARS``) give the same answers, and
+    the index keeps no raw search text (only what the search reads)."""
+    from workbench.tree import flattree, treesearch
+
+    monkeypatch.setattr(treesearch, "INDEX_MIN_ROWS", 10)
+    monkeypatch.setattr(flattree, "FILL_CHARS", 40)
+    rng = random.Random(f"later-{flavor}-{seed}")
+    recs = _records(rng, rng.randint(40, 160))
+    plain = TreeList(recs, flavor=flavor, search_index="off")
+    started = TreeList(recs, flavor=flavor, search_index="later")
+    finder = started._b.finder
+    assert finder._thread is None and finder.index is None and started.indexing
+    started.start_index()
+    assert started.wait_index(30) and finder.index is not None and not started.indexing
+    assert all(text is None for text in started._b._search)
+    started.start_index()  # built: nothing more to start
+    searched = TreeList(recs, flavor=flavor, search_index="later")
+    for k in range(30):
+        query = _query(rng)
+        mode = rng.choice(FILTER_MODES)
+        expected = _oracle(plain, mode, query)
+        for tl in (started, searched):  # ``searched``: its first search builds the index, no thread
+            assert tl.set_filter(mode).set_search(query).visible_ids == expected, (flavor, mode, query)
+        if k == 0:
+            assert searched._b.finder._thread is None and searched._b.finder.index is not None
+            assert not searched.indexing
+
+
 def test_candidates_cover_every_matching_word():
     # Per word: any word the scorer can match for a token is among the index's candidates.
     rng = random.Random("words")

@@ -88,3 +88,21 @@ def test_the_filter_sits_on_the_loggers_that_print_the_line_once():
     for name in ("bokeh.server.views.ws", "panel.io.document"):
         assert [f for f in logging.getLogger(name).filters if isinstance(f, closed_pages.ClosedSendFilter)] == [first]
 
+
+
+def test_a_page_whose_browser_left_is_noticed_only_after_it_was_connected_and_stayed_away():
+    from types import SimpleNamespace
+
+    from workbench.ui.closed_pages import BrowserLeft
+
+    session = SimpleNamespace(connection_count=0, milliseconds_since_last_unsubscribe=10_000)
+    doc = SimpleNamespace(session_context=SimpleNamespace(session=session))
+    left = BrowserLeft(seconds=3)
+    assert not left(SimpleNamespace()) and not left(None)  # not served
+    assert not left(doc)  # never connected yet: the page's scripts may still be loading
+    session.connection_count = 1
+    assert not left(doc)
+    session.connection_count, session.milliseconds_since_last_unsubscribe = 0, 1_000
+    assert not left(doc)  # away for a second: not yet
+    session.milliseconds_since_last_unsubscribe = 3_000
+    assert left(doc)

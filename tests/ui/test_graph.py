@@ -76,3 +76,42 @@ def test_marking_an_entry_moves_the_dots_own_selection_with_it():
     assert nodes.selected.indices == [1] and ring.data["y"] == [lay.ys[1]]
     mark_selected(fig, ring, lay, "elsewhere")  # outside this graph window
     assert nodes.selected.indices == [] and ring.data["x"] == []
+
+
+def _layout_walking_subtrees(roots, active, order=None):
+    """The layout with children ordered by a subtree walk per child, as it was first written (the oracle)."""
+    def holds(node):
+        return node.id in active or any(holds(c) for c in node.children)
+
+    ids, parents, chains, chain_of = [], [], [], []
+    stack = [(r, -1, -1) for r in reversed(sorted(roots, key=lambda n: 0 if holds(n) else 1))]
+    while stack:
+        node, parent, chain = stack.pop()
+        if chain < 0:
+            chain = len(chains)
+            chains.append([])
+        ids.append(node.id)
+        parents.append(parent)
+        chain_of.append(chain)
+        kids = sorted(node.children, key=lambda n: 0 if holds(n) else 1)
+        for k, child in reversed(list(enumerate(kids))):
+            stack.append((child, len(ids) - 1, chain if k == 0 else -1))
+    return ids, parents, chain_of
+
+
+def test_children_order_equals_a_subtree_walk_per_child_on_random_forests():
+    import random
+
+    rng = random.Random(25)
+    for _ in range(200):
+        nodes = [Node(f"n{i % 40}") for i in range(rng.randint(1, 80))]  # ids may repeat
+        roots = []
+        for k, node in enumerate(nodes):
+            if k == 0 or rng.random() < 0.15:
+                roots.append(node)
+            else:
+                nodes[rng.randrange(k)].children.append(node)
+        active = {f"n{rng.randrange(40)}" for _ in range(rng.randint(0, 4))}  # not closed under ancestors
+        lay = layout(roots, active)
+        ids, parents, _ = _layout_walking_subtrees(roots, active)
+        assert lay.ids == ids and lay.parents == parents

@@ -119,6 +119,7 @@ def test_the_dialog_turns_redaction_on_and_shows_the_preview(tmp_path):
 
 def test_the_export_button_builds_the_file_and_hands_it_to_the_download(state):
     bar = ShareBar(state=state)
+    bar.open_dialog()  # the dialog counts the stepper run's steps
     assert bar.steps is not None and 0 < bar.steps <= 5_000 and bar.with_stepper.value
     assert f"{bar.steps:,} step(s)" in bar.steps_note.object
     task = bar.start_export()
@@ -156,6 +157,7 @@ def test_a_big_stepper_run_is_left_out_by_default_with_a_note(tmp_path, monkeypa
     assert steps is not None and steps > 100
     monkeypatch.setattr(share_view, "STEP_LIMIT", 100)
     bar = ShareBar(state=state)
+    bar.open_dialog()
     assert bar.steps == steps and not bar.with_stepper.value
     assert f"<b>{steps:,}</b> steps" in bar.steps_note.object and "Tick the box" in bar.steps_note.object
     bar._export()
@@ -164,4 +166,30 @@ def test_a_big_stepper_run_is_left_out_by_default_with_a_note(tmp_path, monkeypa
     assert "Cancel stops it" in bar.steps_note.object
     monkeypatch.setattr(share_view, "STEP_LIMIT", 5_000)
     small = ShareBar(state=state)
+    small.open_dialog()
     assert small.with_stepper.value and "step(s)" in small.steps_note.object
+
+
+def test_the_steps_are_counted_when_the_dialog_opens_not_with_the_page(state, monkeypatch):
+    """Counting loads and derives the session's stream: at every page build it parsed a large session
+    a second time beside the tab that opened it (docs/large-sessions.md)."""
+    from workbench.ui import share_view
+
+    counted: list[str] = []
+    real = share_view.stepper_steps
+
+    def counting(s):
+        counted.append(s.session)
+        return real(s)
+
+    monkeypatch.setattr(share_view, "stepper_steps", counting)
+    bar = ShareBar(state=state)
+    state.chunking = "tokens"
+    assert counted == [] and bar.steps is None and not bar.counting
+    bar.open_dialog()
+    assert counted == ["branched.jsonl"] and bar.steps == real(state) and not bar.counting
+    assert not bar.download.disabled
+    state.chunking = "fixed"  # the dialog is open: recounted at once
+    assert len(counted) == 2 and bar.steps == real(state)
+    out = ShareBar(state=state)
+    assert out._export() is not None and len(counted) == 3  # an export made without the dialog counts first

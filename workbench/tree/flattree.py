@@ -62,6 +62,10 @@ class TreeRow:
                 "fileLine": self.file_line}
 
 
+# Characters of search text mapped (lowered, normalized) per batch in ``FlatTree._fill``.
+FILL_CHARS = 4 << 20
+
+
 def truncate_to_width(text: str, width: int, *, ellipsis: bool = False) -> str:
     """Cut a line to ``width`` terminal cells (wide East Asian characters take two).
 
@@ -270,17 +274,34 @@ class FlatTree:
     def search(self, n: int) -> str:
         text = self._search[n]
         if text is None:
-            obj, label = self.entries[n].obj, self.labels[n]
-            text = self.flavour.search_text(obj, label)
+            text = self._search_text(n)
             self._search[n] = text
         return text
 
+    def _search_text(self, n: int) -> str:
+        return self.flavour.search_text(self.entries[n].obj, self.labels[n])
+
     def _fill(self, cache: list[str | None], rows: list[int], make: Any) -> list[str]:
-        """Fill ``cache`` for ``rows`` (only the missing ones, ``make`` maps a list of texts)."""
+        """Fill ``cache`` for ``rows`` (only the missing ones, ``make`` maps a list of texts).
+
+        The search texts made on the way are not kept (``search`` keeps those of the rows it is asked
+        for: the shown ones): only the lowered or normalized form is what a search reads, and on a
+        1 GB session the raw texts were a second gigabyte. ``make`` gets the texts in batches of about
+        ``FILL_CHARS`` characters: the same answers (each text is mapped on its own), a bounded
+        transient copy, and a thread building the index lets the page's own thread run between
+        batches (one pass over 1 GB held the GIL for seconds; docs/large-sessions.md)."""
         missing = [n for n in rows if cache[n] is None]
-        if missing:
-            for n, value in zip(missing, make([self.search(n) for n in missing])):
-                cache[n] = value
+        cached, made = self._search, self._search_text
+        start, size = 0, 0
+        texts: list[str] = []
+        for k, n in enumerate(missing):
+            text = cached[n]
+            texts.append(made(n) if text is None else text)
+            size += len(texts[-1])
+            if size >= FILL_CHARS or k == len(missing) - 1:
+                for m, value in zip(missing[start:k + 1], make(texts)):
+                    cache[m] = value
+                start, size, texts = k + 1, 0, []
         return cache  # type: ignore[return-value]
 
     def lowered(self, rows: list[int]) -> list[str]:

@@ -71,14 +71,15 @@ class TreeList:
         ``selected`` is the initial selection (default: the leaf or its nearest visible ancestor);
         ``home`` shortens tool paths to ``~`` (default ``$HOME``); ``width`` truncates rendered lines.
         ``search_index``: the word index that keeps a search keystroke cheap on large trees — ``auto``
-        (built in a background thread from 2000 rows on), ``background``, ``now`` or ``off`` (every
+        (built in a background thread from 2000 rows on), ``later`` (as ``auto``, the thread started
+        by ``start_index``; a search before that builds it), ``background``, ``now`` or ``off`` (every
         keystroke scans the rows; the command line, which searches once). Answers are the same.
         """
         flavor = resolve_flavor(flavor, session)
         if filter_mode not in FILTER_MODES:
             raise UsageError(f"unknown filter mode {filter_mode!r} (use one of {', '.join(FILTER_MODES)})")
-        if search_index not in ("auto", "background", "now", "off"):
-            raise UsageError(f"unknown search_index {search_index!r} (use auto, background, now or off)")
+        if search_index not in ("auto", "later", "background", "now", "off"):
+            raise UsageError(f"unknown search_index {search_index!r} (use auto, later, background, now or off)")
         tree = _as_tree(session, flavor)
         if leaf is _UNSET:
             leaf = tree.leaf_for_selector(flavor)
@@ -131,6 +132,12 @@ class TreeList:
     def indexing(self) -> bool:
         """The search's word index is still being built in the background (a search waits for it)."""
         return self._b.finder.index_building
+
+    def start_index(self) -> None:
+        """Start the background build of a ``later`` index (nothing if it is built, running or not wanted)."""
+        finder = self._b.finder
+        if finder.index_building:
+            finder.start_search_index()
 
     def wait_index(self, timeout: float | None = None) -> bool:
         """Wait for the background index build; True once no build is running."""

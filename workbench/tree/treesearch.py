@@ -24,7 +24,7 @@ __all__ = ["INDEX_MIN_ROWS", "IndexMode", "TreeSearch"]
 
 # Below this many rows a search scans every row (a few ms): no index, no thread.
 INDEX_MIN_ROWS = 2000
-IndexMode = Literal["auto", "background", "now", "off"]
+IndexMode = Literal["auto", "later", "background", "now", "off"]
 
 
 def _word_rule(tok: str, word: str) -> bool:
@@ -46,7 +46,12 @@ class TreeSearch:
         self.chain_hints: list[int] = []  # nodes whose ancestor chains the background build prepares
         self.index: SearchIndex | None = None
         self._thread: threading.Thread | None = None
+        self._building = threading.Lock()
         self._mode: IndexMode = index
+        # ``later``: as ``auto``, but the background build waits for ``start_search_index`` (the app
+        # starts it once the first rows are on screen: a build beside them held the GIL for seconds
+        # on a 1 GB session; docs/large-sessions.md). A search before that builds it at once.
+        self._due = index == "later" and count >= INDEX_MIN_ROWS
         if index == "now":
             self.build_search_index()
         elif index == "background" or (index == "auto" and count >= INDEX_MIN_ROWS):
@@ -63,8 +68,9 @@ class TreeSearch:
             thread = self._thread
             if thread is not None and thread is not threading.current_thread():
                 thread.join()
-            if self.index is None:
-                self.index = SearchIndex(self.haystacks(), fuzzy=self.flavour.word_search)
+            with self._building:  # a search's build (``later``) and a thread started meanwhile: one build
+                if self.index is None:
+                    self.index = SearchIndex(self.haystacks(), fuzzy=self.flavour.word_search)
         return self.index
 
     def start_search_index(self) -> None:
@@ -76,12 +82,16 @@ class TreeSearch:
 
     @property
     def index_building(self) -> bool:
-        """A background build has started and the index is not there yet."""
+        """A background build has started, or is due to (``later``), and the index is not there yet."""
         thread = self._thread
-        return self.index is None and thread is not None and thread.is_alive()
+        if thread is None:
+            return self.index is None and self._due
+        return self.index is None and thread.is_alive()
 
     def wait_index(self, timeout: float | None = None) -> bool:
         """Wait (at most ``timeout`` seconds) until the index is built; True once no build is running."""
+        if self._due:
+            self.start_search_index()
         thread = self._thread
         if self.index is None and thread is not None and thread is not threading.current_thread():
             thread.join(timeout)
@@ -103,7 +113,7 @@ class TreeSearch:
     def _search_index(self) -> SearchIndex | None:
         if self.index is not None:
             return self.index
-        if self._thread is not None or self._mode == "now":
+        if self._thread is not None or self._mode == "now" or self._due:
             return self.build_search_index()
         return None
 

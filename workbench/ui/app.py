@@ -239,8 +239,18 @@ def build_page(server: Server) -> PageFrame:
 
 
 def _follow(state: AppState, views: dict[str, Any]) -> None:
-    """Live mode: poll the open session file and the rule files twice a second."""
+    """Live mode: poll the open session file and the rule files twice a second; and stop the page's
+    work once its browser has left (``closed_pages.BrowserLeft``)."""
+    left = closed_pages.BrowserLeft()
+    stopped = [False]
+
     def poll() -> None:
+        if stopped[0]:
+            return
+        if left(pn.state.curdoc):
+            stopped[0] = True
+            state.close()  # what the session's end does, 15-32 s sooner
+            return
         tree = views.get("tree")  # built only once the Tree tab was opened
         with reporting("Live update"):
             if tree is not None and hasattr(tree, "poll"):

@@ -92,3 +92,28 @@ def quiet_closed_sends() -> ClosedSendFilter:
         logging.getLogger(name).addFilter(shared)
     return shared
 
+
+
+# How long a page's browser may stay away before its work is stopped: a closed tab's replay (a large
+# session's time-bound pre-check is a child process using a core for minutes) otherwise runs until
+# Bokeh discards the session, 15-32 s later, beside the pages still open (docs/large-sessions.md).
+LEFT_SECONDS = 3.0
+
+
+class BrowserLeft:
+    """Whether a served page's browser has gone: it was connected, and has had no connection for
+    ``LEFT_SECONDS`` (a closed or reloaded tab; a reload is a new session). Asked by the page's poll."""
+
+    def __init__(self, seconds: float = LEFT_SECONDS) -> None:
+        self.seconds = seconds
+        self.seen = False  # a browser has been connected to this session
+
+    def __call__(self, doc: Any) -> bool:
+        context = getattr(doc, "session_context", None)
+        session = getattr(context, "session", None)
+        if session is None:  # not served, or the session is not set up yet
+            return False
+        if session.connection_count:
+            self.seen = True
+            return False
+        return self.seen and session.milliseconds_since_last_unsubscribe >= self.seconds * 1000

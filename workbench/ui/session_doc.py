@@ -148,7 +148,8 @@ class SessionDoc:
         self.flavour_reason = choice.note
         tree = SessionTree(session, flavor=self.resolved)
         report(65, 100, f"Flattening {len(session.entries):,} entries into the list")
-        base = TreeList(tree, flavor=self.resolved, height=PAGE_HEIGHT)
+        # the search's word index is started by the view once the first rows are drawn (``start_index``)
+        base = TreeList(tree, flavor=self.resolved, height=PAGE_HEIGHT, search_index="later")
         # assigned together at the end: a cancelled load leaves the previous state whole
         self.session, self.tree, self.base = session, tree, base
         self._graph_layout = None

@@ -168,6 +168,8 @@ class ShareBar(Viewer):
         self.bg = Background()
         self._task: Task | None = None
         self.steps: int | None = None  # the stepper run's length for the current choices (None: unknown)
+        self.counting = False  # a count of the steps is under way (the download waits for it)
+        self._count_generation = 0
         self.open_button = pn.widgets.Button(label="Export…", width=90, color="light", align="center",
                                              css_classes=["wb-export-open"])
         self.with_stepper = pn.widgets.Checkbox(label="with the stepper run at the current step", value=True,
@@ -222,9 +224,8 @@ class ShareBar(Viewer):
         self.patterns.param.watch(lambda *_: self._on_redact(), "value")
         self.with_stepper.param.watch(lambda *_: self._show_steps(), "value")
         self.state.param.watch(lambda *e: self.update_link(), list(URL_KEYS.values()))
-        self.state.param.watch(lambda *e: self.count_steps(), ["session", "stream", "chunking"])
+        self.state.param.watch(lambda *e: self._choices_changed(), ["session", "stream", "chunking"])
         self.update_link()
-        self.count_steps()
 
     def _can_export(self) -> bool:
         return bool(self.state.session or self.state.stream)
@@ -242,32 +243,59 @@ class ShareBar(Viewer):
     def update_link(self) -> None:
         self.link.value = self.url()
         # with nothing open there is nothing to download
-        self.download.disabled = not self._can_export() or self.busy
+        self.download.disabled = not self._can_export() or self.busy or self.counting
 
     # -- the stepper run's size ------------------------------------------------------------------------
     def open_dialog(self) -> None:
         self.count_steps()
         self.dialog.show()
 
+    def _choices_changed(self) -> None:
+        """Another session, stream or chunking: the count is recounted now if the dialog is open, else
+        when it opens. Counting loads and derives the session's stream; done at every page build, it
+        parsed a large session a second time beside the tab that opened it (on a 1 GB file: the first
+        tree row twice as late and twice the memory; docs/large-sessions.md)."""
+        self.steps = None
+        if self.dialog.open:
+            self.count_steps()
+        else:
+            self._show_steps()
+
     def count_steps(self) -> None:
         """Count the stepper run's steps (in the background: deriving a big session's stream takes a
-        moment) and, above ``STEP_LIMIT``, untick the box with a note."""
+        moment) and, above ``STEP_LIMIT``, untick the box with a note. The download waits for the count,
+        so a run above the limit is never exported by a click made before the count was known."""
         state = self.state
+        self._count_generation += 1
+        generation = self._count_generation
 
         def counted(steps: int | None) -> None:
+            if generation != self._count_generation:
+                return  # a newer count (other choices) is under way
+            self.counting = False
             changed = steps != self.steps
             self.steps = steps
             if changed and steps is not None and steps > STEP_LIMIT:
                 self.with_stepper.value = False
             self._show_steps()
+            self.update_link()
 
+        def failed(exc: BaseException) -> None:
+            if generation == self._count_generation:
+                self.counting = False
+                self.update_link()
+
+        self.counting = True
+        self._show_steps()
+        self.update_link()
         self.bg.submit(lambda task: stepper_steps(state), what="Counting the stepper's steps", done=counted,
-                       failed=lambda exc: None, lane="export-steps")
+                       failed=failed, lane="export-steps")
 
     def _show_steps(self) -> None:
         steps = self.steps
         if steps is None:
-            self.steps_note.object = ""
+            self.steps_note.object = ('<div class="wb-muted">Counting the stepper run\'s steps…</div>'
+                                      if self.counting else "")
         elif steps > STEP_LIMIT:
             self.steps_note.object = (
                 f'<div class="wb-kv wb-warn">The stepper run has <b>{steps:,}</b> steps: above {STEP_LIMIT:,} it is '
@@ -286,7 +314,7 @@ class ShareBar(Viewer):
         self.progress.param.update(visible=on, value=0)
         self.progress_text.param.update(visible=on, object=f'<span class="wb-export-msg">{esc(what)}</span>')
         self.cancel_button.visible = on
-        self.download.disabled = on or not self._can_export()
+        self.download.disabled = on or not self._can_export() or self.counting
         self.preview_button.disabled = on or not self.redact.value
 
     def _report(self, done: int, total: int, text: str) -> None:
@@ -378,6 +406,8 @@ class ShareBar(Viewer):
 
     def _export(self) -> io.BytesIO | None:
         """The export built at once (no browser: tests, a notebook); the page uses ``start_export``."""
+        if self.steps is None:
+            self.count_steps()  # what the dialog counts when it opens: a run above the limit is left out
         with reporting("Export"):
             report: list[Redaction] = []
             data, name = export_bytes(self.state, with_stepper=self.with_stepper.value, redactor=self._redactor(),

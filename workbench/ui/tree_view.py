@@ -86,6 +86,7 @@ class TreeView(Viewer):
         self._count_indexing = False  # the count says "indexing…"
         self._graph_wanted: tuple[str | None] | None = None  # a graph to draw once the search index is built
         self._graph: graph_mod.GraphWindow | None = None
+        self._entry_due = False  # the entry's card is to be drawn on the next tick (``_show_entry``)
         self.rows = TreeRows(min_height=300)
         self.rows.on_message(self._on_message)
         self.rows.param.watch(self._on_row_clicked, "selected")
@@ -253,6 +254,15 @@ class TreeView(Viewer):
         else:
             self._show_entry()
         self._render_status()
+        # the search's word index, once these rows are on their way (``SessionDoc`` makes it ``later``):
+        # built beside them, its passes over a 1 GB session's texts held the GIL the page's own thread
+        # needed to send them (docs/large-sessions.md)
+        self.bg.call_soon(lambda: self._start_index(generation))
+
+    def _start_index(self, generation: int) -> None:
+        if generation == self._generation and self.tl is not None:
+            self.tl.start_index()
+            self._render_count()
 
     def _clear(self, message: str, keep_doc: bool = False) -> None:
         if not keep_doc:
@@ -298,6 +308,8 @@ class TreeView(Viewer):
     def poll(self) -> None:
         """Live follow: re-read the file if an agent appended to it (called every ~0.5 s when served);
         and the count's "indexing…" cleared once the search index is built."""
+        if self.tl is not None and self.tl.indexing:
+            self.tl.start_index()  # (started after the first rows; here too, should that tick have been lost)
         if self.tl is not None and not self.tl.indexing:
             if self._count_indexing:
                 self._render_count()
@@ -569,6 +581,18 @@ class TreeView(Viewer):
             self.state.leaf = entry_id
 
     def _show_entry(self) -> None:
+        """Show the selected entry on the document's next tick, once however often it was asked for
+        meanwhile: the rows changed in the same callback go to the browser first (Bokeh sends a
+        callback's changes when it returns), and an entry's card (its branch's usage walks the whole
+        branch: 0.7 s on a 96,000-entry session, asked twice as a session opened) no longer holds
+        back the list's first rows (docs/large-sessions.md). Inline when not served."""
+        if self._entry_due:
+            return
+        self._entry_due = True
+        self.bg.call_soon(self._draw_entry)
+
+    def _draw_entry(self) -> None:
+        self._entry_due = False
         entry = self.detail.show(self.doc, self.state.leaf)
         graph = self._graph
         if entry is not None and graph is not None and graph.covers(entry.id):
