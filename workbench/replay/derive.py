@@ -172,6 +172,24 @@ def _is_injection(entry: Any) -> bool:
 PLACEHOLDER = StreamEvent("placeholder")
 
 
+class CallDelta:
+    """A fed tool call's argument delta in a probe's stream (``derive_turns``): the fields of the
+    ``toolcall_delta`` event it stands for, without building that event. A ``StreamEvent`` costs
+    several microseconds to make (a frozen dataclass sets its sixteen fields one by one), and the
+    probe's tool-call join feeds few of a call's deltas (README, "Benchmarks"); ``event()`` makes the
+    event for the ones fed."""
+
+    __slots__ = ("content_index", "delta")
+    type = "toolcall_delta"
+
+    def __init__(self, content_index: int, delta: str) -> None:
+        self.content_index, self.delta = content_index, delta
+
+    def event(self) -> StreamEvent:
+        """The event ``derive_stream`` has at this index (``_delta``'s)."""
+        return StreamEvent("toolcall_delta", content_index=self.content_index, delta=self.delta)
+
+
 def _assistant_event_count(message: Mapping[str, Any], policy: str, size: int | None) -> int:
     """``len(list(_assistant_events(message, policy, size)))`` without building the events, for a
     message whose timestamp ``_assistant_events`` accepts."""
@@ -400,14 +418,16 @@ def derive_turns(session: Any, plans: Sequence[FeedPlan | None], *, policy: str 
     else what ``FeedPlan`` leaves out, the ``message_end``, every tool result and user message.
     ``plans`` has one value per assistant message of the branch. The caller has checked the
     contents ``parse_event`` would check: a placeholder hides no error. ``branch``: the active
-    branch's entries when the caller has them already."""
+    branch's entries when the caller has them already. A fed tool call's argument deltas are
+    ``CallDelta`` (its ``event()`` is the event), not ``StreamEvent``."""
     chunk_text("", policy, size)
     return _derive(session, entry_branch(session, None) if branch is None else branch, policy, size, False, plans)
 
 
-def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: int | None) -> list[StreamEvent]:
-    """``_assistant_events`` with what ``plan`` does not feed as ``PLACEHOLDER`` (same positions)."""
-    out = [next(_assistant_events(message, policy, size))]  # message_start, as it builds it
+def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: int | None) -> list[Any]:
+    """``_assistant_events`` with what ``plan`` does not feed as ``PLACEHOLDER`` (same positions),
+    and a fed tool call's argument deltas as ``CallDelta``."""
+    out: list[Any] = [next(_assistant_events(message, policy, size))]  # message_start, as it builds it
     done = {"text": 0, "thinking": 0}
     held: dict[str, list[str]] = {"text": [], "thinking": []}
 
@@ -421,7 +441,7 @@ def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: i
             if held:
                 piece = "".join(held) + piece
                 held.clear()
-            out.append(_delta(kind, index, piece))
+            out.append(CallDelta(index, piece) if kind == "toolcall_delta" else _delta(kind, index, piece))
         return done
 
     for index, block in enumerate(message.get("content") or ()):
@@ -451,7 +471,7 @@ def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: i
 
 def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None, all_branches: bool,
             plans: Sequence[FeedPlan | None] | None) -> Stream:
-    events: list[StreamEvent] = []
+    events: list[Any] = []  # (``CallDelta`` among them when ``plans`` is given)
     turn = -1
     for kind, item in _outline(entries):
         if kind == _MARK:
