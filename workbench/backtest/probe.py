@@ -150,7 +150,7 @@ def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | N
         stream = derive_stream(session, policy=policy, size=size)
         return ProbeStream(stream, stream.turn_count(), tuple(rules))
     # What cannot fire is left as placeholders: not fed, so not chunked either.
-    stream = probe_kit.derive_turns(session, planned[0], policy=policy, size=size, branch=planned[2])
+    stream = probe_kit.derive_turns(session, planned[0], policy=policy, size=size, branch=planned[2], texts=planned[4])
     muted = _mute(stream, planned[0])
     if muted is None:  # never expected: the turns are counted as derive_turns counts them
         stream = derive_stream(session, policy=policy, size=size)

@@ -190,9 +190,19 @@ class CallDelta:
         return StreamEvent("toolcall_delta", content_index=self.content_index, delta=self.delta)
 
 
-def _assistant_event_count(message: Mapping[str, Any], policy: str, size: int | None) -> int:
+def _args_text(args: Any, texts: Mapping[int, tuple[Any, str]] | None) -> str:
+    """``args_json(args)``, taken from ``texts`` (``derive_turns``) when it holds these very arguments."""
+    if texts is not None:
+        known = texts.get(id(args))
+        if known is not None and known[0] is args:
+            return known[1]
+    return args_json(args)
+
+
+def _assistant_event_count(message: Mapping[str, Any], policy: str, size: int | None,
+                           texts: Mapping[int, tuple[Any, str]] | None = None) -> int:
     """``len(list(_assistant_events(message, policy, size)))`` without building the events, for a
-    message whose timestamp ``_assistant_events`` accepts."""
+    message whose timestamp ``_assistant_events`` accepts (``texts``: as ``derive_turns``)."""
     count = 2  # message_start, message_end
     for block in message.get("content") or ():
         if not (type(block) is dict or isinstance(block, Mapping)):  # (no ABC check for the usual dict)
@@ -204,7 +214,7 @@ def _assistant_event_count(message: Mapping[str, Any], policy: str, size: int | 
             count += chunk_count(block["thinking"], policy, size)
         elif kind == "toolCall":
             args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
-            count += 2 + chunk_count(args_json(args), policy, size)
+            count += 2 + chunk_count(_args_text(args, texts), policy, size)
     return count
 
 
@@ -411,7 +421,8 @@ class FeedPlan:
 
 
 def derive_turns(session: Any, plans: Sequence[FeedPlan | None], *, policy: str = "words",
-                 size: int | None = None, branch: Sequence[Any] | None = None) -> Stream:
+                 size: int | None = None, branch: Sequence[Any] | None = None,
+                 texts: Mapping[int, tuple[Any, str]] | None = None) -> Stream:
     """``derive_stream`` of the session's active branch for a probe: the same length, event indices
     and turns, but what the probe does not feed is ``PLACEHOLDER``: every event of turn ``k`` but
     its ``turn_start`` and ``turn_end`` when ``plans[k]`` is ``None`` (those turns are not chunked),
@@ -419,12 +430,16 @@ def derive_turns(session: Any, plans: Sequence[FeedPlan | None], *, policy: str 
     ``plans`` has one value per assistant message of the branch. The caller has checked the
     contents ``parse_event`` would check: a placeholder hides no error. ``branch``: the active
     branch's entries when the caller has them already. A fed tool call's argument deltas are
-    ``CallDelta`` (its ``event()`` is the event), not ``StreamEvent``."""
+    ``CallDelta`` (its ``event()`` is the event), not ``StreamEvent``. ``texts``: ``args_json`` of
+    calls' arguments the caller has made already, by ``id`` of the arguments, each with the
+    arguments it was made of (used only for that very object), so they are not serialised again."""
     chunk_text("", policy, size)
-    return _derive(session, entry_branch(session, None) if branch is None else branch, policy, size, False, plans)
+    return _derive(session, entry_branch(session, None) if branch is None else branch, policy, size, False, plans,
+                   texts)
 
 
-def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: int | None) -> list[Any]:
+def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: int | None,
+                texts: Mapping[int, tuple[Any, str]] | None = None) -> list[Any]:
     """``_assistant_events`` with what ``plan`` does not feed as ``PLACEHOLDER`` (same positions),
     and a fed tool call's argument deltas as ``CallDelta``."""
     out: list[Any] = [next(_assistant_events(message, policy, size))]  # message_start, as it builds it
@@ -457,7 +472,7 @@ def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: i
                                     held[kind])
         elif kind == "toolCall":
             args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
-            raw = args_json(args)
+            raw = _args_text(args, texts)
             start = plan.calls.get(index)
             if start is None:
                 out.extend([PLACEHOLDER] * (2 + chunk_count(raw, policy, size)))
@@ -470,7 +485,7 @@ def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: i
 
 
 def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None, all_branches: bool,
-            plans: Sequence[FeedPlan | None] | None) -> Stream:
+            plans: Sequence[FeedPlan | None] | None, texts: Mapping[int, tuple[Any, str]] | None = None) -> Stream:
     events: list[Any] = []  # (``CallDelta`` among them when ``plans`` is given)
     turn = -1
     for kind, item in _outline(entries):
@@ -482,9 +497,9 @@ def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None,
             if plans is None or turn >= len(plans) or not timestamp_ok(item.get("timestamp")):
                 events.extend(_assistant_events(item, policy, size))  # (a bad timestamp raises there)
             elif plans[turn] is None:
-                events.extend([PLACEHOLDER] * _assistant_event_count(item, policy, size))
+                events.extend([PLACEHOLDER] * _assistant_event_count(item, policy, size, texts))
             else:
-                events.extend(_fed_events(item, plans[turn], policy, size))  # type: ignore[arg-type]  # not None
+                events.extend(_fed_events(item, plans[turn], policy, size, texts))  # type: ignore[arg-type]  # not None
         elif plans is not None:
             events.append(PLACEHOLDER)
         else:
