@@ -27,7 +27,7 @@ from workbench.replay.stream import (
     StreamEvent,
     StreamHeader,
     args_json,
-    freeze_value,
+    frozen_copy,
     parse_event,
     read_stream,
     thaw,
@@ -130,7 +130,7 @@ def _call_start(index: int, block: Mapping[str, Any]) -> StreamEvent:
 
 
 def _call_end(index: int, args: Any) -> StreamEvent:
-    return StreamEvent("toolcall_end", content_index=index, arguments=freeze_value(thaw(args)))
+    return StreamEvent("toolcall_end", content_index=index, arguments=frozen_copy(args))
 
 
 def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None) -> Iterator[StreamEvent]:
