@@ -17,9 +17,10 @@ import pytest
 from tests.backtest.test_prefilter import RULES, _rule, _session
 from workbench.backtest import BacktestOptions, backtest_batch, backtest_session, prefilter, probe, probe_plan
 from workbench.backtest import run as backtest_run
-from workbench.replay import Firing, ReplayConfig, may_hang, record_firings
+from workbench.replay import Firing, ReplayConfig, SimulatedSession, StreamEvent, may_hang, record_firings
 from workbench.replay.derive import (
     PLACEHOLDER,
+    CallDelta,
     FeedPlan,
     chunk_count,
     chunk_text,
@@ -130,8 +131,57 @@ def test_derive_turns_keeps_every_index_and_what_each_fed_step_sees(tmp_path: Pa
                     assert b is PLACEHOLDER
                     continue
                 assert b.type == a.type and b.content_index == a.content_index
+                if a.type == "toolcall_delta":  # a fed call's deltas stand for their events
+                    assert isinstance(b, CallDelta) and b.event() == StreamEvent(a.type, content_index=a.content_index,
+                                                                                 delta=b.delta)
+                    if b.delta == a.delta:
+                        assert b.event() == a
                 so_far[("fed",) + group] = fed + b.delta
                 assert so_far[("fed",) + group] == so_far[group]  # the buffer holds what it would
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_argument_texts_from_the_plan_derive_the_same_turns(tmp_path: Path, seed: int) -> None:
+    """``derive_turns`` with the plan's argument texts gives the stream it gives without them; a
+    text is taken only for the very arguments it was made of (an id alone may be reused)."""
+    rng = random.Random(seed)
+    rules = _played(RULES)
+    used = 0
+
+    def events(stream):  # type: ignore[no-untyped-def]
+        return [e.event() if isinstance(e, CallDelta) else e for e in stream.events]
+
+    for path in _corpus(tmp_path, 20 + seed, 20):
+        session = load_session(path)
+        messages = [e.message for e in session.entries if e.type == "message" and e.message.get("role") == "assistant"]
+        planned = probe_plan.plan_session(session, rules)
+        plans = [_random_plan(m, rng) for m in messages]
+        for policy, size in (("words", 8), ("fixed", 5)):
+            plain = events(derive_turns(session, plans, policy=policy, size=size))
+            if planned is not None:
+                used += len(planned[4])
+                assert events(derive_turns(session, plans, policy=policy, size=size, texts=planned[4])) == plain
+            # the same ids, other objects: never taken
+            wrong = {id(b["arguments"]): (dict(b["arguments"]), '{"x": "not these"}') for m in messages
+                     for b in m.get("content") or () if b.get("type") == "toolCall" and isinstance(b.get("arguments"), dict)}
+            assert events(derive_turns(session, plans, policy=policy, size=size, texts=wrong)) == plain
+    assert used
+
+def test_the_session_is_fed_stream_events_only(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A probe's stream holds a fed call's deltas as ``CallDelta``; what the session is fed (one by
+    one, or the first of a join) is the ``StreamEvent`` each stands for."""
+    fed: list[object] = []
+    feed = SimulatedSession.feed
+
+    def spy(self, index, ev, **kw):  # type: ignore[no-untyped-def]
+        fed.append(ev)
+        return feed(self, index, ev, **kw)
+
+    monkeypatch.setattr(SimulatedSession, "feed", spy)
+    for path in _corpus(tmp_path, 7, 30):
+        backtest_session(path, RULES, BacktestOptions(time_bound=None, size=8))
+    assert any(e.type == "toolcall_delta" for e in fed)  # type: ignore[attr-defined]
+    assert all(type(e) is StreamEvent for e in fed)
 
 
 def test_chunk_count_is_the_number_of_chunks() -> None:

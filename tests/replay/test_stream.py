@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import random
+from types import MappingProxyType
 
 import pytest
 
 from tests.replay.conftest import prose_turn, stream_of, tool_turn
 from workbench.errors import StreamFileError
 from workbench.replay import StreamEvent, read_stream, write_stream
+from workbench.replay.stream import freeze_value, frozen_copy, thaw
 
 HEADER = {"type": "stream", "version": 1, "cwd": "/proj", "note": "n"}
 
@@ -79,3 +82,41 @@ def test_blank_lines_are_ignored_and_line_numbers_kept(tmp_path):
     raw = json.dumps(HEADER) + "\n\n" + json.dumps({"type": "turn_start"}) + "\n"
     event = read_stream(_write(tmp_path, raw=raw)).events[0]
     assert event == StreamEvent("turn_start") and event.line == 3
+
+
+def _shape(value):  # type: ignore[no-untyped-def]
+    """A value with its container types spelled out (a read-only mapping equals a dict)."""
+    if isinstance(value, MappingProxyType):
+        return ("proxy", [(k, _shape(v)) for k, v in value.items()])
+    if isinstance(value, dict):
+        return (type(value).__name__, [(k, _shape(v)) for k, v in value.items()])
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, [_shape(v) for v in value])
+    return (type(value).__name__, value)
+
+
+class _Dict(dict):  # type: ignore[type-arg]
+    pass
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_frozen_copy_is_freeze_of_thaw(seed: int) -> None:
+    """``frozen_copy`` (one pass, what a derived call's end holds) is ``freeze_value(thaw(...))``,
+    for plain JSON data and for read-only mappings, tuples and dict subclasses in it."""
+    rng = random.Random(seed)
+
+    def value(depth: int):  # type: ignore[no-untyped-def]
+        kind = rng.randrange(9 if depth < 4 else 4)
+        if kind < 4:
+            return rng.choice([None, True, 3, 2.5, "s", "é\n"])
+        items = [value(depth + 1) for _ in range(rng.randrange(4))]
+        if kind == 4:
+            return items
+        if kind == 5:
+            return tuple(items)
+        mapping = {f"k{i}": v for i, v in enumerate(items)}
+        return mapping if kind in (6, 7) else rng.choice([MappingProxyType(mapping), _Dict(mapping)])
+
+    for _ in range(300):
+        v = value(0)
+        assert _shape(frozen_copy(v)) == _shape(freeze_value(thaw(v)))

@@ -58,6 +58,8 @@ from workbench.replay import (
 from workbench.rules import Rule
 from workbench.sessions import parse_session_bytes
 
+CallDelta = probe_kit.CallDelta
+
 __all__ = ["ProbeStream", "probe_firings", "probe_stream"]
 
 
@@ -148,7 +150,7 @@ def probe_stream(path: str, rules: Sequence[Rule], *, policy: str, size: int | N
         stream = derive_stream(session, policy=policy, size=size)
         return ProbeStream(stream, stream.turn_count(), tuple(rules))
     # What cannot fire is left as placeholders: not fed, so not chunked either.
-    stream = probe_kit.derive_turns(session, planned[0], policy=policy, size=size, branch=planned[2])
+    stream = probe_kit.derive_turns(session, planned[0], policy=policy, size=size, branch=planned[2], texts=planned[4])
     muted = _mute(stream, planned[0])
     if muted is None:  # never expected: the turns are counted as derive_turns counts them
         stream = derive_stream(session, policy=policy, size=size)
@@ -215,7 +217,7 @@ def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[i
             turn += 1
         muted = mute is not None and mute[i]
         if not muted:
-            sim.feed(i, ev, final_regex=i != lean_end)
+            sim.feed(i, _event(ev), final_regex=i != lean_end)
             if ev.type in ("message_start", "turn_start"):
                 ids.clear()  # (``reset_buffer``)
         if tick is not None:
@@ -267,7 +269,7 @@ def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[i
                 if tick is not None:
                     tick()
                 break
-            joined = deltas[first] if first == done else StreamEvent(
+            joined = _event(deltas[first]) if first == done else StreamEvent(
                 "toolcall_delta", content_index=ev.content_index, delta="".join(d.delta or "" for d in deltas[done:first + 1]))
             hook.observe(at, joined)
             sim.feed(at, joined)
@@ -284,6 +286,11 @@ def _play_visits(sim: SimulatedSession, events: Sequence[Any], visit: Sequence[i
             # (a firing of the AST check reads them) and runs the AST check.
             lean_end = visit[end]
         k += done
+
+
+def _event(ev: Any) -> StreamEvent:
+    """The event a probe's stream holds at an index it feeds (a fed call's deltas are ``CallDelta``)."""
+    return ev.event() if type(ev) is CallDelta else ev
 
 
 def _reused_ids(events: Sequence[Any], visit: Sequence[int], mute: Sequence[bool] | None) -> set[int]:

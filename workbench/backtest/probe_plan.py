@@ -368,6 +368,10 @@ class _Turns:
     # Per turn, per fed tool call (content index): the rules (positions) that can fire in it, those
     # whose gate admits the call and one of whose literals it holds (``None``: the turn feeds no call).
     calls: tuple[dict[int, frozenset[int]] | None, ...] = ()
+    # The ``args_json`` of the calls the plan serialised, by ``id`` of their arguments (with the
+    # arguments themselves, so an id is trusted only for that object): ``derive_turns`` takes them
+    # rather than serialising the same arguments again.
+    texts: dict[int, tuple[Any, str]] = field(default_factory=dict)
 
 
 def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
@@ -376,6 +380,7 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
     call_rules: list[dict[int, frozenset[int]] | None] = []
     found: tuple[set[Key], set[Key]] = (set(), set())  # literals held in text, thinking
     in_tools: set[int] = set()  # rules one of whose literals a call they may see holds
+    texts: dict[int, tuple[Any, str]] = {}
     branch = tuple(probe_kit.entry_branch(session, None))
     cwd = session.cwd if isinstance(getattr(session, "cwd", None), str) else ""
     cwd = cwd.replace("\\", "/")
@@ -409,6 +414,7 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
                 if presence is None:
                     continue
                 raw, rest = _call_haystack(args, lits, presence)
+                texts[id(args)] = (args, raw)
                 held: set[Key] = set()
                 units = raw if raw.isascii() else engine_text(raw)
                 # A literal free of what JSON escapes occurs in the raw deltas where it occurs in a
@@ -428,7 +434,7 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
                      else None)
         call_rules.append(can_fire if fed else None)
     rules = frozenset(i for i, keys in enumerate(lits.per_rule) if any(not f.isdisjoint(k) for f, k in zip(found, keys)))
-    return _Turns(tuple(plans), rules | in_tools, branch, tuple(call_rules))
+    return _Turns(tuple(plans), rules | in_tools, branch, tuple(call_rules), texts)
 
 
 def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[int] | None:
@@ -461,11 +467,11 @@ CallRules = tuple[dict[int, frozenset[str]] | None, ...]
 
 
 def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[probe_kit.FeedPlan | None, ...], tuple[Rule, ...],
-                                                              tuple[Any, ...], CallRules] | None:
+                                                              tuple[Any, ...], CallRules, Mapping[int, tuple[Any, str]]] | None:
     """Per assistant message of the active branch what to feed (``None``: nothing), the rules that
-    can fire somewhere (in order), the branch's entries, and per message the names of the rules that
-    can fire in each fed tool call (by content index; ``None``: no call fed); ``None`` when the model
-    does not decide."""
+    can fire somewhere (in order), the branch's entries, per message the names of the rules that
+    can fire in each fed tool call (by content index; ``None``: no call fed), and the argument texts
+    the plan made (``_Turns.texts``, for ``derive_turns``); ``None`` when the model does not decide."""
     lits = _rule_literals(rules)
     if lits is None:
         return None
@@ -476,7 +482,7 @@ def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[probe_kit.F
     names = {rules[i].name for i in turns.rules}
     by_call = tuple(None if calls is None else {at: frozenset(rules[i].name for i in firing) for at, firing in calls.items()}
                     for calls in turns.calls)
-    return turns.plans, tuple(r for r in rules if r.name in names), turns.branch, by_call
+    return turns.plans, tuple(r for r in rules if r.name in names), turns.branch, by_call, turns.texts
 
 
 # The literals of the last rule set, found once per rule set rather than once per session.

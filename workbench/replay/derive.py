@@ -27,7 +27,7 @@ from workbench.replay.stream import (
     StreamEvent,
     StreamHeader,
     args_json,
-    freeze_value,
+    frozen_copy,
     parse_event,
     read_stream,
     thaw,
@@ -130,7 +130,7 @@ def _call_start(index: int, block: Mapping[str, Any]) -> StreamEvent:
 
 
 def _call_end(index: int, args: Any) -> StreamEvent:
-    return StreamEvent("toolcall_end", content_index=index, arguments=freeze_value(thaw(args)))
+    return StreamEvent("toolcall_end", content_index=index, arguments=frozen_copy(args))
 
 
 def _assistant_events(message: Mapping[str, Any], policy: str, size: int | None) -> Iterator[StreamEvent]:
@@ -172,9 +172,37 @@ def _is_injection(entry: Any) -> bool:
 PLACEHOLDER = StreamEvent("placeholder")
 
 
-def _assistant_event_count(message: Mapping[str, Any], policy: str, size: int | None) -> int:
+class CallDelta:
+    """A fed tool call's argument delta in a probe's stream (``derive_turns``): the fields of the
+    ``toolcall_delta`` event it stands for, without building that event. A ``StreamEvent`` costs
+    several microseconds to make (a frozen dataclass sets its sixteen fields one by one), and the
+    probe's tool-call join feeds few of a call's deltas (README, "Benchmarks"); ``event()`` makes the
+    event for the ones fed."""
+
+    __slots__ = ("content_index", "delta")
+    type = "toolcall_delta"
+
+    def __init__(self, content_index: int, delta: str) -> None:
+        self.content_index, self.delta = content_index, delta
+
+    def event(self) -> StreamEvent:
+        """The event ``derive_stream`` has at this index (``_delta``'s)."""
+        return StreamEvent("toolcall_delta", content_index=self.content_index, delta=self.delta)
+
+
+def _args_text(args: Any, texts: Mapping[int, tuple[Any, str]] | None) -> str:
+    """``args_json(args)``, taken from ``texts`` (``derive_turns``) when it holds these very arguments."""
+    if texts is not None:
+        known = texts.get(id(args))
+        if known is not None and known[0] is args:
+            return known[1]
+    return args_json(args)
+
+
+def _assistant_event_count(message: Mapping[str, Any], policy: str, size: int | None,
+                           texts: Mapping[int, tuple[Any, str]] | None = None) -> int:
     """``len(list(_assistant_events(message, policy, size)))`` without building the events, for a
-    message whose timestamp ``_assistant_events`` accepts."""
+    message whose timestamp ``_assistant_events`` accepts (``texts``: as ``derive_turns``)."""
     count = 2  # message_start, message_end
     for block in message.get("content") or ():
         if not (type(block) is dict or isinstance(block, Mapping)):  # (no ABC check for the usual dict)
@@ -186,7 +214,7 @@ def _assistant_event_count(message: Mapping[str, Any], policy: str, size: int | 
             count += chunk_count(block["thinking"], policy, size)
         elif kind == "toolCall":
             args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
-            count += 2 + chunk_count(args_json(args), policy, size)
+            count += 2 + chunk_count(_args_text(args, texts), policy, size)
     return count
 
 
@@ -393,21 +421,28 @@ class FeedPlan:
 
 
 def derive_turns(session: Any, plans: Sequence[FeedPlan | None], *, policy: str = "words",
-                 size: int | None = None, branch: Sequence[Any] | None = None) -> Stream:
+                 size: int | None = None, branch: Sequence[Any] | None = None,
+                 texts: Mapping[int, tuple[Any, str]] | None = None) -> Stream:
     """``derive_stream`` of the session's active branch for a probe: the same length, event indices
     and turns, but what the probe does not feed is ``PLACEHOLDER``: every event of turn ``k`` but
     its ``turn_start`` and ``turn_end`` when ``plans[k]`` is ``None`` (those turns are not chunked),
     else what ``FeedPlan`` leaves out, the ``message_end``, every tool result and user message.
     ``plans`` has one value per assistant message of the branch. The caller has checked the
     contents ``parse_event`` would check: a placeholder hides no error. ``branch``: the active
-    branch's entries when the caller has them already."""
+    branch's entries when the caller has them already. A fed tool call's argument deltas are
+    ``CallDelta`` (its ``event()`` is the event), not ``StreamEvent``. ``texts``: ``args_json`` of
+    calls' arguments the caller has made already, by ``id`` of the arguments, each with the
+    arguments it was made of (used only for that very object), so they are not serialised again."""
     chunk_text("", policy, size)
-    return _derive(session, entry_branch(session, None) if branch is None else branch, policy, size, False, plans)
+    return _derive(session, entry_branch(session, None) if branch is None else branch, policy, size, False, plans,
+                   texts)
 
 
-def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: int | None) -> list[StreamEvent]:
-    """``_assistant_events`` with what ``plan`` does not feed as ``PLACEHOLDER`` (same positions)."""
-    out = [next(_assistant_events(message, policy, size))]  # message_start, as it builds it
+def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: int | None,
+                texts: Mapping[int, tuple[Any, str]] | None = None) -> list[Any]:
+    """``_assistant_events`` with what ``plan`` does not feed as ``PLACEHOLDER`` (same positions),
+    and a fed tool call's argument deltas as ``CallDelta``."""
+    out: list[Any] = [next(_assistant_events(message, policy, size))]  # message_start, as it builds it
     done = {"text": 0, "thinking": 0}
     held: dict[str, list[str]] = {"text": [], "thinking": []}
 
@@ -421,7 +456,7 @@ def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: i
             if held:
                 piece = "".join(held) + piece
                 held.clear()
-            out.append(_delta(kind, index, piece))
+            out.append(CallDelta(index, piece) if kind == "toolcall_delta" else _delta(kind, index, piece))
         return done
 
     for index, block in enumerate(message.get("content") or ()):
@@ -437,7 +472,7 @@ def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: i
                                     held[kind])
         elif kind == "toolCall":
             args = block.get("arguments") if isinstance(block.get("arguments"), Mapping) else {}
-            raw = args_json(args)
+            raw = _args_text(args, texts)
             start = plan.calls.get(index)
             if start is None:
                 out.extend([PLACEHOLDER] * (2 + chunk_count(raw, policy, size)))
@@ -450,8 +485,8 @@ def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: i
 
 
 def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None, all_branches: bool,
-            plans: Sequence[FeedPlan | None] | None) -> Stream:
-    events: list[StreamEvent] = []
+            plans: Sequence[FeedPlan | None] | None, texts: Mapping[int, tuple[Any, str]] | None = None) -> Stream:
+    events: list[Any] = []  # (``CallDelta`` among them when ``plans`` is given)
     turn = -1
     for kind, item in _outline(entries):
         if kind == _MARK:
@@ -462,9 +497,9 @@ def _derive(session: Any, entries: Sequence[Any], policy: str, size: int | None,
             if plans is None or turn >= len(plans) or not timestamp_ok(item.get("timestamp")):
                 events.extend(_assistant_events(item, policy, size))  # (a bad timestamp raises there)
             elif plans[turn] is None:
-                events.extend([PLACEHOLDER] * _assistant_event_count(item, policy, size))
+                events.extend([PLACEHOLDER] * _assistant_event_count(item, policy, size, texts))
             else:
-                events.extend(_fed_events(item, plans[turn], policy, size))  # type: ignore[arg-type]  # not None
+                events.extend(_fed_events(item, plans[turn], policy, size, texts))  # type: ignore[arg-type]  # not None
         elif plans is not None:
             events.append(PLACEHOLDER)
         else:

@@ -9,7 +9,7 @@ package's surface stays what users and the other packages need, and what the pro
 listed in one place.
 
 - Deriving: ``derive_turns`` / ``FeedPlan`` / ``PLACEHOLDER`` (a derived stream with what a probe
-  does not feed left out, same indices), ``entry_branch``, ``timestamp_ok`` and ``says_stream`` (the
+  does not feed left out, same indices; a fed call's deltas as ``CallDelta``), ``entry_branch``, ``timestamp_ok`` and ``says_stream`` (the
   checks ``derive_stream`` and ``open_stream`` make).
 - A call's arguments: ``args_json`` / ``compact_json`` (as streamed, and as checked at the call's
   end), ``parse_partial`` (the session's partial JSON parse).
@@ -24,7 +24,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from workbench.replay.derive import PLACEHOLDER, FeedPlan, derive_turns, entry_branch, says_stream, timestamp_ok
+from workbench.replay.derive import (
+    PLACEHOLDER,
+    CallDelta,
+    FeedPlan,
+    derive_turns,
+    entry_branch,
+    says_stream,
+    timestamp_ok,
+)
 from workbench.replay.engine import (
     context,
     parse_partial,
@@ -38,6 +46,7 @@ from workbench.replay.stream import args_json, compact_json
 
 __all__ = [
     "PLACEHOLDER",
+    "CallDelta",
     "FeedPlan",
     "args_json",
     "compact_json",

@@ -285,6 +285,19 @@ def freeze_value(value: Any) -> Any:
     return value
 
 
+def frozen_copy(value: Any) -> Any:
+    """``freeze_value(thaw(value))`` in one pass: plain JSON data (what a session holds) is frozen
+    without first being copied; anything else goes the two-pass way."""
+    kind = type(value)
+    if kind is dict:
+        return MappingProxyType({k: frozen_copy(v) for k, v in value.items()})
+    if kind is list:
+        return tuple([frozen_copy(v) for v in value])
+    if isinstance(value, (Mapping, tuple, list)):
+        return freeze_value(thaw(value))
+    return value
+
+
 def thaw(value: Any) -> Any:
     """Plain JSON data (dicts and lists) back out of a frozen or otherwise read-only value."""
     if isinstance(value, Mapping):
