@@ -243,6 +243,17 @@ class TtsrManager:
 
     def check_snapshot(self, snapshot: str, ctx: MatchContext) -> list[Any]:
         """Replace the context's buffer with ``snapshot`` and return the rules that match."""
+        return self._match(self._replace_buffer(snapshot, ctx), ctx)
+
+    def hold_snapshot(self, snapshot: str, ctx: MatchContext) -> list[Any]:
+        """``check_snapshot`` without the matching: the context's buffer becomes ``snapshot`` (what a
+        firing found later reads), and no rule is asked. For a caller that has shown no rule can
+        match there that has not fired already (the backtest's probe)."""
+        self._replace_buffer(snapshot, ctx)
+        return []
+
+    def _replace_buffer(self, snapshot: str, ctx: MatchContext) -> str:
+        """Make ``snapshot`` the context's buffer; its key."""
         key = self.buffer_key(ctx)
         snapshot = snapshot if isinstance(snapshot, str) else ""
         buf = self._buffers.get(key)
@@ -251,20 +262,7 @@ class TtsrManager:
             buf.append(snapshot[len(buf.text) :])
         else:
             self._buffers[key] = StreamBuffer(snapshot)
-        return self._match(key, ctx)
-
-    def hold_snapshot(self, snapshot: str, ctx: MatchContext) -> list[Any]:
-        """``check_snapshot`` without the matching: the context's buffer becomes ``snapshot`` (what a
-        firing found later reads), and no rule is asked. For a caller that has shown no rule can
-        match there that has not fired already (the backtest's probe)."""
-        key = self.buffer_key(ctx)
-        snapshot = snapshot if isinstance(snapshot, str) else ""
-        buf = self._buffers.get(key)
-        if buf is not None and len(snapshot) >= len(buf.text) and snapshot.startswith(buf.text):
-            buf.append(snapshot[len(buf.text) :])
-        else:
-            self._buffers[key] = StreamBuffer(snapshot)
-        return []
+        return key
 
     def check_ast_snapshot(self, snapshot: str, ctx: MatchContext) -> list[Any]:
         """Run AST patterns on a tool snapshot (synchronous form of the reference's async call)."""
