@@ -182,3 +182,82 @@ def test_presence_follows_growing_and_replaced_snapshots() -> None:
         for lit in rng.sample(literals, 3):  # each snapshot asks only some literals, as rules do
             assert presence.has(lit) == (lit in text), (text, lit)
         previous = presence
+
+
+# --- keywords and runs of tokens (``KEYWORD_TOKENS``, ``pattern_tokens``) ---------------------------
+
+
+def test_the_bundled_cast_patterns_need_as_then_a_brace() -> None:
+    from workbench.ttsr.ast_literals import pattern_tokens
+
+    for lang in ("typescript", "tsx"):
+        for pattern in PATTERNS["ts"][:3]:
+            assert pattern_tokens(pattern, lang) == ("as {",)
+        assert pattern_tokens("$EXPR as any", lang) == ("as",)  # `any` may be inserted as MISSING
+        assert pattern_tokens("x as const", lang) == ("as",)
+    assert pattern_tokens("$EXPR as any", "javascript") == ()  # only the grammars checked
+    assert pattern_tokens("print($X)", "python") == ()
+
+
+def test_the_gap_between_tokens_admits_every_extra() -> None:
+    # Unicode White_Space (PropList), \p{Zs} and the extras tree-sitter-javascript lists besides.
+    import re
+    import unicodedata
+
+    from workbench.ttsr.ast_literals import tokens_present
+
+    white = [*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F,
+             0x3000, 0xFEFF, 0x2060, 0x200B]
+    white += [cp for cp in range(0x110000) if unicodedata.category(chr(cp)) == "Zs"]
+    for cp in white:
+        assert tokens_present("as {", f"(x as{chr(cp)}{{a}}).b"), hex(cp)
+    for gap in ["", " ", "\n", "/* c */", "/**/", "/* * / */", "// c\n", "// c\r", "// c\u2028", "<!-- c\n", "--> c\n",
+                " /* a */ // b\n /*c*/ "]:
+        assert tokens_present("as {", f"(x as{gap}{{a}}).b"), gap
+    assert not tokens_present("as {", "(x as y {a}).b")
+    assert not tokens_present("as {", "(x as /* open {a}).b")
+    assert not tokens_present("as", "(x asy {a}).b") and not tokens_present("as", "has_x") and tokens_present("as", "has")
+    assert re.search(r"\s", "\u2028")
+
+
+def cast_variants(rng: random.Random) -> str:
+    """A cast pattern filled in, its `as` and the gap before `{` often broken, often cut short."""
+    pattern = rng.choice(PATTERNS["ts"][:3] + ["$EXPR as any"])
+    text = pattern.replace("$$$BODY", rng.choice(["a: T", "", "b", "a: 1; b: 2"])).replace("$X", rng.choice(["x", "f(y)", "o.p"]))
+    text = text.replace("$PROP", "p").replace("$IDX", "0").replace("$EXPR", "v")
+    junk = ["", " ", "\n", "\u00a0", "\u2028", "\ufeff", "/* c */", "// c\n", "@", ";", ")", "(", "x", "{", "}", ".",
+            "as", "<!-- c\n", "\\u0061", "$", "_", "1", "é", "satisfies "]
+    if rng.random() < 0.7:
+        at = text.index(" as ") + 3
+        text = text[:at] + rng.choice(junk) + text[at + 1:]
+    if rng.random() < 0.4:
+        at = text.index("as")
+        text = text[:at] + rng.choice(["", "a", "s", "As", "asx", "a s", "sa", "is", "as"]) + text[at + 2:]
+    if rng.random() < 0.3:
+        text = text[: rng.randint(0, len(text))]
+    context = rng.choice(["", "const y = ", "f(", "if (", "return ", "let s: string = "])
+    return context + text + rng.choice(["", ";", "\n", ")", " as any"])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sources_without_the_tokens_never_match(seed: int) -> None:
+    # The keyword runs' claim, checked against the parser's error recovery: a source without the run
+    # is never matched by a full parse, for the cast patterns on near-misses and cut-off texts.
+    from workbench.ttsr.ast_literals import pattern_tokens, tokens_present
+
+    rng = random.Random(300 + seed)
+    patterns = PATTERNS["ts"][:3] + ["$EXPR as any"]
+    lacking = matched = 0
+    for _ in range(250):
+        source = cast_variants(rng)
+        for lang in ("ts", "tsx"):
+            with prefilter(False):
+                full = [ast_match([p], source, lang) for p in patterns]
+            sg = "typescript" if lang == "ts" else "tsx"
+            for pattern, hit in zip(patterns, full):
+                if not all(tokens_present(r, source) for r in pattern_tokens(pattern, sg)):
+                    lacking += 1
+                    assert not hit, (pattern, source)
+            assert ast_match_each([[p] for p in patterns], source, lang) == full, source
+            matched += any(full)
+    assert lacking > 200 and matched > 50
