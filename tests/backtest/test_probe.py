@@ -325,3 +325,64 @@ def test_a_call_only_ast_patterns_can_fire_in_is_fed_as_one_delta(tmp_path: Path
             tuple(getattr(f, k) for k in keys) for f in full.firings)
         end = next(i for i, e in enumerate(stream.events) if e.type == "toolcall_end")
         assert [h.step for h in outcome.hits if h.rule == "as-any"] == [end]  # at the finished call
+
+
+# Conditions with several requirements (``required_literal_sets``): the plan leaves out a call that
+# holds one but not another; with a lookahead, a backreference, an escaped quote and a comma (sets
+# the plan does not use), a second condition or an AST pattern beside it (then no narrowing).
+CONJUNCTIONS = [r"\bnew\s+(Set|Map)\b", r"foo.*(bar|baz)", r"(?=[\s\S]*Map)new", r"x(a)\1y", r"new \"Set\"",
+                r"new,\s*Set", r"(?i)NEW\s+set", r"return\s+\w+\s*;\s*\}", r"const\s+\w+\s*=>"]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_call_missing_one_of_a_conditions_requirements_is_left_out(tmp_path: Path, seed: int,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.backtest.test_call_skip import _session as call_session
+    from tests.backtest.test_prefilter import backtest_outcomes
+
+    rng = random.Random(700 + seed)
+    rules = []
+    for k in range(rng.randint(2, 5)):
+        kw: dict = {"condition": tuple(rng.sample(CONJUNCTIONS, rng.choice([1, 1, 1, 2])))}
+        if rng.random() < 0.2:
+            kw["ast_condition"] = ("$A.set($B)",)
+        kw["scope"] = rng.choice([("tool",), ("tool:edit",), ("tool:write(*.ts)",), ("tool", "text")])
+        rules.append(_rule(f"c{k}", **kw))
+    rules.append(_rule("set-map", condition=(r"\bnew\s+(Set|Map)\b",), scope=("tool",)))
+    paths = []
+    for i in range(60):
+        path = tmp_path / f"c{i}.jsonl"
+        path.write_text(call_session(i, rng), encoding="utf-8")
+        paths.append(str(path))
+    def fed_calls() -> int:
+        played = _played(rules)  # new copies: the plan's literals are found again for them
+        planned = [probe_plan.plan_session(load_session(p), played) for p in paths]
+        return sum(len(plan.calls) for found in planned if found is not None for plan in found[0] if plan is not None)
+
+    narrowed = fed_calls()
+    with monkeypatch.context() as m:
+        m.setattr(probe_plan, "_also", lambda cond: ())
+        assert narrowed < fed_calls()  # other requirements did leave calls out
+    options = BacktestOptions(time_bound=None, size=rng.choice([1, 3, 8]))
+    skipped = backtest_outcomes(paths, rules, True, monkeypatch, options)
+    full = backtest_outcomes(paths, rules, False, monkeypatch, options)
+    assert skipped == full
+    assert sum(len(o.hits) for o in full) > 0
+
+
+def test_other_requirements_leave_calls_out() -> None:
+    # ``new`` alone (a pi edit's ``newText`` key holds it) no longer feeds a call to `ts-set-map`.
+    rule = _rule("set-map", condition=(r"\bnew\s+(Set|Map)\b",), scope=("tool:edit(*.ts)",))
+    records = [{"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-01T00:00:00Z", "cwd": "/proj"},
+               {"type": "message", "id": "a", "parentId": None, "timestamp": "2026-01-01T00:00:02Z",
+                "message": {"role": "assistant", "stopReason": "toolUse", "timestamp": 1767225600002, "content": [
+                    {"type": "toolCall", "id": "c1", "name": "edit",
+                     "arguments": {"path": "src/a.ts", "oldText": "a", "newText": "const x = 1;"}},
+                    {"type": "toolCall", "id": "c2", "name": "edit",
+                     "arguments": {"path": "src/a.ts", "oldText": "a", "newText": "const s = new Set();"}}]}}]
+    from workbench.sessions import parse_session_text
+
+    session = parse_session_text("\n".join(json.dumps(r) for r in records) + "\n")
+    planned = probe_plan.plan_session(session, _played([rule]))
+    assert planned is not None and planned[0][0] is not None
+    assert set(planned[0][0].calls) == {1}  # only the call holding `Set`

@@ -12,7 +12,7 @@ from workbench.ttsr import literals as literals_module
 from workbench.ttsr import window as window_module
 from workbench.ttsr.code_units import engine_text
 from workbench.ttsr.conditions import compile_rule_condition
-from workbench.ttsr.literals import LiteralIndex, required_literals
+from workbench.ttsr.literals import LiteralIndex, required_literal_sets, required_literals
 from workbench.ttsr.window import StreamBuffer, condition_matches
 
 ATOMS = ["a", "b", "c", "ab", "abc", "x", "A", "I", "s", r"\.", ".", "[ab]", "[^a]", r"\d", r"\s", r"\w", r"\b",
@@ -110,6 +110,43 @@ def test_every_match_holds_a_required_literal_at_or_after_its_start(seed: int) -
                 assert any(p >= at for p in starts), (pattern, etext, at)
                 checked += 1
     assert checked > 200
+
+
+def test_literal_sets_examples() -> None:
+    assert required_literal_sets(r"\bnew\s+(Set|Map)\b", "") == (frozenset({("new", False)}),
+                                                                 frozenset({("Set", False), ("Map", False)}))
+    assert required_literal_sets(r"(?=.*q)z", "") == (frozenset({("z", False)}), frozenset({("q", False)}))
+    assert required_literal_sets(r"a|b", "") == (frozenset({("a", False), ("b", False)}),)  # one set: either
+    assert required_literal_sets(r"a*", "") is None
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_match_holds_a_literal_of_each_required_set(seed: int) -> None:
+    # Each set, not only the one ``required_literals`` picks, is met by every match at or after its
+    # start (a lookahead's literal may lie past the match's end: it is still in the searched text).
+    rng = random.Random(50 + seed)
+    checked = several = 0
+    for _ in range(400):
+        pattern = random_pattern(rng)
+        try:
+            cond = compile_rule_condition(pattern)
+        except Exception:  # noqa: BLE001 - invalid generated pattern
+            continue
+        if cond.literals is None:
+            continue
+        sets = required_literal_sets(cond.source, cond.flags)
+        assert sets is not None and sets[0] == cond.literals
+        several += len(sets) > 1
+        indexes = [LiteralIndex(keys) for keys in sets]
+        for _ in range(15):
+            etext = engine_text(random_text(rng, rng.randint(0, 30)))
+            starts = [[pos for _, pos in index.scan(etext, 0)] for index in indexes]
+            for m in cond.regex.find_iter(etext) or []:
+                at = len(etext.encode("utf-8", "surrogatepass")[: m.range().start].decode("utf-8", "surrogatepass"))
+                for keys, found in zip(sets, starts):
+                    assert any(p >= at for p in found), (pattern, keys, etext, at)
+                checked += 1
+    assert checked > 200 and several > 20
 
 
 @pytest.mark.parametrize("seed", range(4))

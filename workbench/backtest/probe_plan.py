@@ -23,6 +23,7 @@ from workbench.replay import LastRuleSet, probe_kit, thaw
 from workbench.rules import Rule
 from workbench.ttsr import LiteralKey as Key
 from workbench.ttsr import compile_rule_condition, engine_text, literal_index
+from workbench.ttsr.literals import required_literal_sets
 
 __all__ = ["plan_session"]
 
@@ -220,12 +221,15 @@ class _RuleLiterals:
     # The distinct gates with the rules (positions) holding each: the bundled rules share a few
     # scopes, so a call is asked about each gate once rather than once per rule.
     gate_groups: tuple[tuple[_ToolGate, frozenset[int]], ...] = ()
-    # Every ending and word some gate looks for: a gate's answer depends only on the tool name and
-    # which of these the call's strings hold, so the admitted rules are kept per (name, those held).
-    needles: tuple[str, ...] = ()
+    # The admitted rules per (tool name, which of the endings and words the gates that may admit it
+    # look for the call's strings hold): a gate's answer depends on nothing else.
     by_needles: dict[tuple[str, frozenset[str]], frozenset[int]] = field(default_factory=dict, hash=False, compare=False)
-    # Tool names no gate can admit whatever the call's strings (every scope names another tool).
-    by_name: dict[str, bool] = field(default_factory=dict, hash=False, compare=False)
+    # Per tool name, the endings and words of the gates that may admit it (``None``: no gate can,
+    # whatever the call's strings: every scope names another tool).
+    by_name: dict[str, tuple[str, ...] | None] = field(default_factory=dict, hash=False, compare=False)
+    # Per rule (position): the other requirements of its one regex condition, each a presence of
+    # which a call's ``json.dumps`` must hold a key for the rule to match in the call (``_also``).
+    also: tuple[tuple[_Presence, ...], ...] = ()
 
     def tool_presence(self, admitted: frozenset[int]) -> _Presence | None:
         """The presence of the tool literals of the rules at ``admitted`` (cached per set)."""
@@ -241,15 +245,20 @@ def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
     gates: list[_ToolGate] = []
     tool_rules: list[int] = []
     ast_only: set[int] = set()
+    also: list[tuple[_Presence, ...]] = []
     for position, rule in enumerate(rules):
         regex: set[Key] = set()
+        conds = []
         for pattern in literal_patterns(rule.condition):
             try:
                 cond = compile_rule_condition(pattern)
             except Exception:  # noqa: BLE001 - the manager skips an invalid condition: it never matches
                 continue
             regex |= cond.literals or set()  # never None: ``turn_filter`` would have said so
+            conds.append(cond)
         ast = {k for k in map(ast_literal, (p for p in literal_patterns(rule.ast_condition) if p.strip())) if k is not None}
+        has_ast = any(p.strip() for p in literal_patterns(rule.ast_condition))
+        also.append(_also(conds[0]) if len(conds) == 1 and not has_ast else ())
         in_text, in_thinking, in_tool = probe_kit.rule_sources(rule)
         none: frozenset[Key] = frozenset()
         per_rule.append((frozenset(regex) if in_text else none, frozenset(regex) if in_thinking else none,
@@ -272,11 +281,30 @@ def _literals(rules: Sequence[Rule]) -> _RuleLiterals:
     groups: dict[_ToolGate, set[int]] = {}
     for position, gate in zip(tool_rules, gates):
         groups.setdefault(gate, set()).add(position)
-    needles = {e for g in gates for _tool, ends in (g.scopes or ()) for e in (ends or ())}
-    needles |= {e for g in gates for e in (g.globs or ())} | {w for g in gates for ws in (g.words or ()) for w in ws}
     return _RuleLiterals(text_in, thinking_in, tool_in, tuple(per_rule), strings, compact, tuple(gates),
                          tuple(tool_rules), all(g.open for g in gates), frozenset(ast_only),
-                         gate_groups=tuple((g, frozenset(p)) for g, p in groups.items()), needles=tuple(sorted(needles)))
+                         gate_groups=tuple((g, frozenset(p)) for g, p in groups.items()),
+                         also=tuple(also))
+
+
+def _also(cond: Any) -> tuple[_Presence, ...]:
+    """The requirements of a rule's one regex condition besides ``cond.literals`` (one of whose keys
+    the call must hold anyway): a buffer the condition matches holds a key of each
+    (``required_literal_sets``), so a call whose ``json.dumps`` holds none of one set's keys cannot
+    fire the rule, which then has no other way to (no other condition, no AST pattern). Only sets
+    whose keys are free of what JSON escapes, ``,`` and ``:``: such a key in a digest (lines of
+    argument strings), the raw deltas (the dumps) or the compact JSON occurs in the dumps too
+    (``_literals`` says why)."""
+    if cond.literals is None:
+        return ()
+    found = required_literal_sets(cond.source, cond.flags)
+    if found is None or found[0] != cond.literals:
+        return ()  # (never expected: the same analysis gives ``literals``)
+    out = []
+    for keys in found[1:]:
+        if keys and all(k[0] and not any(c in '"\\,:' or c < " " for c in k[0]) for k in keys):
+            out.append(_Presence(keys))
+    return tuple(out)
 
 
 # --- turns of a session ---------------------------------------------------------------------------
@@ -424,10 +452,13 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
                     start = 0
                 if start is not None:
                     firing = {i for i in (lits.tool_rules if admitted is None else admitted)
-                              if not held.isdisjoint(lits.per_rule[i][2])}
+                              if not held.isdisjoint(lits.per_rule[i][2])
+                              and all(p.found_in(units) for p in lits.also[i])}
+                    if not firing:  # (a key found, but some rule's other requirements not)
+                        continue
                     # Only AST patterns can fire here: they are checked at toolcall_end on the finished
                     # call, so the deltas are joined into the last one (one partial parse, not one each).
-                    fed[at] = len(raw) if firing and firing <= lits.ast_only else start
+                    fed[at] = len(raw) if firing <= lits.ast_only else start
                     can_fire[at] = frozenset(firing)
                     in_tools.update(firing)
         plans.append(probe_kit.FeedPlan(text_at, thinking_at, fed) if fed or text_at is not None or thinking_at is not None
@@ -442,17 +473,26 @@ def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[
     if lits.open_gates:
         return None
     key = probe_kit.tool_name_key(name)
-    seen = lits.by_name.get(key)
-    if seen is None:
-        seen = lits.by_name[key] = any(gate.scopes is None or any(tool is None or tool == key for tool, _ in gate.scopes)
-                                       for gate, _ in lits.gate_groups)
-    if not seen:
+    needles: Any = lits.by_name.get(key, lits)
+    if needles is lits:
+        # Only the gates that may admit this tool look at its strings: a gate all of whose scopes
+        # name another tool answers no whatever they hold. So only their endings and words are
+        # searched for (the same answers from every gate; fewer searches for ``bash`` or ``read``).
+        may = [gate for gate, _ in lits.gate_groups
+               if gate.scopes is None or any(tool is None or tool == key for tool, _ in gate.scopes)]
+        needles = lits.by_name[key] = None if not may else tuple(sorted(
+            {e for g in may for _tool, ends in (g.scopes or ()) for e in (ends or ())}
+            | {e for g in may for e in (g.globs or ())} | {w for g in may for ws in (g.words or ()) for w in ws}))
+    if needles is None:
         return frozenset()  # (as every gate answers without looking at the strings)
-    pieces: list[str] = []
-    collect_strings(args, pieces)
-    pieces.append(cwd)
-    joined = "\0".join(pieces).replace("\\", "/")
-    held = frozenset(n for n in lits.needles if n in joined)
+    if needles:
+        pieces: list[str] = []
+        collect_strings(args, pieces)
+        pieces.append(cwd)
+        joined = "\0".join(pieces).replace("\\", "/")
+        held = frozenset(n for n in needles if n in joined)
+    else:
+        held = frozenset()
     hit = lits.by_needles.get((key, held))
     if hit is None:
         hit = frozenset()

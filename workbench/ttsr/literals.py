@@ -28,7 +28,7 @@ from functools import lru_cache
 from workbench.ttsr.code_units import engine_text
 from workbench.ttsr.pattern_lexer import QUANTIFIER, PatternCursor, ScanAbort, count_groups
 
-__all__ = ["LiteralIndex", "required_literals", "literal_index"]
+__all__ = ["LiteralIndex", "literal_index", "required_literal_sets", "required_literals"]
 
 _MAX_SET = 16  # exact-set size kept through concatenation and alternation
 _MAX_LEN = 64  # literal length kept (a longer run is flushed as a requirement)
@@ -50,11 +50,16 @@ def _score(s: frozenset[str]) -> tuple[int, int]:
     return (min(len(x) for x in s), -len(s))
 
 
-def _best(info: LiteralInfo) -> frozenset[str] | None:
+def _options(info: LiteralInfo) -> list[frozenset[str]]:
+    """Every requirement ``info`` knows: each is a set some member of which every match holds."""
     options = list(info.cands)
     if info.exact is not None and "" not in info.exact:
         options.append(info.exact)
-    options = [_minimal(o) for o in options if o and "" not in o]
+    return [_minimal(o) for o in options if o and "" not in o]
+
+
+def _best(info: LiteralInfo) -> frozenset[str] | None:
+    options = _options(info)
     if not options:
         return None
     # The later of equally good requirements: its occurrence lies nearer the end of the match,
@@ -259,6 +264,16 @@ class LiteralParser(PatternCursor):
 
 def required_literals(body: str, flags: str) -> frozenset[Key] | None:
     """Literals one of which every match contains at or after its start (None: unknown)."""
+    found = required_literal_sets(body, flags)
+    return None if found is None else found[0]
+
+
+def required_literal_sets(body: str, flags: str) -> tuple[frozenset[Key], ...] | None:
+    """``required_literals`` first, then every other requirement the pattern's top level holds (the
+    parts of a concatenation: ``\\bnew\\s+(Set|Map)`` needs ``new`` and one of ``Set``, ``Map``), each
+    a set one member of which every match holds at or after its start; ``None``: unknown. Used where
+    several requirements narrow a search more than the one ``required_literals`` picks (the backtest's
+    plan; README, "Backtest")."""
     icase = "i" in flags or re.search(r"\(\?[ims]*i[ims]*(?:-[ims]*)?:|\(\?[ims]*-[ims]*i", body) is not None
     parser = LiteralParser(body, icase)
     try:
@@ -270,7 +285,8 @@ def required_literals(body: str, flags: str) -> frozenset[Key] | None:
     best = _best(info)
     if best is None:
         return None
-    return frozenset((lit, icase) for lit in best)
+    others = [o for o in _options(info) if o != best]
+    return tuple(frozenset((lit, icase) for lit in s) for s in [best, *dict.fromkeys(others)])
 
 
 def _icase_source(lit: str) -> str:
