@@ -66,7 +66,7 @@ PUBLIC = {
         "literal_index", "load_template", "matcher_digest", "matcher_entries", "matcher_paths",
         "matches_any_path", "native_pattern", "normalize_path", "parse_envelope", "parse_language",
         "parse_partial_json", "path_candidates", "provably_linear", "render_rules", "render_template",
-        "repair_json", "required_literals", "resolve_tool", "rule_patterns", "rule_str_list", "split_flags",
+        "repair_json", "required_literal_sets", "required_literals", "resolve_tool", "rule_patterns", "rule_str_list", "split_flags",
         "split_sloppy_sections", "substitute", "token_prefix", "tool_file_paths"
     },
     "workbench.sessions": {

@@ -22,8 +22,7 @@ from workbench.backtest.prefilter import PATTERN_WORD, ast_literal, collect_stri
 from workbench.replay import LastRuleSet, probe_kit, thaw
 from workbench.rules import Rule
 from workbench.ttsr import LiteralKey as Key
-from workbench.ttsr import compile_rule_condition, engine_text, literal_index
-from workbench.ttsr.literals import required_literal_sets
+from workbench.ttsr import compile_rule_condition, engine_text, literal_index, required_literal_sets
 
 __all__ = ["plan_session"]
 

@@ -38,7 +38,7 @@ from workbench.ttsr.judged import (
 )
 from workbench.ttsr.linearity import provably_linear
 from workbench.ttsr.literals import Key as LiteralKey
-from workbench.ttsr.literals import LiteralIndex, literal_index, required_literals
+from workbench.ttsr.literals import LiteralIndex, literal_index, required_literal_sets, required_literals
 from workbench.ttsr.manager import TtsrManager, rule_str_list
 from workbench.ttsr.matchers import (
     DEFAULT_EDIT_MODE,
@@ -165,6 +165,7 @@ __all__ = [
     "render_rules",
     "render_template",
     "repair_json",
+    "required_literal_sets",
     "required_literals",
     "resolve_tool",
     "rule_str_list",
