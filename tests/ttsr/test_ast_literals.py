@@ -117,7 +117,8 @@ def random_source(rng: random.Random, lang: str) -> str:
 
 def test_a_streamed_prefix_can_match_through_a_missing_token() -> None:
     # ast-grep matches the `}` of the pattern with the parser's zero-width MISSING `}`: punctuation
-    # and keywords (unnamed leaves) are no literals, only named ones (identifiers, `null`, numbers).
+    # and keywords (unnamed leaves) are no literals, only named ones (identifiers, `null`, numbers);
+    # the exception is a keyword the grammar never inserts as MISSING (`KEYWORD_TOKENS`, below).
     assert full_match(["if ($C) { ret }"], "if (a) { ret", "ts")
     assert ast_match(["if ($C) { ret }"], "if (a) { ret", "ts")
     assert pattern_literals("if ($C) { ret }", "typescript") == ("ret",)
