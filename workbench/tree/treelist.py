@@ -71,8 +71,8 @@ class TreeList:
         ``selected`` is the initial selection (default: the leaf or its nearest visible ancestor);
         ``home`` shortens tool paths to ``~`` (default ``$HOME``); ``width`` truncates rendered lines.
         ``search_index``: the word index that keeps a search keystroke cheap on large trees — ``auto``
-        (built in a background thread from 2000 rows on; a search before it is built scans the
-        rows), ``later`` (as ``auto``, the thread started by ``start_index`` or the first search), ``background``, ``now`` or ``off`` (every
+        (built in a background thread from 2000 rows on), ``later`` (as ``auto``, the thread started
+        by ``start_index``; a search before that builds it), ``background``, ``now`` or ``off`` (every
         keystroke scans the rows; the command line, which searches once). Answers are the same.
         """
         flavor = resolve_flavor(flavor, session)
@@ -130,7 +130,7 @@ class TreeList:
 
     @property
     def indexing(self) -> bool:
-        """The search's word index is still being built in the background (a search meanwhile scans the rows)."""
+        """The search's word index is still being built in the background (a search waits for it)."""
         return self._b.finder.index_building
 
     def start_index(self) -> None:

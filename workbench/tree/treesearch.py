@@ -50,7 +50,7 @@ class TreeSearch:
         self._mode: IndexMode = index
         # ``later``: as ``auto``, but the background build waits for ``start_search_index`` (the app
         # starts it once the first rows are on screen: a build beside them held the GIL for seconds
-        # on a 1 GB session; docs/large-sessions.md). A search before that starts it and scans.
+        # on a 1 GB session; docs/large-sessions.md). A search before that builds it at once.
         self._due = index == "later" and count >= INDEX_MIN_ROWS
         if index == "now":
             self.build_search_index()
@@ -74,8 +74,7 @@ class TreeSearch:
         return self.index
 
     def start_search_index(self) -> None:
-        """Build the index in a daemon thread; a search meanwhile scans the rows (the texts it
-        normalizes on the way are the build's too)."""
+        """Build the index in a daemon thread; a search meanwhile waits for it (the work is shared)."""
         if self.index is None and self._thread is None:
             self._thread = threading.Thread(target=self._build_in_background, name="tree-search-index",
                                                   daemon=True)
@@ -114,14 +113,8 @@ class TreeSearch:
     def _search_index(self) -> SearchIndex | None:
         if self.index is not None:
             return self.index
-        if self._mode == "now":
+        if self._thread is not None or self._mode == "now" or self._due:
             return self.build_search_index()
-        if self._thread is not None or self._due:
-            # Being built (or due to be): this search scans the rows rather than waiting. On 100,000
-            # entries a scan answers in 0.1-0.3 s and the build takes a second or more, so a search
-            # typed right after opening waited for the build (docs/large-sessions.md). The answers
-            # are the same; the keystrokes after the build use the index.
-            self.start_search_index()
         return None
 
     def word_filter(self, rows: list[int], subtokens: list[str], match: Callable[[str], bool]) -> list[int]:

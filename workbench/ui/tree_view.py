@@ -120,11 +120,14 @@ class TreeView(Viewer):
             # longer to lay out than the whole list) and the conversation follow once it is drawn
             pn.state.onload(self._after_first_render)
         else:
-            # a larger file starts loading on the lane now, while the page is sent: reading and parsing
-            # it overlap the browser's own work on the page (its scripts, the websocket, the document
-            # pulled). Started once the browser reported the page loaded, the load began 1.5-2.5 s
-            # after the request and the 1 GB session's first row waited for both
-            # (docs/large-sessions.md). The list arrives with its progress as before.
+            # a large file starts once the page is in the browser: the page's own request is then
+            # answered at once, without a parse competing with it, and the list arrives (with its
+            # progress) after
+            self._clear("Opening the session…")
+            pn.state.onload(self._start)
+
+    def _start(self) -> None:
+        if self._generation == 0:  # nothing (a changed session, flavour) started a load meanwhile
             self._on_session()
 
     def _open_inline(self) -> bool:
@@ -352,7 +355,7 @@ class TreeView(Viewer):
 
     def _render_count(self) -> None:
         """"N/M shown", and "indexing…" while the search's word index is still being built (a search
-        typed meanwhile scans the rows): the count is redrawn when the build ends."""
+        typed meanwhile waits for it): the count is redrawn when the build ends."""
         tl = self.tl
         if tl is None:
             self.count.object = ""
