@@ -28,9 +28,11 @@ large tool results (``--big-mb``, default 240 MB, about 24,000 entries; ``--big-
 and a 100,000-entry one, generated once into ``--cache`` (default ``~/.cache/ttsr-workbench/bench``,
 outside git). Printed: the server's memory before any session is open, with the big one open in the
 Tree tab and then in the Stepper tab (ratios to the file's size); the first row of the big session
-against a 1,000-entry one; the Stepper's first step on the 100k session; a second user's page
-load while the first one's Stepper prepares the 100k session, against idle; and a search typed right
-after the 100k session opens, with the "indexing…" the count shows meanwhile.
+against a 1,000-entry one; the Stepper's first step on the 100k session, alone and while a second
+user's page loads, against that page's idle load (every page in a warm browser context, each 5 s
+after the pages before it closed); a search typed right after the 100k session opens, answered when
+the count shows the query's match count (worked out in this process) without "indexing…", and
+whether "indexing…" was shown at the first row. The load average is printed at the start and end.
 
     .venv/bin/python benchmarks/ui_browser.py --big [--big-mb 240] [--cache DIR]
 """
