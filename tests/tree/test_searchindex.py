@@ -4,6 +4,7 @@ reference scorers run on every row, generated sessions and queries give the same
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 
@@ -238,3 +239,27 @@ def test_ancestor_chains_borrowed_from_a_longer_one_equal_a_full_walk():
     order = [b.index_of[i] for i in ("x", "w", "c", "b", "y", "z", "v", "a")]
     for n in order + order:
         assert b.ancestor_chain(n) == full(n), b.ids[n]
+
+
+def test_a_search_waits_for_the_index_not_for_the_build_threads_collection(monkeypatch):
+    """The build thread's full garbage collection (after the index, ``COLLECT_AFTER`` later) holds the
+    GIL for up to a second on 100k entries: a search typed during the build answers once the index is
+    there, while the thread is still before its collection (held here until the test ends)."""
+    import types
+
+    from workbench.tree import treesearch
+
+    release = threading.Event()
+    monkeypatch.setattr(treesearch, "time", types.SimpleNamespace(sleep=lambda seconds: release.wait(60)))
+    monkeypatch.setattr(treesearch, "INDEX_MIN_ROWS", 10)
+    rng = random.Random("collect")
+    recs = _records(rng, 200)
+    try:
+        tl = TreeList(recs, flavor="omp", search_index="background")
+        found = tl.set_search("clear")
+        assert tl._b.finder.index is not None and not tl.indexing
+        assert tl._b.finder._thread is not None and tl._b.finder._thread.is_alive()  # not collected yet
+        assert found.visible_ids == _oracle(tl, "default", "clear")
+        assert tl.wait_index(30)
+    finally:
+        release.set()

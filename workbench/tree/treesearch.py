@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 from collections.abc import Callable
 from typing import Literal
 
@@ -24,6 +25,9 @@ __all__ = ["INDEX_MIN_ROWS", "IndexMode", "TreeSearch"]
 
 # Below this many rows a search scans every row (a few ms): no index, no thread.
 INDEX_MIN_ROWS = 2000
+# Seconds the build thread waits, once the index is there, before its full collection (see
+# ``_build_in_background``): the search typed while the index was built is answered first.
+COLLECT_AFTER = 2.0
 IndexMode = Literal["auto", "later", "background", "now", "off"]
 
 
@@ -46,6 +50,7 @@ class TreeSearch:
         self.chain_hints: list[int] = []  # nodes whose ancestor chains the background build prepares
         self.index: SearchIndex | None = None
         self._thread: threading.Thread | None = None
+        self._built = threading.Event()  # the background build has ended (the index is there, or it failed)
         self._building = threading.Lock()
         self._mode: IndexMode = index
         # ``later``: as ``auto``, but the background build waits for ``start_search_index`` (the app
@@ -67,7 +72,7 @@ class TreeSearch:
         if self.index is None:
             thread = self._thread
             if thread is not None and thread is not threading.current_thread():
-                thread.join()
+                self._built.wait()  # the index, not the thread's end: the thread collects garbage after it
             with self._building:  # a search's build (``later``) and a thread started meanwhile: one build
                 if self.index is None:
                     self.index = SearchIndex(self.haystacks(), fuzzy=self.flavour.word_search)
@@ -94,20 +99,28 @@ class TreeSearch:
             self.start_search_index()
         thread = self._thread
         if self.index is None and thread is not None and thread is not threading.current_thread():
-            thread.join(timeout)
+            self._built.wait(timeout)
         return not self.index_building
 
     def _build_in_background(self) -> None:
-        with paused_gc():  # ~1M new objects: no collector passes while they are made
-            self.build_search_index()
+        try:
+            with paused_gc():  # ~1M new objects: no collector passes while they are made
+                self.build_search_index()
+        finally:
+            self._built.set()
+        with paused_gc():
             # The selection's chain of ancestors, which a keystroke that hides it walks (100k steps
             # on a long chain): ready before the first such keystroke.
             for n in list(self.chain_hints):
                 self._ancestor_chain(n)
         # Loading paused the collector over millions of new containers; its first passes after that
-        # walk all of them (0.3-0.5 s each) and would land on the first keystrokes. One full pass
-        # now, while the user is still looking at the opened tree, makes them old: later keystrokes
-        # meet only young-generation passes. (It frees nothing of ours: these structures are acyclic.)
+        # walk all of them (0.3-0.5 s each) and would land on the first keystrokes. One full pass,
+        # while the user is still looking at the opened tree, makes them old: later keystrokes meet
+        # only young-generation passes. (It frees nothing of ours: these structures are acyclic.)
+        # It holds the GIL throughout (0.5-1.3 s on 100,000 entries), so it waits: a search typed
+        # while the index was built, and the count's "indexing…", waited for it before
+        # (docs/large-sessions.md).
+        time.sleep(COLLECT_AFTER)
         gc.collect()
 
     def _search_index(self) -> SearchIndex | None:
