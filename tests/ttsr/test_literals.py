@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterator
 
 import pytest
 import regress
@@ -11,7 +12,7 @@ import regress
 from workbench.ttsr import literals as literals_module
 from workbench.ttsr import window as window_module
 from workbench.ttsr.code_units import engine_text
-from workbench.ttsr.conditions import compile_rule_condition
+from workbench.ttsr.conditions import CompiledCondition, compile_rule_condition
 from workbench.ttsr.literals import LiteralIndex, required_literal_sets, required_literals
 from workbench.ttsr.window import StreamBuffer, condition_matches
 
@@ -89,26 +90,36 @@ def test_index_reports_overlapping_and_prefix_occurrences() -> None:
                           (("s", True), 12), (("s", True), 17)])
 
 
-@pytest.mark.parametrize("seed", range(6))
-def test_every_match_holds_a_required_literal_at_or_after_its_start(seed: int) -> None:
-    rng = random.Random(seed)
-    checked = 0
+def _conditions_with_literals(rng: random.Random) -> Iterator[tuple[str, CompiledCondition]]:
+    """Generated patterns that compile and have required literals, with their conditions."""
     for _ in range(400):
         pattern = random_pattern(rng)
         try:
             cond = compile_rule_condition(pattern)
         except Exception:  # noqa: BLE001 - invalid generated pattern
             continue
-        if cond.literals is None:
-            continue
+        if cond.literals is not None:
+            yield pattern, cond
+
+
+def _match_starts(rng: random.Random, cond: CompiledCondition) -> Iterator[tuple[str, int]]:
+    """(engine text, a match's start as a string index) over 15 generated texts."""
+    for _ in range(15):
+        etext = engine_text(random_text(rng, rng.randint(0, 30)))
+        for m in cond.regex.find_iter(etext) or []:
+            yield etext, len(etext.encode("utf-8", "surrogatepass")[: m.range().start].decode("utf-8", "surrogatepass"))
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_match_holds_a_required_literal_at_or_after_its_start(seed: int) -> None:
+    rng = random.Random(seed)
+    checked = 0
+    for pattern, cond in _conditions_with_literals(rng):
         index = LiteralIndex(cond.literals)
-        for _ in range(15):
-            etext = engine_text(random_text(rng, rng.randint(0, 30)))
+        for etext, at in _match_starts(rng, cond):
             starts = [pos for _, pos in index.scan(etext, 0)]
-            for m in cond.regex.find_iter(etext) or []:
-                at = len(etext.encode("utf-8", "surrogatepass")[: m.range().start].decode("utf-8", "surrogatepass"))
-                assert any(p >= at for p in starts), (pattern, etext, at)
-                checked += 1
+            assert any(p >= at for p in starts), (pattern, etext, at)
+            checked += 1
     assert checked > 200
 
 
@@ -126,26 +137,15 @@ def test_every_match_holds_a_literal_of_each_required_set(seed: int) -> None:
     # start (a lookahead's literal may lie past the match's end: it is still in the searched text).
     rng = random.Random(50 + seed)
     checked = several = 0
-    for _ in range(400):
-        pattern = random_pattern(rng)
-        try:
-            cond = compile_rule_condition(pattern)
-        except Exception:  # noqa: BLE001 - invalid generated pattern
-            continue
-        if cond.literals is None:
-            continue
+    for pattern, cond in _conditions_with_literals(rng):
         sets = required_literal_sets(cond.source, cond.flags)
         assert sets is not None and sets[0] == cond.literals
         several += len(sets) > 1
         indexes = [LiteralIndex(keys) for keys in sets]
-        for _ in range(15):
-            etext = engine_text(random_text(rng, rng.randint(0, 30)))
-            starts = [[pos for _, pos in index.scan(etext, 0)] for index in indexes]
-            for m in cond.regex.find_iter(etext) or []:
-                at = len(etext.encode("utf-8", "surrogatepass")[: m.range().start].decode("utf-8", "surrogatepass"))
-                for keys, found in zip(sets, starts):
-                    assert any(p >= at for p in found), (pattern, keys, etext, at)
-                checked += 1
+        for etext, at in _match_starts(rng, cond):
+            for keys, index in zip(sets, indexes):
+                assert any(p >= at for _, p in index.scan(etext, 0)), (pattern, keys, etext, at)
+            checked += 1
     assert checked > 200 and several > 20
 
 
