@@ -63,3 +63,20 @@ def test_usage_rolls_up_the_children_and_lists_them_apart(tmp_path):
 
 def test_artifacts_folder_is_the_file_without_jsonl():
     assert artifacts_folder("/s/2026_abc.jsonl") == Path("/s/2026_abc")
+
+
+def test_a_subagent_counts_only_on_the_branches_through_the_result_that_names_it(tmp_path):
+    paths = write_family(tmp_path)
+    other = {"type": "message", "id": "a-other", "parentId": "r-image", "timestamp": "2026-11-30T10:05:00.000Z",
+             "message": {"role": "assistant", "model": "m1", "usage": USAGE, "content": [{"type": "text", "text": "no task"}]}}
+    with paths["parent"].open("a", encoding="utf-8") as out:
+        out.write(json.dumps(other) + "\n")
+    parent = load_session(paths["parent"])
+    through = branch_usage(parent, "r-task").to_json()
+    assert [c["id"] for c in through["children"]] == ["0-Scout"]
+    assert [m["id"] for m in through["childrenNotFound"]] == ["1-Gone"]
+    assert through["input"] == 8 * USAGE["input"] + CHILD_USAGE["input"]
+    for leaf, own in (("a-other", 8), ("a-task", 8), ("r-image", 7)):
+        beside = branch_usage(parent, leaf).to_json()
+        assert "children" not in beside and "childrenNotFound" not in beside, leaf
+        assert beside["input"] == own * USAGE["input"], leaf

@@ -87,7 +87,21 @@ def test_a_subagent_opens_from_its_parents_entry_and_links_back(page, family, sh
     _open(page, url, "r-task")
     expect(page.locator(".wb-child-note")).to_contain_text("2 subagent(s)")
     expect(page.locator(".wb-child-note")).to_contain_text("1-Gone (reviewer)")  # named, file not kept
+    # the branch's usage rolls the subagent up and shows it apart: 8 own messages of 110 tokens, $0.50
+    # each, and the child's one of 44 tokens, $0.25
+    usage = page.locator(".wb-entry-pane .wb-branch-usage")
+    expect(usage).to_contain_text("Usage on this branch (subagents included): 9 assistant message(s)")
+    expect(usage).to_contain_text("total 924 · cost $4.2500")
+    expect(usage).to_contain_text("this session alone: 8 assistant message(s)")
+    expect(usage).to_contain_text("subagent 0-Scout (scout): 1 assistant message(s)")
+    expect(usage).to_contain_text("total 44 · cost $0.2500")
+    expect(usage).to_contain_text("1-Gone (reviewer)")
+    usage.scroll_into_view_if_needed()
     _shot(page, shot, "entry_subagents")
+    _open(page, url, "r-image")  # before the task ran: no subagent on this branch yet
+    expect(page.locator(".wb-entry-pane .wb-branch-usage")).to_contain_text("Usage on this branch: 7 assistant message(s)")
+    expect(page.locator(".wb-entry-pane .wb-branch-usage")).not_to_contain_text("subagent")
+    _open(page, url, "r-task")
     page.get_by_role("button", name=re.compile(r"Open subagent 0-Scout \(scout\)")).click()
     expect(page).to_have_url(re.compile(r"session=support-parent%2F0-Scout\.jsonl|session=support-parent/0-Scout\.jsonl"))
     expect(page.locator(ROW, has_text="found it")).to_be_visible(timeout=30_000)

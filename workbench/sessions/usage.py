@@ -238,12 +238,17 @@ def _agent_of(child: Session) -> str | None:
 
 def branch_usage(session: Session, leaf: str | None = None, *, children: bool = True, _depth: int = 0) -> BranchUsage:
     """The usage of the conversation at ``leaf`` (default: the file's leaf), with the subagents'
-    sessions found for it rolled up (``children=False``: this file alone)."""
+    sessions found for it rolled up (``children=False``: this file alone). A subagent counts where the
+    task result that names it is on the branch; one found only on disk (no result names it) counts on
+    every branch, since nothing says where it was started."""
     path = branch_entries(session, leaf)
     kids: list[ChildUsage] = []
     missing: list[SubagentLink] = []
     if children and _depth < _MAX_DEPTH:
+        on_path = {entry.id for entry in path}
         for link in child_links(session):
+            if link.entry_id is not None and link.entry_id not in on_path:
+                continue  # started on another branch: its tokens are not part of this conversation
             kid = _child_usage(link, _depth)
             if kid is not None:
                 kids.append(kid)

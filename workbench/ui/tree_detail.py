@@ -7,7 +7,7 @@ it. The buttons are widgets (not links in the HTML) so that they set the app's s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -57,19 +57,35 @@ def answered_call_html(doc: SessionDoc, entry: Any) -> str:
             f"<b>{esc(call_entry.id)}</b>, line <b>{call_entry.line}</b>)</div>{tool_call_html(block)}</div>")
 
 
+def _tokens_html(messages: int, tokens: Mapping[str, float], cost: float) -> str:
+    return (f"{messages} assistant message(s) · input {int(tokens['input']):,} · output {int(tokens['output']):,}"
+            f" · cache read {int(tokens['cacheRead']):,} · cache write {int(tokens['cacheWrite']):,}"
+            f" · total {int(tokens['totalTokens']):,} · cost ${cost:.4f}")
+
+
 def branch_usage_html(doc: SessionDoc, leaf: str) -> str:
     """Tokens and cost of the assistant messages from the root to ``leaf`` (this branch only, not the
-    file: the timeline's totals sum every branch); subagents' files are left to ``workbench usage``."""
-    usage = branch_usage(doc.session, leaf, children=False)
+    file: the timeline's totals sum every branch), with the subagents started on the branch rolled up and
+    each shown apart (``sessions.usage.branch_usage``)."""
+    usage = branch_usage(doc.session, leaf)
     if not usage.messages:
         return '<div class="wb-muted">Usage on this branch: no assistant message up to here.</div>'
-    tokens = usage.tokens
     judged = sum(j.calls for j in usage.judge)
     judge = f" · {judged} TTSR judge call(s) ${sum(j.cost for j in usage.judge):.4f} apart" if judged else ""
-    return (f'<div class="wb-kv wb-branch-usage">Usage on this branch: {usage.messages} assistant message(s) · '
-            f"input {int(tokens['input']):,} · output {int(tokens['output']):,} · cache read "
-            f"{int(tokens['cacheRead']):,} · cache write {int(tokens['cacheWrite']):,} · total "
-            f"{int(tokens['totalTokens']):,} · cost ${usage.cost:.4f}{esc(judge)}</div>")
+    rolled = " (subagents included)" if usage.children else ""
+    lines = [f"Usage on this branch{rolled}: {_tokens_html(usage.messages, usage.tokens, usage.cost)}{judge}"]
+    if usage.children:
+        own = usage.own
+        lines.append(f"this session alone: {_tokens_html(own.messages, own.tokens, own.cost)}")
+        for child in usage.children:
+            who = (child.agent_id or Path(child.path).stem) + (f" ({child.agent})" if child.agent else "")
+            part = child.usage
+            lines.append(f"subagent {who}: {_tokens_html(part.messages, part.tokens, part.cost)}")
+    if usage.missing:
+        lines.append(f"{len(usage.missing)} subagent(s) named on this branch have no file on disk (not counted): "
+                     + ", ".join(_who(link) for link in usage.missing))
+    return ('<div class="wb-kv wb-branch-usage">'
+            + "".join(f'<div class="wb-usage-line">{esc(line)}</div>' for line in lines) + "</div>")
 
 
 def _who(link: SubagentLink) -> str:
