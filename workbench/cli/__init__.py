@@ -2,7 +2,8 @@
 
 Each subcommand group lives in a module of its own that exposes ``register(subparsers)``; a
 registered handler is called with the parsed namespace and returns an exit code. Errors the user can
-act on (``WorkbenchError``) become one line ``error: ...`` and exit status 2. The pure layers load with
+act on (``WorkbenchError``) become one line ``error: ...`` and exit status 2, and so do the parser's own
+(``error: workbench SUB: ...``, naming the subcommand, with where its help is). The pure layers load with
 the parser; Panel loads only inside ``serve``'s handler and DuckDB only when a command uses the store.
 """
 
@@ -12,6 +13,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
 from workbench import __version__
 from workbench.cli.options import cli_message
@@ -33,8 +35,30 @@ _COMMAND_MODULES = (
 )
 
 
+USAGE_EXIT = 2  # argparse's own status for a command line it cannot read
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line naming the (sub)command, as the handlers' are;
+    argparse's default prints the whole usage block first, which buries the message."""
+
+    def error(self, message: str) -> NoReturn:
+        _usage_error(self.prog, message)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # a subcommand's defaults overwrite its parent's: the innermost name is the one left, which is
+        # the command an unknown argument belongs to
+        self.set_defaults(_prog=self.prog)
+
+
+def _usage_error(prog: str, message: str) -> NoReturn:
+    print(f"error: {prog}: {message} (see {prog} --help)", file=sys.stderr)
+    sys.exit(USAGE_EXIT)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="workbench",
         description="TTSR Workbench: inspect pi / oh-my-pi sessions and debug Time Traveling Stream Rules.",
     )
@@ -48,7 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        _usage_error(args._prog, f"unrecognized arguments: {' '.join(extras)}")
     try:
         return int(args.handler(args) or 0)
     except WorkbenchError as exc:
