@@ -106,3 +106,16 @@ def test_a_header_only_session_says_no_entries(capsys, tmp_path):
     path.write_text(_PI_CUSTOM.splitlines()[0] + "\n")
     code, out, _ = _run(capsys, "tree", str(path))
     assert code == 0 and out == "no entries\n"
+    code, out, _ = _run(capsys, "context", str(path))
+    assert code == 0 and out == "# no entries: the model would see no messages\n"
+
+
+def test_a_filter_that_leaves_no_rows_says_so(capsys, tmp_path):
+    path = tmp_path / "custom.jsonl"
+    path.write_text(_PI_CUSTOM)
+    code, out, _ = _run(capsys, "tree", str(path), "--search", "no such words anywhere")
+    assert code == 0
+    assert out.startswith("no rows under filter default and search 'no such words anywhere' (")
+    assert out.rstrip().endswith("in the file; --filter all shows every kind)")
+    code, out, _ = _run(capsys, "tree", str(path), "--filter", "all", "--search", "zzzqqq")
+    assert code == 0 and out.startswith("no rows under filter all and search 'zzzqqq'") and "--filter all" not in out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -31,7 +32,10 @@ def test_appended_lines_appear_and_partial_line_waits(page, app_url, served_dir)
     with path.open("a", encoding="utf-8") as fh:
         fh.write(partial[:30])
     # The status says the poll has seen the cut line (no fixed wait), and the line is not shown yet.
-    expect(page.locator(".wb-tree-status")).to_contain_text("partial last line")
+    # one line number and column of the file, and why: the agent may still be writing it
+    line = path.read_bytes().count(b"\n") + 1
+    expect(page.locator(".wb-tree-status .wb-partial-tail")).to_have_text(re.compile(
+        rf"^line {line} is cut short at column \d+ \(no newline yet\): the file may still be being written"))
     expect(rows).to_have_count(start + 1)  # the cut line waits for its newline
     with path.open("a", encoding="utf-8") as fh:
         fh.write(partial[30:] + "\n")

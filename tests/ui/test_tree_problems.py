@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from workbench.errors import Diagnostic
-from workbench.ui.session_doc import SessionDoc
+from workbench.ui.session_doc import SessionDoc, partial_tail_words
 from workbench.ui.tree_problems import candidates, pick_note, root_reasons, status_problems
 from workbench.ui.tree_view import all_leaves_out, search_selection_note
 
@@ -92,3 +92,14 @@ def test_a_search_that_keeps_a_later_selection_says_where_it_is_and_why():
     assert "as the agent's /tree does" in note and f"{sel} above it" in note
     assert search_selection_note(found.select(found.visible_ids[0])) == ""  # on the first match: nothing to say
     assert search_selection_note(doc.tree_list("default", "", None)) == ""  # no search
+
+
+
+def test_a_cut_off_last_line_is_named_by_line_and_column_with_a_note_that_it_may_still_be_written(tmp_path):
+    cut = tmp_path / "writing.jsonl"
+    cut.write_bytes(SAMPLE.read_bytes().splitlines(keepends=True)[0] + b'{"type":"message","id":"zz","par')
+    doc = SessionDoc(cut, "omp")
+    assert doc.partial_tail == (2, 29) and not doc.session.diagnostics  # held back, not a problem yet
+    assert partial_tail_words(doc.partial_tail) == (
+        "line 2 is cut short at column 29 (no newline yet): the file may still be being written; "
+        "the line is read when its newline arrives")

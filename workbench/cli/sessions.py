@@ -103,6 +103,11 @@ def _tree_paused(args: argparse.Namespace) -> int:
     rows = state.rows()
     if not session.entries:
         print("no entries")
+    elif not rows:
+        # the agent's selector shows an empty list here; say why rather than print nothing
+        hint = "" if state.filter_mode == "all" else "; --filter all shows every kind"
+        print(f"no rows under filter {state.filter_mode}" + (f" and search {state.search!r}" if state.search else "")
+              + f" ({state.total} {'entry' if state.total == 1 else 'entries'} in the file{hint})")
     for row in rows:
         print(row.line)
     return 0
@@ -151,7 +156,10 @@ def _context(args: argparse.Namespace) -> int:
     by_provider = session_flavour(flavor).context_rules.model_source == "provider"  # pi: one model, not one per role
     model = (f"{ctx.model.get('provider')}/{ctx.model.get('modelId')}" if ctx.model else None) if by_provider \
         else ctx.models.get("default")
-    print(f"# leaf {ctx.leaf_id}  thinking {ctx.thinking_level}  model {model}")
+    if not session.entries:
+        print("# no entries: the model would see no messages")
+        return 0
+    print(f"# leaf {ctx.leaf_id}  thinking {ctx.thinking_level}  model {model or '(not set)'}")
     for msg in ctx.messages:
         role = msg.get("role")
         if role in ("compactionSummary", "branchSummary"):

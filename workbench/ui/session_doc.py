@@ -7,6 +7,7 @@ until its newline arrives (the reader would otherwise report it as truncated on 
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,6 +24,24 @@ PAGE_HEIGHT = 40
 MAX_PREFIX_LEVELS = 8
 META_TYPES = frozenset({"label", "custom", "model_change", "thinking_level_change", "session_info",
                         "ttsr_injection", "compaction", "branch_summary"})
+
+
+def _cut_line(data: bytes, cut: int) -> tuple[int, int]:
+    """The line number of the text after the last newline, and the column where it stops being JSON
+    (as ``workbench tree`` reports a cut-off last line: the parser's own column)."""
+    tail = data[cut:].decode("utf-8", errors="replace")
+    try:
+        json.loads(tail)
+        column = len(tail) + 1  # whole JSON: only the newline is missing
+    except json.JSONDecodeError as exc:
+        column = exc.colno
+    return data.count(b"\n", 0, cut) + 1, column
+
+
+def partial_tail_words(where: tuple[int, int]) -> str:
+    line, column = where
+    return (f"line {line} is cut short at column {column} (no newline yet): the file may still be being "
+            "written; the line is read when its newline arrives")
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +123,7 @@ class SessionDoc:
         self.session: Any = None
         self.tree: SessionTree | None = None
         self.base: TreeList | None = None
-        self.partial_tail = False
+        self.partial_tail: tuple[int, int] | None = None  # (line, column) of a last line without its newline
         self._graph_layout: Any = None
         self._active: tuple[Any, set[str]] | None = None
         self.refresh(progress)
@@ -132,7 +151,7 @@ class SessionDoc:
         except OSError as exc:
             raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=str(self.path)) from None
         cut = data.rfind(b"\n") + 1
-        self.partial_tail = cut < len(data) and bool(data[cut:].strip())
+        self.partial_tail = _cut_line(data, cut) if cut < len(data) and data[cut:].strip() else None
         usable = data[:cut] if cut else data
         if self.session is not None and cut == self._consumed:
             return False

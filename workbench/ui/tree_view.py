@@ -22,7 +22,7 @@ from workbench.ui.entry_html import ACTIVE_BUTTON, esc
 from workbench.ui.notebook_comms import push_edits
 from workbench.ui.notify import notify, reporting
 from workbench.ui.roots import ServedRoots
-from workbench.ui.session_doc import SessionDoc, hidden_match, row_view
+from workbench.ui.session_doc import SessionDoc, hidden_match, partial_tail_words, row_view
 from workbench.ui.state import AppState
 from workbench.ui.theme import theme_sheets
 from workbench.ui.tree_detail import TreeDetail
@@ -300,7 +300,7 @@ class TreeView(Viewer):
             words = esc(status_problems(list(doc.session.diagnostics)))
             bits.append(f'<span class="wb-tag wb-tag-suppressed wb-status-problems">{words}</span>')
         if doc.partial_tail:
-            bits.append('<span class="wb-tag">partial last line: waiting for its newline</span>')
+            bits.append(f'<span class="wb-tag wb-partial-tail">{esc(partial_tail_words(doc.partial_tail))}</span>')
         if self.state.follow:
             bits.append('<span class="wb-tag wb-tag-active">live</span>')
         self.status.object = '<div class="wb-kv">' + " ".join(bits) + "</div>"
