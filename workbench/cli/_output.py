@@ -1,18 +1,30 @@
-"""Shared output helpers for subcommands: JSON printing, the ``--json`` flag and the progress bar."""
+"""Shared helpers for subcommands: registering one, JSON printing, the ``--json`` flag and the progress bar."""
 
 from __future__ import annotations
 
 import argparse
 import codecs
+import inspect
 import io
 import json
 import os
 import sys
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
 import orjson
 from tqdm import tqdm
+
+
+def add_command(subparsers: Any, name: str, handler: Callable[[argparse.Namespace], int], *, help: str,
+                **options: Any) -> argparse.ArgumentParser:
+    """Register subcommand ``name`` run by ``handler``; its ``--help`` description is the handler's
+    docstring (the one place the command is described), unless ``description`` is given."""
+    options.setdefault("description", inspect.getdoc(handler))
+    parser: argparse.ArgumentParser = subparsers.add_parser(name, help=help, **options)
+    parser.set_defaults(handler=handler)
+    return parser
 
 
 def add_json_flag(parser: argparse.ArgumentParser) -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from workbench.backtest import BacktestOptions, compare_backtests, format_comparison, run_backtest, write_results
-from workbench.cli._output import ProgressBar, add_json_flag, print_json
+from workbench.cli._output import ProgressBar, add_command, add_json_flag, print_json
 from workbench.cli.agent_config import config_json, read_settings, resolve_agent, templates_for
 from workbench.cli.judge_flags import backtest_judged_lines, judge_from_args
 from workbench.cli.options import add_replay_flags, add_rule_set_flags
@@ -19,13 +19,7 @@ from workbench.ttsr import INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "backtest",
-        help="replay every assistant turn of many sessions through a rule set; per-rule trigger counts",
-        description="Replay every assistant turn of every session (re-chunked into deltas) through the rules "
-        "and report per rule the sessions and turns that would trigger, the first trigger, sample snippets "
-        "and the rules that never fire. Runs on local worker processes, or on a Dask cluster with --scheduler.",
-    )
+    p = add_command(subparsers, "backtest", run, help="replay every assistant turn of many sessions through a rule set; per-rule trigger counts")
     p.add_argument("paths", nargs="+", metavar="SESSION_OR_DIR", help="session files (or stream files) and folders of them")
     add_rule_set_flags(p, rules="required")
     p.add_argument("--compare", metavar="DIR2",
@@ -51,7 +45,6 @@ def register(subparsers: Any) -> None:
                    help="progress bar on stderr (default: when stderr is a terminal)")
     add_replay_flags(p)
     add_json_flag(p)
-    p.set_defaults(handler=run)
 
 
 def _rule_set(args: argparse.Namespace, folder: str | None = None) -> Any:
@@ -92,6 +85,9 @@ def _layers(args: argparse.Namespace) -> AgentSettings:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Replay every assistant turn of every session (re-chunked into deltas) through the rules and report per
+    rule the sessions and turns that would trigger, the first trigger, sample snippets and the rules that
+    never fire. Runs on local worker processes, or on a Dask cluster with --scheduler."""
     if args.samples < 0:
         raise UsageError("--samples must be >= 0")
     if args.workers is not None and args.scheduler is not None:

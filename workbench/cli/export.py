@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from workbench.cli._output import add_json_flag, print_json
+from workbench.cli._output import add_command, add_json_flag, print_json
 from workbench.cli.options import add_rule_set_flags, stream_with_rules
 from workbench.errors import NotFoundError, UsageError
 from workbench.export import FORMATS, Redaction, Redactor, conversation_markdown, export_html, path_json
@@ -16,12 +16,7 @@ from workbench.sessions import FLAVOR_CHOICES, choose_flavor, load_session
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "export",
-        help="write a session (and optionally a stepper run) as one self-contained HTML file",
-        description="Export a session's /tree and entries, and with --stream and --rules every step of a "
-        "stepper run, into one HTML file that works offline and escapes everything from the session.",
-    )
+    p = add_command(subparsers, "export", run, help="write a session (and optionally a stepper run) as one self-contained HTML file")
     p.add_argument("session", metavar="SESSION", nargs="?", help="a .jsonl session file")
     p.add_argument("--leaf", metavar="ID", help="current leaf of the tree (default: the file's leaf)")
     p.add_argument("--flavor", default="auto", choices=FLAVOR_CHOICES,
@@ -39,10 +34,11 @@ def register(subparsers: Any) -> None:
                    help="also redact what this regular expression matches (repeatable; implies --redact)")
     p.add_argument("--dry-run", action="store_true", help="with --redact: list what would be redacted, write nothing")
     add_json_flag(p)
-    p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Export a session's /tree and entries, and with --stream and --rules every step of a stepper run, into one
+    HTML file that works offline and escapes everything from the session."""
     if not args.session and not args.stream:
         raise UsageError("give a SESSION, a --stream, or both")
     if args.stream and not args.rules:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from workbench.cli._output import ProgressBar, add_json_flag, print_json
+from workbench.cli._output import ProgressBar, add_command, add_json_flag, print_json
 from workbench.errors import InputError, UsageError
 
 _SHOWN_ERRORS = 20  # the text summary lists this many problems; --json lists them all
@@ -20,15 +20,8 @@ examples:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "ingest",
-        help="load session files and folders into a DuckDB store",
-        description="Load pi / oh-my-pi session files (folders: every *.jsonl, recursively) into DuckDB.\n"
-        "Unchanged files are skipped; changed files are replaced. Bad lines are reported with\n"
-        "file:line. Without --db the store lives in memory: you get the summary, nothing is saved.",
-        epilog=_EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = add_command(subparsers, "ingest", _run, help="load session files and folders into a DuckDB store",
+                         epilog=_EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("paths", nargs="+", metavar="PATH", help="session files or folders")
     parser.add_argument("--db", metavar="FILE", default=_MEMORY,
                         help="DuckDB file to create or update, e.g. --db sessions.duckdb (default: an "
@@ -37,10 +30,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="also write the tables as Parquet (entries partitioned by session) under DIR")
     parser.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     add_json_flag(parser)
-    parser.set_defaults(handler=_run)
 
 
 def _run(args: argparse.Namespace) -> int:
+    """Load pi / oh-my-pi session files (folders: every *.jsonl, recursively) into DuckDB.
+    Unchanged files are skipped; changed files are replaced. Bad lines are reported with
+    file:line. Without --db the store lives in memory: you get the summary, nothing is saved."""
     # Start-up cost: duckdb (~0.1-0.2 s) loads only when the command runs, not for every command.
     from workbench.store import Store
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from workbench.cli._output import add_json_flag, print_json
+from workbench.cli._output import add_command, add_json_flag, print_json
 from workbench.cli.agent_config import (
     config_json,
     config_lines,
@@ -27,12 +27,7 @@ from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSet
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "replay",
-        help="replay a stream or session through TTSR rules and print what the agent would do",
-        description="Replay a recorded stream (or a session file, re-chunked into deltas) through the rules "
-        "discovered under --rules; print one line per TTSR event and the final state.",
-    )
+    p = add_command(subparsers, "replay", run, help="replay a stream or session through TTSR rules and print what the agent would do")
     p.add_argument("source", metavar="STREAM_OR_SESSION", help="a stream .jsonl file or a session .jsonl file")
     add_rule_set_flags(p, rules="required")
     p.add_argument("--context-mode", choices=CONTEXT_MODES)
@@ -51,10 +46,11 @@ def register(subparsers: Any) -> None:
                    help="write a copy of the session (--resume, else the input session) with the injections appended")
     add_replay_flags(p)
     add_json_flag(p)
-    p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Replay a recorded stream (or a session file, re-chunked into deltas) through the rules discovered under
+    --rules; print one line per TTSR event and the final state."""
     if args.repeat_gap is not None and args.repeat_gap < 0:
         raise UsageError("--repeat-gap must be >= 0")
     judge_given = args.judge is not None

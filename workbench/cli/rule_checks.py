@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from workbench.cli._output import add_json_flag, print_json
+from workbench.cli._output import add_command, add_json_flag, print_json
 from workbench.cli.agent_config import discovery_switches, read_settings, resolve_agent
 from workbench.errors import NotFoundError, RuleFileError, UsageError
 from workbench.rulecheck import (
@@ -49,14 +49,7 @@ SNIPPET_FLAGS = ("snippet", "file", "source", "tool", "path")
 
 def register_checks(sub: Any, add_discovery_flags: Callable[..., None]) -> None:
     """Add ``test``, ``scan`` and ``validate`` to the ``rules`` subcommands."""
-    p_test = sub.add_parser(
-        "test",
-        help="run each rule's own examples, or test a snippet as omp ttsr test does",
-        description="Run each rule's own examples (frontmatter keys of the rule file) against its trigger. "
-        "Without RULE_FILE, the rules discovered from --cwd / --home are tested. With --snippet or --file, "
-        "the snippet is checked instead in the context --source / --tool / --path describe (omp ttsr test); "
-        "RULE_FILEs are then tested in isolation.",
-    )
+    p_test = add_command(sub, "test", run_test, help="run each rule's own examples, or test a snippet as omp ttsr test does")
     p_test.add_argument("rule_files", nargs="*", metavar="RULE_FILE", help="rule Markdown files or folders of them")
     p_test.add_argument("--snippet", metavar="TEXT", help="snippet text to test (omp ttsr test's inline snippet)")
     p_test.add_argument("--file", metavar="FILE", help="snippet file, or - for stdin")
@@ -68,14 +61,8 @@ def register_checks(sub: Any, add_discovery_flags: Callable[..., None]) -> None:
     p_test.add_argument("-v", "--verbose", action="store_true", help="with a snippet: list rules that did not trigger")
     add_discovery_flags(p_test)
     add_json_flag(p_test)
-    p_test.set_defaults(handler=run_test)
 
-    p_scan = sub.add_parser(
-        "scan",
-        help="where existing files would trigger the rules",
-        description="Scan existing files as if they were written by the agent and report where rules would fire. "
-        "Files are chosen as omp ttsr scan chooses them: .gitignore respected, hidden files included, 5 MiB limit.",
-    )
+    p_scan = add_command(sub, "scan", run_scan, help="where existing files would trigger the rules")
     p_scan.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to scan")
     p_scan.add_argument("--rule", metavar="NAME", action="append", default=[], help="only this rule (repeatable)")
     p_scan.add_argument("--no-gitignore", dest="gitignore", action="store_false",
@@ -84,7 +71,6 @@ def register_checks(sub: Any, add_discovery_flags: Callable[..., None]) -> None:
                         help=f"skip files larger than N bytes; 0: no limit (default: {DEFAULT_MAX_BYTES}, 5 MiB)")
     add_discovery_flags(p_scan, rules="repeatable")
     add_json_flag(p_scan)
-    p_scan.set_defaults(handler=run_scan)
 
     # cli.validate holds the command; imported here because it is registered with the others.
     from workbench.cli.validate import register_validate  # noqa: PLC0415
@@ -142,6 +128,10 @@ def agent_name(args: argparse.Namespace) -> str:
 
 
 def run_test(args: argparse.Namespace) -> int:
+    """Run each rule's own examples (frontmatter keys of the rule file) against its trigger. Without RULE_FILE,
+    the rules discovered from --cwd / --home are tested. With --snippet or --file, the snippet is checked
+    instead in the context --source / --tool / --path describe (omp ttsr test); RULE_FILEs are then tested
+    in isolation."""
     _check_dirs(args)
     if any(getattr(args, flag, None) is not None for flag in SNIPPET_FLAGS):
         return _run_snippet(args)
@@ -258,6 +248,8 @@ def project_root(path: str) -> str:
 
 
 def run_scan(args: argparse.Namespace) -> int:
+    """Scan existing files as if they were written by the agent and report where rules would fire. Files are
+    chosen as omp ttsr scan chooses them: .gitignore respected, hidden files included, 5 MiB limit."""
     _check_dirs(args)
     if args.max_bytes < 0:
         raise UsageError(f"--max-bytes {args.max_bytes}: must be 0 (no limit) or more")

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from workbench.cli._output import add_json_flag, print_json
+from workbench.cli._output import add_command, add_json_flag, print_json
 from workbench.cli.agent_config import (
     config_json,
     config_lines,
@@ -50,22 +50,14 @@ def register(subparsers: Any) -> None:
     sub = parser.add_subparsers(dest="rules_command", metavar="SUBCOMMAND")
     sub.required = True
 
-    p_list = sub.add_parser(
-        "list",
-        help="every discovered rule with provider, level, path, bucket and shadowing; warnings",
-        description="List every discovered rule (shadowed ones included) with its bucket, and every warning.",
-    )
+    p_list = add_command(sub, "list", run_list, help="every discovered rule with provider, level, path, bucket and shadowing; warnings")
     _add_discovery_flags(p_list)
     add_json_flag(p_list)
-    p_list.set_defaults(handler=run_list)
 
-    p_show = sub.add_parser(
-        "show", help="one resolved rule and its rule:// content", description="Show one rule and its rule:// content."
-    )
+    p_show = add_command(sub, "show", run_show, help="one resolved rule and its rule:// content")
     p_show.add_argument("name", metavar="NAME", help="rule name (as in rule://NAME)")
     _add_discovery_flags(p_show)
     add_json_flag(p_show)
-    p_show.set_defaults(handler=run_show)
 
     register_checks(sub, _add_discovery_flags)
 
@@ -172,6 +164,7 @@ def bundled_line(source: Mapping[str, Any] | None, *, short: bool = False) -> st
 
 
 def run_list(args: argparse.Namespace) -> int:
+    """List every discovered rule (shadowed ones included) with its bucket, and every warning."""
     data = collect(args)
     if args.json:
         print_json(data)
@@ -203,6 +196,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    """Show one rule and its rule:// content."""
     result = _discover(args)
     data = collect(args, result)
     row = next((r for r in data["rules"] if r["name"] == args.name and r["bucket"] not in ("shadowed", "invalid", "disabled")), None)

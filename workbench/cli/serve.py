@@ -7,16 +7,14 @@ import os
 import socket
 from pathlib import Path
 
-from workbench.cli._output import add_json_flag, print_json
+from workbench.cli._output import add_command, add_json_flag, print_json
 from workbench.cli.options import add_rule_set_flags
 from workbench.errors import UsageError
 from workbench.rules import find_bundled_source
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "serve", help="start the web app", description="Serve the TTSR Workbench web app over session files/folders."
-    )
+    parser = add_command(subparsers, "serve", run, help="start the web app")
     parser.add_argument("paths", nargs="*", metavar="PATH",
                         help="session files or folders to serve (default: sample_sessions/)")
     parser.add_argument("--port", type=int, default=5006, help="port (0 = any free port; default 5006)")
@@ -30,10 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="open a browser tab")
     add_rule_set_flags(parser, home=False)  # --no-builtin: the app starts with the bundled rules switched off
     add_json_flag(parser)
-    parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Serve the TTSR Workbench web app over session files/folders."""
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port}: must be between 0 and 65535")
     # Panel, Bokeh and the app load only when serving (seconds of start-up; the rest of the CLI must

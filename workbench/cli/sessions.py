@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from workbench.cli._output import add_json_flag, print_json, print_json_fast
+from workbench.cli._output import add_command, add_json_flag, print_json, print_json_fast
 from workbench.errors import NotFoundError
 from workbench.sessions import (
     FLAVOR_CHOICES,
@@ -21,7 +21,7 @@ from workbench.tree import FILTER_MODES, TreeList
 
 
 def register(subparsers: Any) -> None:
-    tree = subparsers.add_parser("tree", help="print a session's branch tree as the agent's /tree shows it")
+    tree = add_command(subparsers, "tree", _tree, help="print a session's branch tree as the agent's /tree shows it")
     tree.add_argument("session", metavar="SESSION", help="a .jsonl session file")
     tree.add_argument("--filter", default="default", choices=FILTER_MODES, help="filter mode (default: default)")
     tree.add_argument("--search", default="", metavar="QUERY", help="search query, as typed in /tree")
@@ -29,15 +29,13 @@ def register(subparsers: Any) -> None:
                       help="which agent's /tree to mimic (default: auto, told from the file; omp = omp17)")
     tree.add_argument("--leaf", default=None, metavar="ID", help="current leaf (default: the file's leaf)")
     add_json_flag(tree)
-    tree.set_defaults(handler=_tree)
 
-    ctx = subparsers.add_parser("context", help="print the conversation the LLM would see at a leaf")
+    ctx = add_command(subparsers, "context", _context, help="print the conversation the LLM would see at a leaf")
     ctx.add_argument("session", metavar="SESSION", help="a .jsonl session file")
     ctx.add_argument("--leaf", default=None, metavar="ID", help="leaf entry id (default: the file's leaf)")
     ctx.add_argument("--flavor", default="auto", choices=FLAVOR_CHOICES,
                      help="which agent's rules to apply (default: auto, told from the file; omp = omp17)")
     add_json_flag(ctx)
-    ctx.set_defaults(handler=_context)
 
 
 def _diagnostics(session: Session) -> list[dict[str, Any]]:

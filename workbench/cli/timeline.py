@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from workbench.cli._output import add_json_flag, print_json
+from workbench.cli._output import add_command, add_json_flag, print_json
 from workbench.cli.options import add_rule_set_flags, stream_with_rules
 from workbench.replay import run_session
 from workbench.replay.timeline import build_timeline
@@ -13,23 +13,18 @@ from workbench.sessions.usage import usage_totals
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "timeline",
-        help="show a stream's turns as lanes with triggers, aborts, retries and injections",
-        description="Replay a stream (or a session, re-chunked) through the rules and print one lane per "
-        "turn: its steps, deltas by kind, tools, models and what the session did; a session also gets its "
-        "token and cost totals.",
-    )
+    p = add_command(subparsers, "timeline", run, help="show a stream's turns as lanes with triggers, aborts, retries and injections")
     p.add_argument("source", metavar="STREAM_OR_SESSION")
     add_rule_set_flags(p, rules="required")
     p.add_argument("--tool", metavar="NAME", help="only turns that call this tool")
     p.add_argument("--errors", action="store_true", help="only turns with an error")
     p.add_argument("--model", metavar="NAME", help="only turns of this model")
     add_json_flag(p)
-    p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    """Replay a stream (or a session, re-chunked) through the rules and print one lane per turn: its steps,
+    deltas by kind, tools, models and what the session did; a session also gets its token and cost totals."""
     stream, session, rules, config = stream_with_rules(args, args.source)
     result = run_session(stream, rules, config)
     timeline = build_timeline(stream, result.events).filter(tool=args.tool, error=True if args.errors else None,

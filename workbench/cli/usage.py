@@ -14,7 +14,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from workbench.cli._output import add_json_flag, print_json
+from workbench.cli._output import add_command, add_json_flag, print_json
 from workbench.errors import NotFoundError, UsageError
 from workbench.sessions import TOKEN_FIELDS, BranchUsage, branch_usage, load_session, session_files
 
@@ -31,8 +31,8 @@ examples:
 
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser(
-        "usage", help="tokens and cost at a leaf, or across sessions by model, day, week or project",
+    p = add_command(
+        subparsers, "usage", run, help="tokens and cost at a leaf, or across sessions by model, day, week or project",
         description="With one SESSION: the tokens and cost of the assistant messages from the root to the "
         "leaf, by model, with TTSR judge calls apart per rule and subagent sessions rolled up. With folders, "
         "several files or --by: every assistant message of every file, grouped.",
@@ -46,7 +46,6 @@ def register(subparsers: Any) -> None:
     p.add_argument("--csv", action="store_true", help="the grouped rows as CSV")
     p.add_argument("--db", metavar="FILE", default=_MEMORY, help="a DuckDB store to load into and read from")
     add_json_flag(p)
-    p.set_defaults(handler=run)
 
 
 def _day(text: str | None, flag: str) -> date | None:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from workbench.cli._output import add_json_flag, print_json
+from workbench.cli._output import add_command, add_json_flag, print_json
 from workbench.cli.agent_config import resolve_agent
 from workbench.cli.judge_flags import add_judge_flags, judge_from_args
 from workbench.cli.options import add_agent_flags
@@ -24,21 +24,13 @@ from workbench.sessions import load_session
 
 
 def register_validate(sub: Any) -> None:
-    p = sub.add_parser(
-        "validate",
-        help="check a rule against sessions' history as /omfg validates a generated rule",
-        description="Check RULE_FILE against the history of each SESSION as oh-my-pi's /omfg validates the rule "
-        "it generated: whole outputs (reply and reasoning joined, each tool call per file) in a fresh manager "
-        "with default settings. Lists where the rule would fire and the feedback /omfg would give. "
-        "Exit 0 when /omfg would accept it, 1 when not.",
-    )
+    p = add_command(sub, "validate", run_validate, help="check a rule against sessions' history as /omfg validates a generated rule")
     p.add_argument("rule_file", metavar="RULE_FILE", help="the rule's Markdown file")
     p.add_argument("--on", dest="sessions", metavar="SESSION", nargs="+", required=True,
                    help="session files whose history the rule is checked against")
     add_judge_flags(p)
     add_agent_flags(p)  # --agent NAME, --edit-mode MODE
     add_json_flag(p)
-    p.set_defaults(handler=run_validate)
 
 
 def _outputs(paths: list[str], rule: Rule, args: argparse.Namespace) -> tuple[list[HistoryOutput], list[dict[str, str]]]:
@@ -61,6 +53,10 @@ def _outputs(paths: list[str], rule: Rule, args: argparse.Namespace) -> tuple[li
 
 
 def run_validate(args: argparse.Namespace) -> int:
+    """Check RULE_FILE against the history of each SESSION as oh-my-pi's /omfg validates the rule it generated:
+    whole outputs (reply and reasoning joined, each tool call per file) in a fresh manager with default
+    settings. Lists where the rule would fire and the feedback /omfg would give. Exit 0 when /omfg would
+    accept it, 1 when not."""
     if Path(args.rule_file).is_dir():
         raise UsageError(f"{args.rule_file}: a folder; give one rule file")
     warnings: list[str] = []

@@ -30,11 +30,8 @@ from workbench.replay import Judge, JudgedOutput, JudgeQuestion, JudgeRequest, c
 from workbench.rules import Rule
 from workbench.sessions import Session, build_session_context, detect_flavor
 from workbench.ttsr import (
-    JUDGED_CONTENT_MAX_TOKENS,
     JUDGED_RULE_THRESHOLD,
     TtsrManager,
-    count_tokens,
-    token_prefix,
 )
 
 MAX_JUDGED_VALIDATION_OUTPUTS = 8
@@ -143,13 +140,7 @@ def _validate_question(rule: Rule, question: str, manager: TtsrManager, outputs:
 
 
 def _request(out: JudgedOutput, rule: Rule, question: str, n: int) -> JudgeRequest:
-    sent = token_prefix(out.content, JUDGED_CONTENT_MAX_TOKENS)
-    ctx = out.ctx
-    return JudgeRequest(id=f"validate:{n}", step=n, turn=0, subject=out.subject, content=sent,
-                        length=len(out.content), tokens=count_tokens(sent), truncated=len(sent) < len(out.content),
-                        source=ctx.source, questions=(JudgeQuestion("q0", rule.name, question),),
-                        tool_name=ctx.tool_name, file_paths=tuple(ctx.file_paths) if ctx.file_paths else None,
-                        stream_key=ctx.stream_key)
+    return out.request(f"validate:{n}", n, 0, (JudgeQuestion("q0", rule.name, question),))
 
 
 # --- the agent's feedback texts -------------------------------------------------------------------

@@ -45,6 +45,9 @@ class JudgeQuestion:
     rule: str
     question: str
 
+    def to_json(self) -> dict[str, str]:
+        return {"key": self.key, "rule": self.rule, "question": self.question}
+
 
 @dataclass(frozen=True, slots=True)
 class JudgeRequest:
@@ -75,7 +78,7 @@ class JudgeRequest:
             "source": self.source, "tool_name": self.tool_name,
             "file_paths": list(self.file_paths) if self.file_paths is not None else None,
             "stream_key": self.stream_key,
-            "questions": [{"key": q.key, "rule": q.rule, "question": q.question} for q in self.questions],
+            "questions": [q.to_json() for q in self.questions],
         }
 
 

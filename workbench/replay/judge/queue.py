@@ -51,6 +51,16 @@ class JudgedOutput:
     content: str
     ctx: MatchContext
 
+    def request(self, id: str, step: int, turn: int, questions: tuple[JudgeQuestion, ...]) -> JudgeRequest:
+        """The judge request that asks ``questions`` of this output, its content cut to the token limit."""
+        sent = token_prefix(self.content, JUDGED_CONTENT_MAX_TOKENS)
+        ctx = self.ctx
+        return JudgeRequest(
+            id=id, step=step, turn=turn, subject=self.subject, content=sent, length=len(self.content),
+            tokens=count_tokens(sent), truncated=len(sent) < len(self.content), source=ctx.source,
+            questions=questions, tool_name=ctx.tool_name,
+            file_paths=tuple(ctx.file_paths) if ctx.file_paths is not None else None, stream_key=ctx.stream_key)
+
 
 @dataclass(frozen=True, slots=True)
 class JudgeItem:
@@ -249,15 +259,8 @@ class JudgeQueue:
         base = JudgeItem(output.subject, ctx.source, ctx.stream_key, names, "no candidates")
         if not candidates:
             return base
-        sent = token_prefix(output.content, JUDGED_CONTENT_MAX_TOKENS)
-        request = JudgeRequest(
-            id=f"{work.step}:{index}", step=work.step, turn=work.turn, subject=output.subject, content=sent,
-            length=len(output.content), tokens=count_tokens(sent), truncated=len(sent) < len(output.content),
-            source=ctx.source,
-            questions=tuple(JudgeQuestion(f"q{i}", c.rule.name, c.question) for i, c in enumerate(candidates)),
-            tool_name=ctx.tool_name, file_paths=tuple(ctx.file_paths) if ctx.file_paths is not None else None,
-            stream_key=ctx.stream_key,
-        )
+        request = output.request(f"{work.step}:{index}", work.step, work.turn, tuple(
+            JudgeQuestion(f"q{i}", c.rule.name, c.question) for i, c in enumerate(candidates)))
         if self.judge is None:
             return replace(base, status="no judge", request=request)
         try:
