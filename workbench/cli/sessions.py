@@ -8,15 +8,9 @@ from typing import Any
 
 from workbench.cli._output import add_command, add_json_flag, print_json, print_json_fast
 from workbench.errors import NotFoundError
-from workbench.sessions import (
-    FLAVOR_CHOICES,
-    FlavorGuess,
-    build_session_context,
-    choose_flavor,
-    load_session,
-    session_flavour,
-)
+from workbench.sessions import build_session_context, load_session
 from workbench.sessions.entries import Session, paused_gc
+from workbench.sessions.flavors import FLAVOR_CHOICES, FlavorGuess, choose_flavor, session_flavour
 from workbench.tree import FILTER_MODES, TreeList
 
 

@@ -253,7 +253,7 @@ def present(rule: Rule, p: Presentation, *, cwd: str = EXAMPLE_CWD,
         return first, f"fired {p.label} at offset {first.offset} ({first.via}): {first.snippet}"
     if rule.name not in {r.name for r in sim.manager.get_rules()}:
         placed = sim.buckets.bucket_of(rule.name)
-        why = sim.manager.rejections.get(rule.name) or (f"{placed.bucket}: {placed.reason}" if placed else "")
+        why = sim.manager.rejections.get(rule.name) or (placed.placement if placed else "")
         return None, f"not a TTSR rule ({why or 'no condition or astCondition'})"
     if not recorder.last_checks:
         return None, f"{p.label}: nothing was checked"

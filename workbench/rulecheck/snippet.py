@@ -120,6 +120,9 @@ class RuleMatch:
 
 @dataclass(frozen=True, slots=True)
 class SnippetReport:
+    """What ``rules test --snippet`` found: the context the snippet was checked in, the agent whose
+    rules applied, and the rules that triggered and (with ``--verbose``) those that did not."""
+
     context: SnippetContext
     snippet: str
     agent: str

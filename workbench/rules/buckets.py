@@ -28,6 +28,11 @@ class BucketedRule:
     bucket: Bucket
     reason: str
 
+    @property
+    def placement(self) -> str:
+        """``bucket: reason``, as the rule checks word why a rule is not a TTSR rule."""
+        return f"{self.bucket}: {self.reason}"
+
 
 @dataclass(frozen=True, slots=True)
 class RuleBuckets:

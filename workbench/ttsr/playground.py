@@ -48,6 +48,9 @@ class RegexHit:
 
 @dataclass(frozen=True, slots=True)
 class ConditionReport:
+    """A condition tried on a body of text: the pattern as written, the JavaScript flags it carries,
+    where it fails to parse (``error``, ``error_position``) or every hit with its groups."""
+
     pattern: str
     body: str
     flags: str

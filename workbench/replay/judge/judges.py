@@ -39,14 +39,12 @@ _NO = {"no", "n", "false"}
 
 @dataclass(frozen=True, slots=True)
 class JudgeQuestion:
-    """One candidate's question in a request; ``key`` is its name in the request (``q0``, ``q1``…)."""
+    """One candidate's question in a request; ``key`` is its name in the request (``q0``, ``q1``…), and
+    a judge answers the questions in that order."""
 
     key: str
     rule: str
     question: str
-
-    def to_json(self) -> dict[str, str]:
-        return {"key": self.key, "rule": self.rule, "question": self.question}
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +76,7 @@ class JudgeRequest:
             "source": self.source, "tool_name": self.tool_name,
             "file_paths": list(self.file_paths) if self.file_paths is not None else None,
             "stream_key": self.stream_key,
-            "questions": [q.to_json() for q in self.questions],
+            "questions": [{"key": q.key, "rule": q.rule, "question": q.question} for q in self.questions],
         }
 
 
