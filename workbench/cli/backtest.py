@@ -19,7 +19,8 @@ from workbench.ttsr import INTERRUPT_MODES, REPEAT_MODES, TtsrSettings
 
 
 def register(subparsers: Any) -> None:
-    p = add_command(subparsers, "backtest", run, help="replay every assistant turn of many sessions through a rule set; per-rule trigger counts")
+    p = add_command(subparsers, "backtest", run,
+                    help="replay every assistant turn of many sessions through a rule set; per-rule trigger counts")
     p.add_argument("paths", nargs="+", metavar="SESSION_OR_DIR", help="session files (or stream files) and folders of them")
     add_rule_set_flags(p, rules="required")
     p.add_argument("--compare", metavar="DIR2",

@@ -16,7 +16,8 @@ from workbench.sessions import FLAVOR_CHOICES, choose_flavor, load_session
 
 
 def register(subparsers: Any) -> None:
-    p = add_command(subparsers, "export", run, help="write a session (and optionally a stepper run) as one self-contained HTML file")
+    p = add_command(subparsers, "export", run,
+                    help="write a session (and optionally a stepper run) as one self-contained HTML file")
     p.add_argument("session", metavar="SESSION", nargs="?", help="a .jsonl session file")
     p.add_argument("--leaf", metavar="ID", help="current leaf of the tree (default: the file's leaf)")
     p.add_argument("--flavor", default="auto", choices=FLAVOR_CHOICES,

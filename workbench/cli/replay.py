@@ -27,7 +27,8 @@ from workbench.ttsr import CONTEXT_MODES, INTERRUPT_MODES, REPEAT_MODES, TtsrSet
 
 
 def register(subparsers: Any) -> None:
-    p = add_command(subparsers, "replay", run, help="replay a stream or session through TTSR rules and print what the agent would do")
+    p = add_command(subparsers, "replay", run,
+                    help="replay a stream or session through TTSR rules and print what the agent would do")
     p.add_argument("source", metavar="STREAM_OR_SESSION", help="a stream .jsonl file or a session .jsonl file")
     add_rule_set_flags(p, rules="required")
     p.add_argument("--context-mode", choices=CONTEXT_MODES)

@@ -49,7 +49,8 @@ SNIPPET_FLAGS = ("snippet", "file", "source", "tool", "path")
 
 def register_checks(sub: Any, add_discovery_flags: Callable[..., None]) -> None:
     """Add ``test``, ``scan`` and ``validate`` to the ``rules`` subcommands."""
-    p_test = add_command(sub, "test", run_test, help="run each rule's own examples, or test a snippet as omp ttsr test does")
+    p_test = add_command(sub, "test", run_test,
+                         help="run each rule's own examples, or test a snippet as omp ttsr test does")
     p_test.add_argument("rule_files", nargs="*", metavar="RULE_FILE", help="rule Markdown files or folders of them")
     p_test.add_argument("--snippet", metavar="TEXT", help="snippet text to test (omp ttsr test's inline snippet)")
     p_test.add_argument("--file", metavar="FILE", help="snippet file, or - for stdin")

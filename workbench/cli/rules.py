@@ -50,7 +50,8 @@ def register(subparsers: Any) -> None:
     sub = parser.add_subparsers(dest="rules_command", metavar="SUBCOMMAND")
     sub.required = True
 
-    p_list = add_command(sub, "list", run_list, help="every discovered rule with provider, level, path, bucket and shadowing; warnings")
+    p_list = add_command(sub, "list", run_list,
+                         help="every discovered rule with provider, level, path, bucket and shadowing; warnings")
     _add_discovery_flags(p_list)
     add_json_flag(p_list)
 

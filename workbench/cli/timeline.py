@@ -13,7 +13,8 @@ from workbench.sessions.usage import usage_totals
 
 
 def register(subparsers: Any) -> None:
-    p = add_command(subparsers, "timeline", run, help="show a stream's turns as lanes with triggers, aborts, retries and injections")
+    p = add_command(subparsers, "timeline", run,
+                    help="show a stream's turns as lanes with triggers, aborts, retries and injections")
     p.add_argument("source", metavar="STREAM_OR_SESSION")
     add_rule_set_flags(p, rules="required")
     p.add_argument("--tool", metavar="NAME", help="only turns that call this tool")

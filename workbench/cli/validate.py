@@ -24,7 +24,8 @@ from workbench.sessions import load_session
 
 
 def register_validate(sub: Any) -> None:
-    p = add_command(sub, "validate", run_validate, help="check a rule against sessions' history as /omfg validates a generated rule")
+    p = add_command(sub, "validate", run_validate,
+                    help="check a rule against sessions' history as /omfg validates a generated rule")
     p.add_argument("rule_file", metavar="RULE_FILE", help="the rule's Markdown file")
     p.add_argument("--on", dest="sessions", metavar="SESSION", nargs="+", required=True,
                    help="session files whose history the rule is checked against")
