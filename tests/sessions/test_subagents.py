@@ -80,3 +80,8 @@ def test_a_subagent_counts_only_on_the_branches_through_the_result_that_names_it
         beside = branch_usage(parent, leaf).to_json()
         assert "children" not in beside and "childrenNotFound" not in beside, leaf
         assert beside["input"] == own * USAGE["input"], leaf
+    # without a subagents' folder only the branch's own results are read: the same answers
+    shutil.rmtree(paths["child"].parent)
+    through = branch_usage(load_session(paths["parent"]), "r-task").to_json()
+    assert "children" not in through and [m["id"] for m in through["childrenNotFound"]] == ["0-Scout", "1-Gone"]
+    assert "childrenNotFound" not in branch_usage(load_session(paths["parent"]), "a-other").to_json()

@@ -15,13 +15,13 @@ session id. Reading is header-only (``session_info``): finding the children of a
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from workbench.errors import WorkbenchError
-from workbench.sessions.entries import Session
+from workbench.sessions.entries import Entry, Session
 from workbench.sessions.files import STREAM_SUFFIX
 from workbench.sessions.loader import session_info
 
@@ -117,15 +117,17 @@ def entry_links(session: Session, entry: Any, *, taken: set[Path] | None = None)
     return tuple(links)
 
 
-def child_links(session: Session) -> tuple[SubagentLink, ...]:
+def child_links(session: Session, entries: Iterable[Entry] | None = None) -> tuple[SubagentLink, ...]:
     """Every subagent of ``session``: those its task results name (in entry order, found on disk or not),
-    then the files in its artifacts folder that point back to it and no result names."""
+    then the files in its artifacts folder that point back to it and no result names. ``entries``: only
+    the results among these (one branch), and no folder scan (which needs every result to say which
+    files none names)."""
     parent = Path(session.path)
     folder = artifacts_folder(parent)
     links: list[SubagentLink] = []
     taken: set[Path] = {parent.resolve()}
     seen: set[str] = set()
-    for entry in session.entries:
+    for entry in session.entries if entries is None else entries:
         if entry.type != "message":
             continue
         for link in entry_links(session, entry, taken=taken):
@@ -133,7 +135,7 @@ def child_links(session: Session) -> tuple[SubagentLink, ...]:
                 continue  # named again by a later result (a resumed agent): one link
             seen.add(link.agent_id)
             links.append(link)
-    if folder.is_dir():
+    if entries is None and folder.is_dir():
         for file in sorted(folder.glob(f"*{SESSION_SUFFIX}")):
             if file.name.endswith(STREAM_SUFFIX) or file.resolve() in taken or not points_back(file, session):
                 continue

@@ -15,7 +15,7 @@ from typing import Any
 from workbench.errors import WorkbenchError
 from workbench.sessions.entries import Entry, Session
 from workbench.sessions.loader import load_session
-from workbench.sessions.subagents import SubagentLink, child_links
+from workbench.sessions.subagents import SubagentLink, artifacts_folder, child_links
 from workbench.sessions.tree import branch_path
 
 TOKEN_FIELDS = ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
@@ -245,10 +245,14 @@ def branch_usage(session: Session, leaf: str | None = None, *, children: bool = 
     kids: list[ChildUsage] = []
     missing: list[SubagentLink] = []
     if children and _depth < _MAX_DEPTH:
+        # A subagent started on another branch is not part of this conversation. Only a folder of
+        # subagents needs the whole file (to find the files no result names); else the branch will do.
         on_path = {entry.id for entry in path}
-        for link in child_links(session):
+        folder = artifacts_folder(session.path).is_dir()
+        links = child_links(session) if folder else child_links(session, path)
+        for link in links:
             if link.entry_id is not None and link.entry_id not in on_path:
-                continue  # started on another branch: its tokens are not part of this conversation
+                continue
             kid = _child_usage(link, _depth)
             if kid is not None:
                 kids.append(kid)
