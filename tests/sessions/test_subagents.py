@@ -85,3 +85,14 @@ def test_a_subagent_counts_only_on_the_branches_through_the_result_that_names_it
     through = branch_usage(load_session(paths["parent"]), "r-task").to_json()
     assert "children" not in through and [m["id"] for m in through["childrenNotFound"]] == ["0-Scout", "1-Gone"]
     assert "childrenNotFound" not in branch_usage(load_session(paths["parent"]), "a-other").to_json()
+
+
+def test_a_subagent_file_that_grew_is_read_again(tmp_path):
+    paths = write_family(tmp_path)
+    first = branch_usage(load_session(paths["parent"])).to_json()["children"][0]
+    more = {"type": "message", "id": "c3", "parentId": "c2", "timestamp": "2026-11-30T10:03:04.000Z",
+            "message": {"role": "assistant", "model": "m2", "usage": CHILD_USAGE, "content": [{"type": "text", "text": "more"}]}}
+    with paths["child"].open("a", encoding="utf-8") as out:
+        out.write(json.dumps(more) + "\n")
+    again = branch_usage(load_session(paths["parent"])).to_json()["children"][0]
+    assert (first["input"], again["input"]) == (CHILD_USAGE["input"], 2 * CHILD_USAGE["input"])

@@ -8,6 +8,8 @@ The agent records a ``usage`` block on every assistant message (``input``, ``out
 
 from __future__ import annotations
 
+import functools
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -265,11 +267,26 @@ def _child_usage(link: SubagentLink, depth: int) -> ChildUsage | None:
     if link.path is None:
         return None  # named by a task result but not on disk: nothing to add up
     try:
-        child = load_session(link.path, strict=False)
-    except WorkbenchError:
+        stat = os.stat(link.path)
+    except OSError:
+        return None
+    read = _child_session_usage(str(link.path), stat.st_size, stat.st_mtime_ns, depth)
+    if read is None:
         return None  # a child that cannot be read is left out, as a missing one is
-    return ChildUsage(str(link.path), child.id, _agent_of(child) or link.agent,
-                      branch_usage(child, children=True, _depth=depth + 1), link.agent_id, link.entry_id)
+    session_id, agent, usage = read
+    return ChildUsage(str(link.path), session_id, agent or link.agent, usage, link.agent_id, link.entry_id)
+
+
+@functools.lru_cache(maxsize=256)
+def _child_session_usage(path: str, size: int, mtime_ns: int, depth: int) -> tuple[str, str | None, BranchUsage] | None:
+    """A subagent file's id, agent and usage at its leaf, kept while the file is unchanged (its size and
+    time are part of the key): the Entry view asks for the branch's usage on every selection, and a
+    child's file is read whole to answer."""
+    try:
+        child = load_session(path, strict=False)
+    except WorkbenchError:
+        return None
+    return child.id, _agent_of(child), branch_usage(child, children=True, _depth=depth + 1)
 
 
 _MAX_DEPTH = 8  # subagents of subagents: a cycle of parentSession links stops here
