@@ -145,3 +145,35 @@ def test_linear_rules_need_no_precheck():
     st = Stepper(_stream(), [UNWRAP], ReplayConfig(cwd="/proj", time_bound=0.5), background=True)
     assert not st.precheck.needed and st.precheck.state == "done"
     assert run_session(_stream(), [UNWRAP], ReplayConfig(cwd="/proj", time_bound=0.5)).disabled == {}
+
+
+def test_a_step_waiting_for_the_precheck_stops_when_its_interrupt_raises():
+    # The pre-check sits on the slow event for the whole bound (60 s): a seek past it waits, and a
+    # cancelled task's interrupt ends the wait instead of holding the caller until the check gets there.
+    import pytest
+
+    class Stop(Exception):
+        pass
+
+    st = Stepper(_stream(), [SLOW, UNWRAP], ReplayConfig(cwd="/proj", time_bound=60.0), background=True)
+    calls: list[int] = []
+
+    def interrupt() -> None:
+        calls.append(st.precheck.verified)
+        if len(calls) == 2:
+            raise Stop
+
+    st.interrupt = interrupt
+    try:
+        with pytest.raises(Stop):
+            st.seek(len(st) - 1)
+        assert calls and max(calls) <= 3 and st.precheck.state == "running"  # stopped while the check waits at the slow step
+    finally:
+        st.precheck.cancel()
+        st.precheck.wait(30)
+    assert st.precheck.state == "cancelled"
+    st.interrupt = None
+    from workbench.errors import TimeBoundError
+
+    with pytest.raises(TimeBoundError, match="cancelled"):
+        st.seek(len(st) - 1)

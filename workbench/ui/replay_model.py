@@ -521,8 +521,21 @@ class ReplayModel(param.Parameterized):
             self._tell(lambda v: v.replay_idle())
             notify(f"{what}: {exc}", "error")
 
+        stepper = self.stepper
+
+        def interruptible(task: Task) -> Any:
+            # a step that waits for the time-bound pre-check stops there when the task is cancelled
+            # (Cancel, or the page closed), instead of holding a pool worker until the check gets there
+            if stepper is not None:
+                stepper.interrupt = task.check
+            try:
+                return work(task)
+            finally:
+                if stepper is not None:
+                    stepper.interrupt = None
+
         self._tell(lambda v: v.replay_progress(0, text))
-        self._task = self.bg.submit(work, what=what, lane=_LANE, done=done, progress=progress, failed=failed)
+        self._task = self.bg.submit(interruptible, what=what, lane=_LANE, done=done, progress=progress, failed=failed)
         self._tell(lambda v: v.replay_working(f"Stop: {text.lower()}"))
 
     def busy(self) -> bool:
