@@ -145,12 +145,12 @@ def _context(args: argparse.Namespace) -> int:
         print_json(out)
         return 0
     _warn(session)
-    by_provider = session_flavour(flavor).context_rules.model_source == "provider"  # pi: one model, not one per role
-    model = (f"{ctx.model.get('provider')}/{ctx.model.get('modelId')}" if ctx.model else None) if by_provider \
-        else ctx.models.get("default")
     if not session.entries:
         print("# no entries: the model would see no messages")
         return 0
+    by_provider = session_flavour(flavor).context_rules.model_source == "provider"  # pi: one model, not one per role
+    model = (f"{ctx.model.get('provider')}/{ctx.model.get('modelId')}" if ctx.model else None) if by_provider \
+        else ctx.models.get("default")
     print(f"# leaf {ctx.leaf_id}  thinking {ctx.thinking_level}  model {model or '(not set)'}")
     for msg in ctx.messages:
         role = msg.get("role")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import workbench.replay.engine as engine
-from workbench.errors import JudgeError, JudgePending, TimeBoundError
+from workbench.errors import JudgeError, JudgePending
 from workbench.replay.config import ReplayConfig, ReplaySource, as_source
 from workbench.replay.conversation import TextView
 from workbench.replay.engine import compile_rule_condition, explain_no_match, language_for, rule_patterns
@@ -28,7 +28,6 @@ __all__ = ["NOT_CHECKED", "BufferView", "RuleState", "Snapshot", "Stepper"]
 
 # The regex gates' answers that leave an AST rule to its patterns (an AST miss then says why).
 _AST_OPEN = "not yet checked"
-_WAIT_SLICE = 0.2  # seconds between interrupt() calls while a step waits for the pre-check
 _AST_OPEN_REASONS = frozenset({_AST_OPEN, "no regex condition (AST only)", "no condition matched"})
 # Said at a tool-call delta for a rule with AST conditions the regex gates let through: the agent
 # (18.3.4's coordinator) runs ast-grep only on the finished call, so the AST answer comes at toolcall_end.
@@ -99,16 +98,7 @@ class Stepper:
         pc = self.precheck
         if pc is None:
             return
-        while True:
-            try:
-                _generation, disabled, events = pc.wait_verified(index, None if self.interrupt is None else _WAIT_SLICE)
-                break
-            except TimeBoundError:
-                if self.interrupt is None or pc.state != "running":
-                    # the check has ended (maybe just now): its own answer, returned or raised
-                    _generation, disabled, events = pc.wait_verified(index, 0)
-                    break
-                self.interrupt()
+        _generation, disabled, events = pc.wait_verified(index, interrupt=self.interrupt)
         if disabled != self.disabled:
             self.generation += 1
             self._start(disabled, events)

@@ -367,6 +367,9 @@ def guard(stream: Stream, rules: Iterable[Rule], config: ReplayConfig | None = N
             on_disable(dict(disabled), list(events))
 
 
+_WAIT_SLICE = 0.2  # seconds between interrupt() calls while a caller waits for a step to be verified
+
+
 class _Cancelled(Exception):
     pass
 
@@ -453,13 +456,26 @@ class PreCheck:
         with self._cond:
             return self._cond.wait_for(lambda: self.state != "running", timeout)
 
-    def wait_verified(self, index: int, timeout: float | None = None) -> tuple[int, dict[str, str], list[Any]]:
+    def wait_verified(self, index: int, timeout: float | None = None, *,
+                      interrupt: Callable[[], None] | None = None) -> tuple[int, dict[str, str], list[Any]]:
         """Block until event ``index`` is verified; ``(generation, disabled, events)`` then.
 
-        Raises the check's error if it failed, ``TimeBoundError`` if it was cancelled first.
+        ``interrupt()`` is called every ``_WAIT_SLICE`` seconds of waiting and may raise to stop the
+        wait (a cancelled task must not hold its thread until the check gets there). Raises the
+        check's error if it failed, ``TimeBoundError`` if it was cancelled first.
         """
+        def ready() -> bool:
+            return self.verified > index or self.state != "running"
+
+        deadline = None if timeout is None else time.monotonic() + timeout
         with self._cond:
-            self._cond.wait_for(lambda: self.verified > index or self.state != "running", timeout)
+            while not ready():
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    break
+                slice_ = left if interrupt is None else (_WAIT_SLICE if left is None else min(_WAIT_SLICE, left))
+                if not self._cond.wait_for(ready, slice_) and interrupt is not None:
+                    interrupt()
             if self.state == "failed" and self.error is not None:
                 raise self.error
             if self.verified <= index:

@@ -250,8 +250,8 @@ def branch_usage(session: Session, leaf: str | None = None, *, children: bool = 
         # A subagent started on another branch is not part of this conversation. Only a folder of
         # subagents needs the whole file (to find the files no result names); else the branch will do.
         on_path = {entry.id for entry in path}
-        folder = artifacts_folder(session.path).is_dir()
-        links = child_links(session) if folder else child_links(session, path)
+        has_folder = artifacts_folder(session.path).is_dir()
+        links = child_links(session) if has_folder else child_links(session, path)
         for link in links:
             if link.entry_id is not None and link.entry_id not in on_path:
                 continue
