@@ -19,3 +19,45 @@ def test_entry_convenience_views():
     label = Entry(id="l", parent_id="a", type="label", timestamp=None,
                   raw={"type": "label", "targetId": "a", "label": "x"}, line=4)
     assert (label.label, label.target_id, label.role, label.message) == ("x", "a", None, None)
+
+
+def test_paused_gc_stays_paused_until_the_last_overlapping_pause_ends():
+    # Threads share the collector's switch: a search index built beside a keystroke's search turned it
+    # back on under the search when the build ended first.
+    import gc
+    import threading
+
+    from workbench.sessions.entries import paused_gc
+
+    was = gc.isenabled()
+    gc.enable()
+    try:
+        first_in, second_in, first_out = threading.Event(), threading.Event(), threading.Event()
+        seen: dict[str, bool] = {}
+
+        def first() -> None:
+            with paused_gc():
+                first_in.set()
+                assert second_in.wait(10)
+            first_out.set()
+
+        def second() -> None:
+            assert first_in.wait(10)
+            with paused_gc():
+                second_in.set()
+                assert first_out.wait(10)
+                seen["inside after the first ended"] = gc.isenabled()
+            seen["after both"] = gc.isenabled()
+
+        threads = [threading.Thread(target=first), threading.Thread(target=second)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(10)
+        assert seen == {"inside after the first ended": False, "after both": True}
+        gc.disable()
+        with paused_gc():
+            pass
+        assert not gc.isenabled()  # a collector that was off stays off
+    finally:
+        (gc.enable if was else gc.disable)()

@@ -103,6 +103,33 @@ def test_a_lane_keeps_submission_order_even_when_later_work_is_faster():
     assert order == ["slow", "fast"] and fast_saw_slow_finished == [True] and not bg.busy("tree")
 
 
+def test_an_interactive_lane_runs_while_long_work_holds_every_general_worker():
+    # A search typed as a big session opened queued behind that page's graph and conversation, which
+    # held both general workers; the keys have workers of their own.
+    doc = FakeDoc()
+    bg = Background(doc)
+    release = threading.Event()
+    running = threading.Semaphore(0)
+
+    def long_work(task: Task) -> str:
+        running.release()
+        assert release.wait(10)
+        return "long"
+
+    results: list[str] = []
+    for n in range(2):
+        bg.submit(long_work, what=f"graph {n}", lane=f"follow-up {n}", done=results.append)
+    for _ in range(2):
+        assert running.acquire(timeout=10)  # both general workers are taken
+    bg.submit(lambda task: "key", what="search", lane="tree", interactive=True, done=results.append)
+    try:
+        doc.run_ticks(lambda: "key" in results)
+        assert results == ["key"]
+    finally:
+        release.set()
+    doc.run_ticks(lambda: len(results) == 3)
+
+
 def test_cancel_stops_at_the_next_check_and_reports_nothing():
     doc = FakeDoc()
     bg = Background(doc)

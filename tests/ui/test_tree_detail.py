@@ -33,9 +33,27 @@ def test_a_deferred_conversation_waits_until_it_is_asked_for(tmp_path):
     detail.deferred = True
     detail.show(doc, "e09")
     assert "Building the conversation" in detail.conversation.object
-    detail.deferred = False
-    detail.build_conversation(doc)
+    assert "counting…" in detail.entry.object and "wb-branch-usage\"" not in detail.entry.object
+    detail.release(doc, deferred=True)
     assert "message(s) the model would see" in detail.conversation.object
+    assert "Usage on this branch" in detail.entry.object and "counting…" not in detail.entry.object
+    assert "Approach B" in detail.entry.object  # the card is drawn again with its usage
+
+
+def test_held_and_deferred_branch_views_wait_for_both_releases(tmp_path):
+    """The search index's hold and the first render's deferral are separate waits: the usage and the
+    conversation follow only once neither is left, and a release with nothing held builds nothing."""
+    detail = TreeDetail(Background(), lambda _: None)
+    doc = _doc(tmp_path)
+    detail.deferred = detail.held = True
+    detail.show(doc, "e09")
+    detail.release(doc, held=True)
+    assert "Building the conversation" in detail.conversation.object and "counting…" in detail.entry.object
+    detail.release(doc, deferred=True)
+    assert "message(s) the model would see" in detail.conversation.object
+    detail.conversation.object = "kept"
+    detail.release(doc, held=True)  # nothing was waiting: no second build
+    assert detail.conversation.object == "kept"
 
 
 def test_no_entry_says_what_to_do_and_clears_the_rest(tmp_path):

@@ -8,6 +8,7 @@ same object when no migration touched the record.
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
@@ -234,17 +235,32 @@ def js_ms(value: Any) -> int | float | None:
     return int(rounded) if abs(ms - rounded) < 1e-6 else ms
 
 
+_pause_lock = threading.Lock()
+_pauses = 0  # paused_gc blocks running now, in any thread
+_resume = False  # whether the collector was on when the first of them began
+
+
 @contextmanager
 def paused_gc() -> Iterator[None]:
     """Pause the cyclic GC while building large acyclic structures.
 
     Loading 100k entries allocates millions of containers; with the collector on, its full passes make
     the load super-linear. Nothing built here forms reference cycles, so pausing is safe.
+
+    Threads share the collector's switch, so the pauses are counted: the collector comes back on when
+    the last one ends (a search index built beside a keystroke's search used to switch it on under the
+    search, whose next allocations then met a full pass over millions of containers).
     """
-    was_enabled = gc.isenabled()
-    gc.disable()
+    global _pauses, _resume
+    with _pause_lock:
+        if _pauses == 0:
+            _resume = gc.isenabled()
+            gc.disable()
+        _pauses += 1
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _pause_lock:
+            _pauses -= 1
+            if _pauses == 0 and _resume:
+                gc.enable()

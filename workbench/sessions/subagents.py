@@ -93,12 +93,15 @@ def _text(value: Any) -> str | None:
 def entry_links(session: Session, entry: Any, *, taken: set[Path] | None = None) -> tuple[SubagentLink, ...]:
     """The subagents one entry of ``session`` names (a task tool's result), found on disk or not; reads
     only this entry and the named files' headers (the Entry view asks per selection)."""
+    results = _results(entry)
+    if not results:  # most entries: no paths worked out (a branch of 100,000 entries asks for each)
+        return ()
     parent = Path(session.path)
     folder = artifacts_folder(parent)
     taken = taken if taken is not None else {parent.resolve()}
     links: list[SubagentLink] = []
     named: set[str] = set()
-    for result in _results(entry):
+    for result in results:
         agent_id = _text(result.get("id"))
         given = _text(result.get("sessionFile"))
         if agent_id is None and given is None:

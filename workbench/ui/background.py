@@ -42,6 +42,11 @@ log = logging.getLogger("workbench.ui")
 # another session's short one.
 _LOG = logging.getLogger(__name__)
 _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="workbench-bg")
+# The keys' own workers (``submit(interactive=True)``: the tree's searches, filters and moves): a search
+# typed as a 100,000-entry session opened queued for two seconds behind that page's own follow-up work
+# (its branch graph and conversation held both workers above). The GIL still shares the CPU; what
+# this removes is the wait for a free worker (docs/large-sessions.md).
+_KEYS_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="workbench-keys")
 _PROGRESS_EVERY = 0.2  # seconds between progress reports delivered to the page
 
 
@@ -145,11 +150,14 @@ class Background:
         failed: Callable[[BaseException], None] | None = None,
         progress: Callable[[int, int, str], None] | None = None,
         lane: str | None = None,
+        interactive: bool = False,
     ) -> Task:
         """Run ``work(task)`` off the event loop; ``done(result)`` / ``failed(exc)`` / ``progress(...)``
         are called on the document. A cancelled task calls neither ``done`` nor ``failed``.
 
-        ``failed`` defaults to an error notification naming ``what``.
+        ``failed`` defaults to an error notification naming ``what``. ``interactive``: the answer to a key
+        the user is waiting for, run on workers that long follow-up work (graphs, conversations, the
+        stepper's preparation) never occupies; every task of a lane passes the same value.
         """
         served = self.served
         def deliver(done_count: int, total: int, text: str) -> None:
@@ -200,12 +208,12 @@ class Background:
         if not served:
             run()
         elif lane is None:
-            _POOL.submit(run)
+            (_KEYS_POOL if interactive else _POOL).submit(run)
         else:
-            self._enqueue(lane, run)
+            self._enqueue(lane, run, _KEYS_POOL if interactive else _POOL)
         return task
 
-    def _enqueue(self, lane: str, run: Callable[[], None]) -> None:
+    def _enqueue(self, lane: str, run: Callable[[], None], pool: ThreadPoolExecutor) -> None:
         """Lane tasks run one at a time, in order, without holding a pool worker while they wait."""
         with self._guard:
             pending = self._pending.setdefault(lane, [])
@@ -226,7 +234,7 @@ class Background:
                     if not self._pending[lane]:
                         return
 
-        _POOL.submit(drain)
+        pool.submit(drain)
 
     def cancel(self, lane: str) -> None:
         """Cancel every unfinished task of ``lane``."""

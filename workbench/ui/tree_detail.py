@@ -103,8 +103,14 @@ class TreeDetail(Viewer):
         self.on_open = on_open  # opens a session file in the app (a subagent's, or its parent's)
         self._parent_of: tuple[Any, Path | None] = (None, None)  # (session, its parent's file)
         self.links = pn.Column(sizing_mode="stretch_width", margin=(0, 10), css_classes=["wb-subagent-links"])
-        self.deferred = False  # the conversation waits for the page's first render (an inline load)
+        # The branch's usage and conversation wait while either is set (``build_branch_views`` runs
+        # them): ``deferred`` for the page's first render (an inline load), ``held`` while the tree's
+        # search index is built (seconds of CPU on a long branch, shared with the search typed as the
+        # session opened: docs/large-sessions.md).
+        self.deferred = False
+        self.held = False
         self._context_for = ""
+        self._card = ""  # the entry's card without its usage (drawn again once the usage is counted)
         self.entry = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width", css_classes=["wb-entry-pane"])
         self.conversation = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width")
         self.raw = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width")
@@ -144,16 +150,18 @@ class TreeDetail(Viewer):
             self.links.objects = []
             return None
         self.show_links(doc, entry)
-        self.entry.object = (entry_html(entry.obj, label=doc.label(entry.id), line=entry.line,
-                                        on_active_path=entry.id in doc.active_ids())
-                             + answered_call_html(doc, entry) + nan_note(doc, entry) + branch_usage_html(doc, entry.id))
+        card = (entry_html(entry.obj, label=doc.label(entry.id), line=entry.line, on_active_path=entry.id in doc.active_ids())
+                + answered_call_html(doc, entry) + nan_note(doc, entry))
         self.raw.object = raw_json_html(entry.raw)
-        # the context of a leaf deep in a long session is tens of thousands of messages: built on its
-        # own lane (not delaying the list's keys), the newest selection wins, only the tail is drawn
-        self._context_for = entry.id
+        # the context of a leaf deep in a long session is tens of thousands of messages, and the usage
+        # walks the whole branch and its subagents' files (0.3 s on 100,000 entries, which held the page's
+        # thread while the keys typed as it opened waited): both on their own lane, the newest selection
+        # wins, only the conversation's tail is drawn
+        self._context_for, self._card = entry.id, card
+        self.entry.object = card + '<div class="wb-muted wb-branch-usage-pending">Usage on this branch: counting…</div>'
         self.conversation.object = '<div class="wb-muted">Building the conversation at this leaf…</div>'
-        if not self.deferred:  # else it follows the page's first render (build_conversation)
-            self.build_conversation(doc)
+        if not (self.deferred or self.held):
+            self.build_branch_views(doc)
         return entry
 
     def _parent(self, doc: SessionDoc) -> Path | None:
@@ -201,12 +209,23 @@ class TreeDetail(Viewer):
                                      for link in found if link.path is not None], margin=0, sizing_mode="stretch_width"))
         self.links.objects = rows
 
-    def build_conversation(self, doc: SessionDoc | None) -> None:
-        eid = self._context_for
+    def build_branch_views(self, doc: SessionDoc | None) -> None:
+        """Count the shown entry's branch usage and build its conversation, on the context lane."""
+        eid, card = self._context_for, self._card
         if doc is None or not eid:
             return
+        self.bg.submit(lambda task: branch_usage_html(doc, eid), what="Usage on this branch", lane="context",
+                       done=lambda html: setattr(self.entry, "object", card + html) if self._context_for == eid else None)
         self.bg.submit(lambda task: conversation_tail_html(doc, eid), what="Conversation", lane="context",
                        done=lambda html: setattr(self.conversation, "object", html) if self._context_for == eid else None)
+
+    def release(self, doc: SessionDoc | None, *, deferred: bool = False, held: bool = False) -> None:
+        """End a wait (``deferred`` and/or ``held``); the branch views follow once neither is left."""
+        waiting = self.deferred or self.held
+        self.deferred = self.deferred and not deferred
+        self.held = self.held and not held
+        if waiting and not (self.deferred or self.held):
+            self.build_branch_views(doc)
 
     def show_entry_tab(self) -> None:
         self.tabs.active = 0

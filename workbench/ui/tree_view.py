@@ -157,12 +157,12 @@ class TreeView(Viewer):
     def _after_first_render(self) -> None:
         """What an inline load left for later: the graph and the conversation (it may be long: in the
         first document it would be drawn, in its hidden tab, before the list could be)."""
-        self.detail.deferred = False
         if self.doc is None or self.tl is None:
+            self.detail.deferred = False
             return
         if self._graph is None:
             self._regraph(self.tl.selected_id)
-        self.detail.build_conversation(self.doc)
+        self.detail.release(self.doc, deferred=True)
 
     # -- notebook entry point ------------------------------------------------------------------------
     @classmethod
@@ -222,7 +222,7 @@ class TreeView(Viewer):
 
         self._begin_progress(f"Opening {path.name}")
         self._load_task = self.bg.submit(
-            work, what="Open session", lane=_LANE, failed=failed,
+            work, what="Open session", lane=_LANE, interactive=True, failed=failed,
             done=lambda result: self._loaded(generation, reload_only, *result),
             progress=lambda done, total, text: self._show_progress(generation, done, total, text),
         )
@@ -247,6 +247,12 @@ class TreeView(Viewer):
             self.search.value = self.state.q
         if graph:
             self._regraph(tl.selected_id)  # the list first; the graph follows from the lane
+        # the search's word index, once these rows are on their way (``SessionDoc`` makes it ``later``):
+        # built beside them, its passes over a 1 GB session's texts held the GIL the page's own thread
+        # needed to send them. Started on the next tick, before the entry's card is drawn (queued
+        # below), so that a search typed as the session opens does not wait for the card too
+        # (docs/large-sessions.md).
+        self.bg.call_soon(lambda: self._start_index(generation))
         self._render_rows(follow_selection=True)
         self.detail.show_problems(doc)
         if tl.selected_id and tl.selected_id != self.state.leaf and not reload_only:
@@ -254,10 +260,6 @@ class TreeView(Viewer):
         else:
             self._show_entry()
         self._render_status()
-        # the search's word index, once these rows are on their way (``SessionDoc`` makes it ``later``):
-        # built beside them, its passes over a 1 GB session's texts held the GIL the page's own thread
-        # needed to send them (docs/large-sessions.md)
-        self.bg.call_soon(lambda: self._start_index(generation))
 
     def _start_index(self, generation: int) -> None:
         if generation == self._generation and self.tl is not None:
@@ -313,7 +315,11 @@ class TreeView(Viewer):
         if self.tl is not None and not self.tl.indexing:
             if self._count_indexing:
                 self._render_count()
-            if self._graph_wanted is not None:
+            if self.detail.held:
+                self.detail.release(self.doc, held=True)
+            if self._graph_wanted is not None and not self.bg.busy(_LANE):
+                # not beside a search: the layout (a second of CPU on 100,000 entries) shared the GIL
+                # with the search typed as the session opened and doubled its time
                 self._regraph(self._graph_wanted[0])
         if self.doc is None or not self.state.follow or self.bg.busy(_LANE):
             return
@@ -399,7 +405,7 @@ class TreeView(Viewer):
             if sync_filter and tl.filter_mode != self.state.filter:
                 self.state.filter = tl.filter_mode  # a filter key: the buttons and the URL follow
 
-        task = self.bg.submit(work, what=what, lane=_LANE, done=done)
+        task = self.bg.submit(work, what=what, lane=_LANE, interactive=True, done=done)
         if search:
             if self._filter_task is not None:
                 self._filter_task.cancel()
@@ -523,7 +529,7 @@ class TreeView(Viewer):
             self.detail.problems.say(note)
             notify(esc(note), "info", 5000)  # toasts render HTML; ids come from the file
 
-        self.bg.submit(work, what="Go to problem", lane=_LANE, done=done)
+        self.bg.submit(work, what="Go to problem", lane=_LANE, interactive=True, done=done)
 
     # -- labels --------------------------------------------------------------------------------------
     def write_label(self, entry_id: str, value: str) -> None:
@@ -593,6 +599,9 @@ class TreeView(Viewer):
 
     def _draw_entry(self) -> None:
         self._entry_due = False
+        # while the search index is built, the branch's usage and conversation wait for it (the poll
+        # releases them): a search typed as the session opens shares the CPU with the index alone
+        self.detail.held = self.detail.held or (self.bg.served and self.tl is not None and self.tl.indexing)
         entry = self.detail.show(self.doc, self.state.leaf)
         graph = self._graph
         if entry is not None and graph is not None and graph.covers(entry.id):
