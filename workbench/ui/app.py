@@ -18,7 +18,7 @@ import panel as pn
 from panel.io import PeriodicCallback
 
 import workbench
-from workbench.ui import closed_pages, page_bundles, write_flush
+from workbench.ui import closed_pages, collector, page_bundles, write_flush
 from workbench.ui.catalog import Catalog
 from workbench.ui.help_panel import help_html
 from workbench.ui.keys import KeyCatcher
@@ -274,6 +274,7 @@ def create_app(paths: Iterable[str | os.PathLike[str]] = (), db: str | None = No
     page_bundles.install()  # no MathJax or WebGL bundle on the page: the app uses neither
     pn.config.notifications = True
     closed_pages.quiet_closed_sends()  # a page closed mid-update: one log line, not one per message
+    collector.install()  # a closed page's full garbage collection waits until the server is quiet
     server = Server(paths, db)
 
     def app() -> Any:

@@ -48,6 +48,31 @@ _POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="workbench-bg")
 # this removes is the wait for a free worker (docs/large-sessions.md).
 _KEYS_POOL = ThreadPoolExecutor(max_workers=2, thread_name_prefix="workbench-keys")
 _PROGRESS_EVERY = 0.2  # seconds between progress reports delivered to the page
+# Background work of every page, for ``quiet_for`` (when the server's owed garbage collection may run:
+# ``workbench.ui.collector``): how many tasks run now, and when one last started or ended.
+_ACTIVITY = threading.Lock()
+_running = 0
+_last_change = time.monotonic()
+
+
+def _work_began() -> None:
+    global _running, _last_change
+    with _ACTIVITY:
+        _running += 1
+        _last_change = time.monotonic()
+
+
+def _work_ended() -> None:
+    global _running, _last_change
+    with _ACTIVITY:
+        _running -= 1
+        _last_change = time.monotonic()
+
+
+def quiet_for(seconds: float) -> bool:
+    """No page's background work runs now, and none started or ended in the last ``seconds``."""
+    with _ACTIVITY:
+        return _running == 0 and time.monotonic() - _last_change >= seconds
 
 
 class Cancelled(Exception):
@@ -189,6 +214,7 @@ class Background:
                     report_failure(value)
 
         def run() -> None:
+            _work_began()
             try:
                 task.check()
                 value, ok = work(task), True
@@ -199,6 +225,8 @@ class Background:
                 if not isinstance(exc, _expected_errors()):
                     log.exception("%s failed", what)
                 value, ok = exc, False
+            finally:
+                _work_ended()
             task._finished.set()  # before delivery: the callbacks see the lane as it is after this task
             if served:
                 self.call_soon(partial(finish, ok, value))

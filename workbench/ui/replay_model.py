@@ -25,6 +25,7 @@ from workbench.errors import JudgePending, UsageError
 from workbench.replay import ReplaySource, Stepper, derive_stream, read_stream, step_at_point, stream_point
 from workbench.replay.judge.judges import AskJudge, FixedJudge
 from workbench.sessions import load_session
+from workbench.ui import collector
 from workbench.ui.background import Background, Task
 from workbench.ui.entry_html import esc
 from workbench.ui.notify import describe, notify, reporting
@@ -116,7 +117,12 @@ def open_session(state: Choices) -> Any:
     path = state.session_path()
     if path is None:
         return None
-    return state.loaded_session(path) or load_session(path)
+    held = state.loaded_session(path)
+    if held is not None:
+        return held
+    session = load_session(path)
+    collector.after_load()
+    return session
 
 
 def load_source(state: Choices, *, session: Any = None) -> ReplaySource:

@@ -16,6 +16,7 @@ from panel.viewable import Viewer
 
 from workbench.errors import NotFoundError, WorkbenchError
 from workbench.sessions import append_label
+from workbench.ui import collector
 from workbench.ui import graph as graph_mod
 from workbench.ui.background import Background, Task
 from workbench.ui.entry_html import ACTIVE_BUTTON, esc
@@ -207,6 +208,8 @@ class TreeView(Viewer):
 
         def work(task: Task) -> tuple[SessionDoc, Any]:
             doc = reuse or SessionDoc(path, flavour, progress=task.progress)
+            if reuse is None:
+                collector.after_load()
             task.progress(90, 100, "Filtering the list")
             tl = doc.tree_list(filter_mode, query, leaf)
             task.check()
