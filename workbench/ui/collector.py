@@ -12,9 +12,10 @@ Here a closed page only *owes* the pass, and so does a loaded session, whose con
 out of the collector's sight at once (``gc.freeze``: later automatic passes look only at what was
 made since). A daemon thread runs the owed pass once no page's background work has run for ``QUIET``
 seconds (``background.quiet_for``), or after ``MAX_WAIT`` seconds at the latest: it brings the frozen
-objects back (``gc.unfreeze``), collects everything, and freezes what is left. So the memory of closed
-pages (their documents hold cycles, and through them their sessions) is still given back, on a server
-that is never idle too (docs/large-sessions.md).
+objects back (``gc.unfreeze``), collects everything, and freezes what is left; every ``PERIOD``
+seconds a pass is owed anyway, for cycles that open pages drop among frozen objects. So the memory of
+closed pages (their documents hold cycles, and through them their sessions) is still given back, on a
+server that is never idle too (docs/large-sessions.md).
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ import time
 
 from workbench.ui.background import quiet_for
 
-__all__ = ["MAX_WAIT", "QUIET", "after_load", "install", "owe_collection"]
+__all__ = ["MAX_WAIT", "PERIOD", "QUIET", "after_load", "install", "owe_collection"]
 
 QUIET = 2.0  # seconds without background work before an owed collection runs
 MAX_WAIT = 60.0  # seconds an owed collection waits at most
+PERIOD = 600.0  # seconds after which a pass is owed anyway (garbage among frozen objects of open pages)
 _POLL = 0.25  # seconds between looks at the quiet
 _due = threading.Event()
 _started = threading.Lock()
@@ -53,7 +55,7 @@ def after_load() -> None:
 def _collect_when_quiet() -> None:
     global collections
     while True:
-        _due.wait()
+        _due.wait(PERIOD)
         owed_since = time.monotonic()
         while not quiet_for(QUIET) and time.monotonic() - owed_since < MAX_WAIT:
             time.sleep(_POLL)
