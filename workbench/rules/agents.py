@@ -99,7 +99,8 @@ def agent_from_session(session: Any) -> tuple[str, AgentSource, str]:
     init: Mapping[str, Any] | None = None
     for entry in getattr(session, "entries", ()) or ():
         raw = getattr(entry, "raw", entry)
-        if isinstance(raw, Mapping) and raw.get("type") == "session_init":
+        # (no ABC check for the usual dict: 100,000 of them cost the Stepper's preparation 0.1 s)
+        if (type(raw) is dict or isinstance(raw, Mapping)) and raw.get("type") == "session_init":
             init = raw
     if init is not None:
         agent = init.get("agent")
