@@ -24,6 +24,8 @@ import gc
 import threading
 import time
 
+from panel.io import document as panel_document
+
 from workbench.ui.background import quiet_for
 
 __all__ = ["MAX_WAIT", "PERIOD", "QUIET", "after_load", "install", "owe_collection"]
@@ -70,10 +72,6 @@ def install() -> bool:
     """Take over Panel's collection after destroyed documents (once per process); False when this
     Panel has no such hook (its collection then stays as it is)."""
     global _thread
-    try:
-        from panel.io import document as panel_document
-    except ImportError:  # pragma: no cover - Panel is a dependency of the app
-        return False
     if not callable(getattr(panel_document, "_garbage_collect", None)):
         return False
     with _started:
