@@ -78,7 +78,7 @@ def test_a_load_is_frozen_out_of_automatic_passes_until_the_owed_pass_takes_it_b
     background._work_began()
     try:
         loaded = [[n] for n in range(1000)]  # a loaded session's containers
-        collector.after_load()
+        collector.after_load(collector.FREEZE_FROM)
         assert gc.get_freeze_count() >= len(loaded)  # out of the automatic passes
         assert fast_collector.wait(20)  # owed, and waiting while work runs
     finally:
@@ -93,7 +93,7 @@ def test_a_load_is_frozen_out_of_automatic_passes_until_the_owed_pass_takes_it_b
     gone = weakref.ref(cycle)
     background._work_began()
     try:
-        collector.after_load()
+        collector.after_load(collector.FREEZE_FROM)
         del cycle
         gc.collect()
         assert gone() is not None  # frozen: out of sight of a plain collection
@@ -103,10 +103,24 @@ def test_a_load_is_frozen_out_of_automatic_passes_until_the_owed_pass_takes_it_b
     _wait_for(lambda: gone() is None)
 
 
-def test_after_load_outside_a_served_app_changes_nothing(monkeypatch):
+def test_after_load_outside_a_served_app_or_of_a_small_session_changes_nothing(monkeypatch):
     import gc
 
-    monkeypatch.setattr(collector, "_thread", None)
-    frozen = gc.get_freeze_count()
-    collector.after_load()
-    assert gc.get_freeze_count() == frozen
+    assert collector.install()
+    here = threading.get_ident()
+    freezes: list[int] = []
+    real = gc.freeze
+
+    def counting() -> None:  # the freezes asked for by this thread (the collector's own pass may run)
+        if threading.get_ident() == here:
+            freezes.append(1)
+        real()
+
+    monkeypatch.setattr(gc, "freeze", counting)
+    collector.after_load(collector.FREEZE_FROM - 1)  # a small session: its passes cost little
+    assert freezes == []
+    collector.after_load(collector.FREEZE_FROM)
+    assert freezes == [1]
+    monkeypatch.setattr(collector, "_thread", None)  # a notebook: no collector thread
+    collector.after_load(collector.FREEZE_FROM)
+    assert freezes == [1]

@@ -28,10 +28,11 @@ from panel.io import document as panel_document
 
 from workbench.ui.background import quiet_for
 
-__all__ = ["MAX_WAIT", "PERIOD", "QUIET", "after_load", "install", "owe_collection"]
+__all__ = ["FREEZE_FROM", "MAX_WAIT", "PERIOD", "QUIET", "after_load", "install", "owe_collection"]
 
 QUIET = 2.0  # seconds without background work before an owed collection runs
 MAX_WAIT = 60.0  # seconds an owed collection waits at most
+FREEZE_FROM = 5000  # entries of a loaded session (tens of thousands of containers) worth freezing
 PERIOD = 600.0  # seconds after which a pass is owed anyway (garbage among frozen objects of open pages)
 _POLL = 0.25  # seconds between looks at the quiet
 _due = threading.Event()
@@ -45,11 +46,12 @@ def owe_collection() -> None:
     _due.set()
 
 
-def after_load() -> None:
-    """A session was loaded in the served app: its containers leave the collector's automatic passes
-    now, and the full pass that takes them in is owed. Nothing happens outside a served app (a
-    notebook has no collector thread to bring them back)."""
-    if _thread is not None:
+def after_load(entries: int) -> None:
+    """A session of ``entries`` entries was loaded in the served app: from ``FREEZE_FROM`` entries on,
+    its containers leave the collector's automatic passes now, and the full pass that takes them in is
+    owed (a smaller load makes passes that cost little, and owes none). Nothing happens outside a
+    served app (a notebook has no collector thread to bring them back)."""
+    if _thread is not None and entries >= FREEZE_FROM:
         gc.freeze()
         _due.set()
 

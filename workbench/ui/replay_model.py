@@ -121,7 +121,7 @@ def open_session(state: Choices) -> Any:
     if held is not None:
         return held
     session = load_session(path)
-    collector.after_load()
+    collector.after_load(len(session.entries))
     return session
 
 

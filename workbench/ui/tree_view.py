@@ -209,7 +209,7 @@ class TreeView(Viewer):
         def work(task: Task) -> tuple[SessionDoc, Any]:
             doc = reuse or SessionDoc(path, flavour, progress=task.progress)
             if reuse is None:
-                collector.after_load()
+                collector.after_load(doc.entry_count)
             task.progress(90, 100, "Filtering the list")
             tl = doc.tree_list(filter_mode, query, leaf)
             task.check()
