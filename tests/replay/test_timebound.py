@@ -177,3 +177,27 @@ def test_a_step_waiting_for_the_precheck_stops_when_its_interrupt_raises():
 
     with pytest.raises(TimeBoundError, match="cancelled"):
         st.seek(len(st) - 1)
+
+
+def test_a_bounded_child_leaves_the_parents_freeze_as_it_found_it():
+    # The child is forked with everything frozen; a heap nobody froze is unfrozen again after the fork,
+    # and one the served app froze (workbench.ui.collector) stays frozen for the app's own pass.
+    import gc
+
+    from workbench.replay.timebound import Bounded, wait_all
+
+    was = gc.get_freeze_count()
+    gc.unfreeze()
+    try:
+        run = Bounded(lambda report: report())
+        wait_all([run], 10)
+        assert run.state == "done" and gc.get_freeze_count() == 0
+        held = [[n] for n in range(10)]
+        gc.freeze()
+        run = Bounded(lambda report: report())
+        wait_all([run], 10)
+        assert run.state == "done" and gc.get_freeze_count() >= len(held)
+    finally:
+        gc.unfreeze()
+        if was:
+            gc.freeze()

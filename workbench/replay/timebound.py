@@ -43,6 +43,7 @@ from workbench.replay.events import ReplayEvent
 from workbench.replay.session import SimulatedSession
 from workbench.replay.stream import Stream
 from workbench.rules import Rule
+from workbench.sessions import gc_freeze_lock
 
 _POLL = 0.01
 _MAX_PARALLEL = 8
@@ -91,12 +92,16 @@ class Bounded:
         counter = mmap.mmap(-1, _COUNT.size)  # anonymous and shared: the child's writes are seen here
         read_fd, write_fd = os.pipe()
         # Frozen objects are never scanned by the child's collector, so it does not touch (and copy)
-        # every page of the parent's heap.
-        gc.freeze()
-        pid = os.fork()
-        if pid == 0:
-            _child_main(work, counter, read_fd, write_fd)
-        gc.unfreeze()
+        # every page of the parent's heap, nor finalize the parent's garbage. What was frozen before
+        # stays frozen (the served app manages its own freezing: workbench.ui.collector).
+        with gc_freeze_lock:
+            managed = gc.get_freeze_count() > 0
+            gc.freeze()
+            pid = os.fork()
+            if pid == 0:
+                _child_main(work, counter, read_fd, write_fd)
+            if not managed:
+                gc.unfreeze()
         os.close(write_fd)
         os.set_blocking(read_fd, False)
         self.pid = pid

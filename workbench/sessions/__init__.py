@@ -44,6 +44,7 @@ from workbench.sessions.entries import (
     Entry,
     NotLoaded,
     Session,
+    gc_freeze_lock,
     parse_timestamp_ms,
     paused_gc,
 )
@@ -154,6 +155,7 @@ __all__ = [
     "parse_session_text",
     "read_record",
     "parse_timestamp_ms",
+    "gc_freeze_lock",
     "paused_gc",
     "resolve_flavor",
     "resolve_labels",

@@ -238,6 +238,11 @@ def js_ms(value: Any) -> int | float | None:
 _pause_lock = threading.Lock()
 _pauses = 0  # paused_gc blocks running now, in any thread
 _resume = False  # whether the collector was on when the first of them began
+# Held across every change of the collector's freeze state (``gc.freeze`` / ``gc.unfreeze``) and what
+# depends on it: a time-bound child is forked with everything frozen, so that its collector never
+# finalizes the parent's garbage, and the served app freezes big loads and unfreezes them for its own
+# passes (``workbench.ui.collector``). Without it an unfreeze could fall between a freeze and a fork.
+gc_freeze_lock = threading.RLock()
 
 
 @contextmanager

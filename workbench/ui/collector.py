@@ -26,6 +26,7 @@ import time
 
 from panel.io import document as panel_document
 
+from workbench.sessions import gc_freeze_lock
 from workbench.ui.background import quiet_for
 
 __all__ = ["FREEZE_FROM", "MAX_WAIT", "PERIOD", "QUIET", "after_load", "install", "owe_collection"]
@@ -52,7 +53,8 @@ def after_load(entries: int) -> None:
     owed (a smaller load makes passes that cost little, and owes none). Nothing happens outside a
     served app (a notebook has no collector thread to bring them back)."""
     if _thread is not None and entries >= FREEZE_FROM:
-        gc.freeze()
+        with gc_freeze_lock:
+            gc.freeze()
         _due.set()
 
 
@@ -64,9 +66,10 @@ def _collect_when_quiet() -> None:
         while not quiet_for(QUIET) and time.monotonic() - owed_since < MAX_WAIT:
             time.sleep(_POLL)
         _due.clear()  # pages destroyed from here on owe the next pass
-        gc.unfreeze()
-        gc.collect()
-        gc.freeze()  # what is left is old: later automatic passes look only at what is made from now
+        with gc_freeze_lock:  # no time-bound child is forked from an unfrozen heap meanwhile
+            gc.unfreeze()
+            gc.collect()
+            gc.freeze()  # what is left is old: later automatic passes look only at what is made from now
         collections += 1
 
 
