@@ -201,3 +201,35 @@ def test_a_bounded_child_leaves_the_parents_freeze_as_it_found_it():
         gc.unfreeze()
         if was:
             gc.freeze()
+
+
+def test_a_wait_on_a_check_that_does_not_move_logs_where_the_check_stands(monkeypatch, caplog):
+    # The check sits on the slow event for its whole 60 s bound: a seek past it logs, once, how far the
+    # check got and the stack of its thread (a Stepper stall seen in CI was never reproduced alone).
+    import logging
+
+    import pytest
+
+    from workbench.replay import timebound
+
+    class Stop(Exception):
+        pass
+
+    monkeypatch.setattr(timebound, "STALL_REPORT", 0.3)
+    st = Stepper(_stream(), [SLOW, UNWRAP], ReplayConfig(cwd="/proj", time_bound=60.0), background=True)
+    told: list[bool] = []
+
+    def interrupt() -> None:
+        told.append(any("not moved" in r.getMessage() for r in caplog.records))
+        if told[-1] or len(told) > 200:
+            raise Stop
+
+    st.interrupt = interrupt
+    try:
+        with caplog.at_level(logging.WARNING, logger="workbench.replay.timebound"), pytest.raises(Stop):
+            st.seek(len(st) - 1)
+    finally:
+        st.precheck.cancel()
+        st.precheck.wait(30)
+    stalls = [r.getMessage() for r in caplog.records if "not moved" in r.getMessage()]
+    assert len(stalls) == 1 and "its thread is at:" in stalls[0] and "wait_all" in stalls[0]

@@ -22,12 +22,14 @@ of the parent flushed twice).
 from __future__ import annotations
 
 import gc
+import logging
 import mmap
 import os
 import pickle
 import select
 import signal
 import struct
+import sys
 import threading
 import time
 import traceback
@@ -373,6 +375,11 @@ def guard(stream: Stream, rules: Iterable[Rule], config: ReplayConfig | None = N
 
 
 _WAIT_SLICE = 0.2  # seconds between interrupt() calls while a caller waits for a step to be verified
+# Seconds a caller may wait for a step without the check's count moving before the check's thread is
+# logged where it stands (once per wait): a stall of the app's Stepper seen in CI runs was never
+# reproduced alone, and its log says where to look.
+STALL_REPORT = 15.0
+_log = logging.getLogger(__name__)
 
 
 class _Cancelled(Exception):
@@ -461,6 +468,14 @@ class PreCheck:
         with self._cond:
             return self._cond.wait_for(lambda: self.state != "running", timeout)
 
+    def _report_stall(self, index: int, waited: float) -> None:
+        thread = self._thread
+        frame = sys._current_frames().get(thread.ident) if thread is not None and thread.ident is not None else None
+        where = "".join(traceback.format_stack(frame)) if frame is not None else "(the check's thread has ended)\n"
+        _log.warning("the time-bound pre-check has verified %d of %d events and not moved for %.0f s "
+                     "(waiting for event %d, state %s); its thread is at:\n%s",
+                     self.verified, self.total, waited, index, self.state, where)
+
     def wait_verified(self, index: int, timeout: float | None = None, *,
                       interrupt: Callable[[], None] | None = None) -> tuple[int, dict[str, str], list[Any]]:
         """Block until event ``index`` is verified; ``(generation, disabled, events)`` then.
@@ -473,6 +488,7 @@ class PreCheck:
             return self.verified > index or self.state != "running"
 
         deadline = None if timeout is None else time.monotonic() + timeout
+        seen, since, told = self.verified, time.monotonic(), False
         with self._cond:
             while not ready():
                 left = None if deadline is None else deadline - time.monotonic()
@@ -481,6 +497,11 @@ class PreCheck:
                 slice_ = left if interrupt is None else (_WAIT_SLICE if left is None else min(_WAIT_SLICE, left))
                 if not self._cond.wait_for(ready, slice_) and interrupt is not None:
                     interrupt()
+                if self.verified != seen:
+                    seen, since = self.verified, time.monotonic()
+                elif not told and time.monotonic() - since >= STALL_REPORT:
+                    told = True
+                    self._report_stall(index, time.monotonic() - since)
             if self.state == "failed" and self.error is not None:
                 raise self.error
             if self.verified <= index:
