@@ -232,4 +232,6 @@ def test_a_wait_on_a_check_that_does_not_move_logs_where_the_check_stands(monkey
         st.precheck.cancel()
         st.precheck.wait(30)
     stalls = [r.getMessage() for r in caplog.records if "not moved" in r.getMessage()]
-    assert len(stalls) == 1 and "its thread is at:" in stalls[0] and "wait_all" in stalls[0]
+    # where the thread stands depends on the machine's load (in CI it was once still forking): the
+    # stack names the check's own function, whatever line it has reached
+    assert len(stalls) == 1 and "its thread is at:" in stalls[0] and ", in _run\n" in stalls[0]
