@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 from tests.replay.conftest import prose_turn, rule, stream_of
@@ -78,6 +79,24 @@ def test_bounded_child_sends_results_and_reraises_errors():
     hung = Bounded(lambda report: time.sleep(30))
     wait_all([hung], 0.3)
     assert hung.state == "hung" and hung.progress == 0
+
+
+def test_a_hung_child_logs_its_stack_before_it_is_killed(caplog):
+    # a hang the machine caused (a lock the fork copied held) must be told apart from a slow rule
+    import logging
+
+    from workbench.replay.timebound import Bounded, wait_all
+
+    def stuck_in_the_child(report):
+        report()
+        threading.Event().wait()  # never set: only SIGKILL ends it
+
+    with caplog.at_level(logging.INFO, logger="workbench.replay.timebound"):
+        run = Bounded(stuck_in_the_child)
+        wait_all([run], 0.3)
+    told = [r.getMessage() for r in caplog.records if "made no progress" in r.getMessage()]
+    assert run.state == "hung" and run.progress == 1
+    assert len(told) == 1 and "after 1 reports" in told[0] and "in stuck_in_the_child" in told[0]
 
 
 def test_culprits_without_candidates_still_waits_for_the_control_run():

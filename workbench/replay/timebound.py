@@ -21,6 +21,7 @@ of the parent flushed twice).
 
 from __future__ import annotations
 
+import faulthandler
 import gc
 import logging
 import mmap
@@ -30,6 +31,7 @@ import select
 import signal
 import struct
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -48,10 +50,13 @@ from workbench.rules import Rule
 from workbench.sessions import gc_freeze_lock
 
 _POLL = 0.01
+_STACK_WAIT = 0.5  # seconds a hung child is given to write its stack before it is killed
 _MAX_PARALLEL = 8
 _RETRIES = 2  # hangs that do not reproduce (a loaded machine) before giving up
 _COUNT = struct.Struct("q")
 _FRAME = struct.Struct("!I")
+
+_log = logging.getLogger(__name__)
 
 Report = Callable[..., None]
 RunState = Literal["running", "done", "hung", "failed"]
@@ -93,6 +98,9 @@ class Bounded:
     def __init__(self, work: Callable[[Report], Any]) -> None:
         counter = mmap.mmap(-1, _COUNT.size)  # anonymous and shared: the child's writes are seen here
         read_fd, write_fd = os.pipe()
+        # where a child that hangs stands, written by the child on SIGUSR1 before it is killed (logged:
+        # a hang caused by the machine rather than a rule must be told apart from a catastrophic regex)
+        self._stack = tempfile.TemporaryFile()
         # Frozen objects are never scanned by the child's collector, so it does not touch (and copy)
         # every page of the parent's heap, nor finalize the parent's garbage. What was frozen before
         # stays frozen (the served app manages its own freezing: workbench.ui.collector).
@@ -101,7 +109,7 @@ class Bounded:
             gc.freeze()
             pid = os.fork()
             if pid == 0:
-                _child_main(work, counter, read_fd, write_fd)
+                _child_main(work, counter, read_fd, write_fd, self._stack.fileno())
             if not managed:
                 gc.unfreeze()
         os.close(write_fd)
@@ -138,12 +146,30 @@ class Bounded:
     def kill(self, state: RunState = "failed") -> None:
         if self.state != "running":
             return
+        if state == "hung":
+            self._log_stack()
         try:
             os.kill(self.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
         os.waitpid(self.pid, 0)
         self._close(state)
+
+    def _log_stack(self) -> None:
+        """Ask the hung child for its stack (faulthandler writes it from the signal handler, also in
+        native code) and log it: a catastrophic regex shows its match call, anything else is a lead."""
+        try:
+            os.kill(self.pid, signal.SIGUSR1)
+        except ProcessLookupError:
+            return
+        deadline = time.monotonic() + _STACK_WAIT
+        while os.fstat(self._stack.fileno()).st_size == 0 and time.monotonic() < deadline:
+            time.sleep(_POLL / 5)
+        time.sleep(_POLL / 5)  # the rest of a dump that had begun
+        self._stack.seek(0)
+        stack = self._stack.read().decode("utf-8", "replace").strip() or "(no stack came back)"
+        _log.info("a time-bound child (pid %d) made no progress for %.1f s after %d reports; its stack:\n%s",
+                  self.pid, time.monotonic() - self._since, self.progress, stack)
 
     def _drain(self) -> None:
         if self.fd is None:
@@ -173,12 +199,15 @@ class Bounded:
             os.close(self.fd)
             self.fd = None
         self._counter.close()
+        self._stack.close()
 
 
-def _child_main(work: Callable[[Report], Any], counter: mmap.mmap, read_fd: int, write_fd: int) -> NoReturn:
+def _child_main(work: Callable[[Report], Any], counter: mmap.mmap, read_fd: int, write_fd: int,
+                stack_fd: int) -> NoReturn:
     code = 0
     try:
         os.close(read_fd)
+        faulthandler.register(signal.SIGUSR1, file=stack_fd, all_threads=False)
         count = 0
 
         def send(value: Any) -> None:
@@ -379,7 +408,6 @@ _WAIT_SLICE = 0.2  # seconds between interrupt() calls while a caller waits for 
 # logged where it stands (once per wait): a stall of the app's Stepper seen in CI runs was never
 # reproduced alone, and its log says where to look.
 STALL_REPORT = 15.0
-_log = logging.getLogger(__name__)
 
 
 class _Cancelled(Exception):
@@ -408,6 +436,7 @@ class PreCheck:
         self._progress = progress
         self._cond = threading.Condition()
         self._cancel = threading.Event()
+        self._polls, self._last_poll = 0, time.monotonic()  # the check's polls of its children (the stall report)
         rules = list(rules)
         config = ReplayConfig() if config is None else config
         if config.time_bound is None or not stream.events or not any(may_hang(r) for r in rules):
@@ -441,6 +470,7 @@ class PreCheck:
                 self._cond.notify_all()
 
     def _tick(self) -> None:
+        self._polls, self._last_poll = self._polls + 1, time.monotonic()
         if self._cancel.is_set():
             raise _Cancelled
 
@@ -473,8 +503,10 @@ class PreCheck:
         frame = sys._current_frames().get(thread.ident) if thread is not None and thread.ident is not None else None
         where = "".join(traceback.format_stack(frame)) if frame is not None else "(the check's thread has ended)\n"
         _log.warning("the time-bound pre-check has verified %d of %d events and not moved for %.0f s "
-                     "(waiting for event %d, state %s); its thread is at:\n%s",
-                     self.verified, self.total, waited, index, self.state, where)
+                     "(waiting for event %d, state %s, generation %d; it polled its children %d times, "
+                     "the last %.1f s ago); its thread is at:\n%s",
+                     self.verified, self.total, waited, index, self.state, self.generation, self._polls,
+                     time.monotonic() - self._last_poll, where)
 
     def wait_verified(self, index: int, timeout: float | None = None, *,
                       interrupt: Callable[[], None] | None = None) -> tuple[int, dict[str, str], list[Any]]:
@@ -494,7 +526,7 @@ class PreCheck:
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
                     break
-                slice_ = left if interrupt is None else (_WAIT_SLICE if left is None else min(_WAIT_SLICE, left))
+                slice_ = _WAIT_SLICE if left is None else min(_WAIT_SLICE, left)  # slices: the stall report
                 if not self._cond.wait_for(ready, slice_) and interrupt is not None:
                     interrupt()
                 if self.verified != seen:
