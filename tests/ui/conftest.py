@@ -51,6 +51,17 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_until_live(base: str) -> None:
+    """Wait until a server started with ``liveness=True`` answers (or 60 s have passed)."""
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            urllib.request.urlopen(f"{base}/liveness", timeout=1)
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 @contextlib.contextmanager
 def serving(paths, **kwargs):
     """Serve the app over ``paths`` in-process; yields the app URL (pitfall P1: servers killed after)."""
@@ -63,13 +74,7 @@ def serving(paths, **kwargs):
     server = pn.serve({"app": app}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"],
                       threaded=True, show=False, liveness=True, title=TITLE, **kwargs)
     base = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while time.time() < deadline:
-        try:
-            urllib.request.urlopen(f"{base}/liveness", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.1)
+    wait_until_live(base)
     try:
         yield f"{base}/app"
     finally:
