@@ -99,6 +99,50 @@ def test_a_hung_child_logs_its_stack_before_it_is_killed(caplog):
     assert len(told) == 1 and "after 1 reports" in told[0] and "in stuck_in_the_child" in told[0]
 
 
+def _gone(pid: int) -> bool:
+    import pathlib
+
+    status = pathlib.Path(f"/proc/{pid}/status")
+    try:  # a zombie nobody reaps (the container's first process may not) counts as gone
+        return "\nState:\tZ" in status.read_text()
+    except FileNotFoundError:
+        return True
+
+
+def test_a_child_goes_with_the_parent_that_forked_it(tmp_path):
+    # only the parent kills a hung child: if the parent itself is killed (a server stopped with
+    # SIGKILL), the child must not spin for good
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    import pytest
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the child's death signal is Linux's prctl")
+    script = ("import sys, threading\n"
+              "from workbench.replay.timebound import Bounded\n"
+              "run = Bounded(lambda report: threading.Event().wait())\n"
+              "print(run.pid, flush=True)\n"
+              "threading.Event().wait()\n")
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    child = None
+    try:
+        child = int(parent.stdout.readline())
+        assert not _gone(child)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(30)
+        deadline = time.monotonic() + 30
+        while not _gone(child) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert _gone(child), f"child {child} outlived its killed parent"
+    finally:
+        parent.kill()
+        if child is not None and not _gone(child):
+            os.kill(child, signal.SIGKILL)
+
+
 def test_culprits_without_candidates_still_waits_for_the_control_run():
     from workbench.replay.timebound import Bounded, culprits
 

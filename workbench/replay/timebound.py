@@ -16,11 +16,13 @@ first step at once and go no further than what is verified. The backtest (``work
 Children are forked with ``os.fork`` rather than ``multiprocessing``, because multiprocessing forbids
 daemonic processes (a Dask worker) to have children and the bound is needed there too. A child only
 replays, writes to its pipe and leaves with ``os._exit`` (no ``atexit`` handlers, no buffered output
-of the parent flushed twice).
+of the parent flushed twice); on Linux it is killed with the thread that forked it, and a child that
+hangs writes its stack for the log before it is killed.
 """
 
 from __future__ import annotations
 
+import ctypes
 import faulthandler
 import gc
 import logging
@@ -57,6 +59,20 @@ _COUNT = struct.Struct("q")
 _FRAME = struct.Struct("!I")
 
 _log = logging.getLogger(__name__)
+_PR_SET_PDEATHSIG = 1  # linux/prctl.h
+
+
+def _find_prctl() -> Callable[..., int] | None:
+    """Linux's ``prctl``, looked up once here rather than in every child."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _find_prctl()
 
 Report = Callable[..., None]
 RunState = Literal["running", "done", "hung", "failed"]
@@ -104,12 +120,13 @@ class Bounded:
         # Frozen objects are never scanned by the child's collector, so it does not touch (and copy)
         # every page of the parent's heap, nor finalize the parent's garbage. What was frozen before
         # stays frozen (the served app manages its own freezing: workbench.ui.collector).
+        parent = os.getpid()
         with gc_freeze_lock:
             managed = gc.get_freeze_count() > 0
             gc.freeze()
             pid = os.fork()
             if pid == 0:
-                _child_main(work, counter, read_fd, write_fd, self._stack.fileno())
+                _child_main(work, counter, read_fd, write_fd, self._stack.fileno(), parent)
             if not managed:
                 gc.unfreeze()
         os.close(write_fd)
@@ -203,9 +220,16 @@ class Bounded:
 
 
 def _child_main(work: Callable[[Report], Any], counter: mmap.mmap, read_fd: int, write_fd: int,
-                stack_fd: int) -> NoReturn:
+                stack_fd: int, parent: int) -> NoReturn:
     code = 0
     try:
+        # Only the parent kills a hung child: one whose parent was killed (a server stopped with
+        # SIGKILL) would spin on a catastrophic regex for good, so it goes with the thread that forked
+        # it (Linux; every caller waits for its children on the thread that started them).
+        if _PRCTL is not None:
+            _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:  # the parent died before the line above
+            os._exit(3)
         os.close(read_fd)
         faulthandler.register(signal.SIGUSR1, file=stack_fd, all_threads=False)
         count = 0
