@@ -99,6 +99,23 @@ def test_a_hung_child_logs_its_stack_before_it_is_killed(caplog):
     assert len(told) == 1 and "after 1 reports" in told[0] and "in stuck_in_the_child" in told[0]
 
 
+def test_the_bound_works_where_no_file_for_the_stack_can_be_made(monkeypatch, caplog):
+    import logging
+    import tempfile
+
+    from workbench.replay.timebound import Bounded, wait_all
+
+    def refused(*args, **kwargs):
+        raise PermissionError("read-only temporary folder")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", refused)
+    with caplog.at_level(logging.INFO, logger="workbench.replay.timebound"):
+        done, hung = Bounded(lambda report: report("ok")), Bounded(lambda report: threading.Event().wait())
+        wait_all([done, hung], 0.3)
+    assert done.state == "done" and done.results == ["ok"] and hung.state == "hung"
+    assert not [r for r in caplog.records if "made no progress" in r.getMessage()]
+
+
 def _gone(pid: int) -> bool:
     import pathlib
 

@@ -40,7 +40,7 @@ import traceback
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Literal, NoReturn
+from typing import IO, Any, Literal, NoReturn
 
 from workbench.errors import TimeBoundError
 from workbench.replay.config import ReplayConfig
@@ -116,7 +116,7 @@ class Bounded:
         read_fd, write_fd = os.pipe()
         # where a child that hangs stands, written by the child on SIGUSR1 before it is killed (logged:
         # a hang caused by the machine rather than a rule must be told apart from a catastrophic regex)
-        self._stack = tempfile.TemporaryFile()
+        self._stack = _stack_file()
         # Frozen objects are never scanned by the child's collector, so it does not touch (and copy)
         # every page of the parent's heap, nor finalize the parent's garbage. What was frozen before
         # stays frozen (the served app manages its own freezing: workbench.ui.collector).
@@ -126,7 +126,7 @@ class Bounded:
             gc.freeze()
             pid = os.fork()
             if pid == 0:
-                _child_main(work, counter, read_fd, write_fd, self._stack.fileno(), parent)
+                _child_main(work, counter, read_fd, write_fd, None if self._stack is None else self._stack.fileno(), parent)
             if not managed:
                 gc.unfreeze()
         os.close(write_fd)
@@ -175,6 +175,8 @@ class Bounded:
     def _log_stack(self) -> None:
         """Ask the hung child for its stack (faulthandler writes it from the signal handler, also in
         native code) and log it: a catastrophic regex shows its match call, anything else is a lead."""
+        if self._stack is None:
+            return
         try:
             os.kill(self.pid, signal.SIGUSR1)
         except ProcessLookupError:
@@ -216,11 +218,20 @@ class Bounded:
             os.close(self.fd)
             self.fd = None
         self._counter.close()
-        self._stack.close()
+        if self._stack is not None:
+            self._stack.close()
+
+
+def _stack_file() -> IO[bytes] | None:
+    """An unnamed file for a child's stack; ``None`` where none can be made (the bound works without)."""
+    try:
+        return tempfile.TemporaryFile()
+    except OSError:
+        return None
 
 
 def _child_main(work: Callable[[Report], Any], counter: mmap.mmap, read_fd: int, write_fd: int,
-                stack_fd: int, parent: int) -> NoReturn:
+                stack_fd: int | None, parent: int) -> NoReturn:
     code = 0
     try:
         # Only the parent kills a hung child: one whose parent was killed (a server stopped with
@@ -231,7 +242,8 @@ def _child_main(work: Callable[[Report], Any], counter: mmap.mmap, read_fd: int,
         if os.getppid() != parent:  # the parent died before the line above
             os._exit(3)
         os.close(read_fd)
-        faulthandler.register(signal.SIGUSR1, file=stack_fd, all_threads=False)
+        if stack_fd is not None:
+            faulthandler.register(signal.SIGUSR1, file=stack_fd, all_threads=False)
         count = 0
 
         def send(value: Any) -> None:
