@@ -51,7 +51,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_until_live(base: str) -> None:
+def _wait_until_live(base: str) -> None:
     """Wait until a server started with ``liveness=True`` answers (or 60 s have passed)."""
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -63,18 +63,16 @@ def wait_until_live(base: str) -> None:
 
 
 @contextlib.contextmanager
-def serving(paths, **kwargs):
-    """Serve the app over ``paths`` in-process; yields the app URL (pitfall P1: servers killed after)."""
+def serving_app(app, **kwargs):
+    """Serve the Panel app function ``app`` in-process at ``/app``; yields its URL (pitfall P1: servers
+    killed after)."""
     import panel as pn
 
-    from workbench.ui.app import TITLE, create_app
-
     port = _free_port()
-    app = create_app(list(paths))
     server = pn.serve({"app": app}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"],
-                      threaded=True, show=False, liveness=True, title=TITLE, **kwargs)
+                      threaded=True, show=False, liveness=True, **kwargs)
     base = f"http://127.0.0.1:{port}"
-    wait_until_live(base)
+    _wait_until_live(base)
     try:
         yield f"{base}/app"
     finally:
@@ -89,6 +87,15 @@ def serving(paths, **kwargs):
             pn.state.kill_all_servers()
         except RuntimeError:
             pass
+
+
+@contextlib.contextmanager
+def serving(paths, **kwargs):
+    """Serve the workbench app over ``paths`` in-process; yields the app URL."""
+    from workbench.ui.app import TITLE, create_app
+
+    with serving_app(create_app(list(paths)), title=TITLE, **kwargs) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from tests.ui.conftest import _free_port, wait_until_live
+from tests.ui.conftest import serving_app
 
 pytestmark = pytest.mark.e2e
 
@@ -53,12 +53,8 @@ def test_every_callback_from_a_worker_runs_while_the_loop_holds_the_document(pag
         pn.state.onload(start)
         return pn.Column(box)
 
-    port = _free_port()
-    server = pn.serve({"app": app}, port=port, address="127.0.0.1", websocket_origin=[f"127.0.0.1:{port}"],
-                      threaded=True, show=False, liveness=True)
-    wait_until_live(f"http://127.0.0.1:{port}")
-    try:
-        page.goto(f"http://127.0.0.1:{port}/app")
+    with serving_app(app) as url:
+        page.goto(url)
         assert finished.wait(240), f"the worker added only {sent[0]} callbacks"
         # wait for the loop to run what is queued: done once the count stops moving
         last, still = -1, 0.0
@@ -69,6 +65,3 @@ def test_every_callback_from_a_worker_runs_while_the_loop_holds_the_document(pag
                 break
             time.sleep(0.05)
         assert ran[0] == sent[0] == CALLBACKS, f"{sent[0] - ran[0]} of {sent[0]} callbacks never ran"
-    finally:
-        server.stop()
-        server.join(timeout=60)

@@ -441,8 +441,7 @@ def guard(stream: Stream, rules: Iterable[Rule], config: ReplayConfig | None = N
 
 _WAIT_SLICE = 0.2  # seconds between interrupt() calls while a caller waits for a step to be verified
 # Seconds a caller may wait for a step without the check's count moving before the check's thread is
-# logged where it stands (once per wait): a stall of the app's Stepper seen in CI runs was never
-# reproduced alone, and its log says where to look.
+# logged where it stands (once per wait): a check that stops polling its children is otherwise silent.
 STALL_REPORT = 15.0
 
 
