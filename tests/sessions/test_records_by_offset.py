@@ -7,6 +7,7 @@ its line holds it, and refuses a file that changed on disk since it was read.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from pathlib import Path
@@ -15,7 +16,14 @@ import pytest
 
 import workbench.sessions.loader as loader
 from workbench.errors import SessionFileError
-from workbench.sessions import load_session, parse_session_bytes, parse_session_text, read_record
+from workbench.sessions import (
+    load_session,
+    parse_session_bytes,
+    parse_session_file,
+    parse_session_text,
+    read_record,
+    whole_lines_end,
+)
 from workbench.sessions.synthetic import generate_session_text
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
@@ -39,9 +47,17 @@ def _same(a, b) -> None:
 
 
 def _both(data: bytes, monkeypatch, path: str = "<memory>"):
+    """The whole-file decode and the line-by-line road, after checking that the open file's road
+    (``FileLines``, read a window at a time) gives the line-by-line session, offsets included, with
+    windows shorter than a line, longer than some and as long as the file."""
     whole = parse_session_bytes(data, path=path, strict=False)
     monkeypatch.setattr(loader, "LINE_BY_LINE_BYTES", 0)
     by_line = parse_session_bytes(data, path=path, strict=False)
+    for window in (1, 13, 4096, len(data) + 1):
+        monkeypatch.setattr(loader, "WINDOW_BYTES", window)
+        by_file = parse_session_file(io.BytesIO(data + b"appended later, not read"), len(data), path=path, strict=False)
+        _same(by_line, by_file)
+        assert by_file.line_offsets == by_line.line_offsets
     monkeypatch.undo()
     return whole, by_line
 
@@ -145,3 +161,46 @@ def test_read_record_refuses_a_file_changed_since_it_was_read(tmp_path):
     # the file is never written by any of this
     reopened = load_session(path)
     assert read_record(reopened, reopened.entries[5])["id"] == "x" * len(entry.id)
+
+
+class _Rewritten(io.BytesIO):
+    """A file another program rewrites after its lines were first found: every read after ``after``
+    reads see other bytes."""
+
+    def __init__(self, data: bytes, other: bytes, after: int) -> None:
+        super().__init__(data)
+        self._other, self._after = other, after
+
+    def readinto(self, buffer) -> int:  # type: ignore[override]
+        self._after -= 1
+        if self._after < 0 and self._other is not None:
+            self.getbuffer()[:] = self._other
+            self._other = None
+        return super().readinto(buffer)
+
+
+def test_a_file_rewritten_while_it_is_read_window_by_window_is_refused(monkeypatch):
+    data = generate_session_text(40).encode()
+    monkeypatch.setattr(loader, "LINE_BY_LINE_BYTES", 0)
+    monkeypatch.setattr(loader, "WINDOW_BYTES", 1 << 10)
+    scans = -(-len(data) // (1 << 10)) + 2  # the reads that find the lines: the head, each window, the last byte
+    # the same size, the lines shifted by a byte (a record rewritten with one character more, one less later)
+    other = data[:100] + b" " + data[100:-2] + b"\n"
+    assert len(other) == len(data)
+    with pytest.raises(SessionFileError, match="changed while it was read") as err:
+        parse_session_file(_Rewritten(data, other, scans), len(data), path="s.jsonl")
+    assert err.value.path == "s.jsonl" and err.value.line
+    # shorter than when its lines were found
+    with pytest.raises(SessionFileError, match="shorter"):
+        parse_session_file(io.BytesIO(data[:-500]), len(data), path="s.jsonl")
+    # unchanged, the same reads give the session
+    assert parse_session_file(_Rewritten(data, data, scans), len(data), path="s.jsonl") == parse_session_bytes(data, path="s.jsonl")
+
+
+@pytest.mark.parametrize(("data", "end"), [
+    (b"", 0), (b"no newline", 0), (b"a\n", 2), (b"a\nb", 2), (b"a\nb\n\n", 5), (b"\n" + b"x" * 200_000, 1),
+    (b"x" * 70_000 + b"\n" + b"y" * 300_000, 70_001),
+])
+def test_whole_lines_end_is_just_after_the_last_newline(data, end):
+    assert whole_lines_end(io.BytesIO(data), len(data)) == end
+    assert whole_lines_end(io.BytesIO(data + b"\nmore"), len(data)) == end  # only the first `size` bytes count

@@ -6,7 +6,9 @@ The `/tree` selector over a session (list, layout, keys, search, each version's 
 Public API (other packages code against these names):
 
 * ``load_session(path, *, strict=True) -> Session`` / ``parse_session_text(text, *, path, strict)`` /
-  ``parse_session_bytes``: read any session file version read-only; bad lines become ``Diagnostic``s;
+  ``parse_session_bytes`` / ``parse_session_file(fh, size, *, path)`` (an open file, read a window at
+  a time when it is big; ``whole_lines_end`` says where its last whole line ends): read any session
+  file version read-only; bad lines become ``Diagnostic``s;
   a missing, empty or header-less file raises ``SessionFileError`` (``strict=True``, for the CLI and
   the app) or loads as no entries plus a diagnostic, as the agent loads it (``strict=False``).
 * ``FLAVOR_BUTTONS`` / ``flavour_aliases()``: the app's flavour buttons and the other names of flavours,
@@ -75,9 +77,11 @@ from workbench.sessions.loader import (
     SessionInfo,
     load_session,
     parse_session_bytes,
+    parse_session_file,
     parse_session_text,
     read_record,
     session_info,
+    whole_lines_end,
 )
 from workbench.sessions.structure import CURRENT_VERSION, KNOWN_ENTRY_TYPES, KNOWN_TYPES18, js_number
 from workbench.sessions.subagents import SubagentLink, child_links, entry_links, parent_file, subagent_files
@@ -151,6 +155,7 @@ __all__ = [
     "js_number",
     "load_session",
     "parse_session_bytes",
+    "parse_session_file",
     "parent_file",
     "parse_session_text",
     "read_record",
@@ -164,4 +169,5 @@ __all__ = [
     "session_info",
     "subagent_files",
     "usage_totals",
+    "whole_lines_end",
 ]

@@ -22,6 +22,7 @@ import re
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from io import BufferedIOBase
 from itertools import islice
 from typing import Any
 
@@ -193,7 +194,7 @@ class ByteLines(Sequence[str]):
             index += n
         if not 0 <= index < n:
             raise IndexError(index)
-        raw = self._data[self.offsets[index]:self.offsets[index + 1] - 1]
+        raw = self.raw(index)
         try:
             return str(raw, "utf-8")
         except UnicodeDecodeError as exc:
@@ -209,6 +210,73 @@ class ByteLines(Sequence[str]):
     def raw(self, index: int) -> memoryview:
         """Line ``index + 1``'s bytes, not decoded (orjson reads UTF-8 bytes itself)."""
         return self._data[self.offsets[index]:self.offsets[index + 1] - 1]
+
+    @property
+    def ends_with_newline(self) -> bool:
+        return bool(self._data) and self._data[-1] == 10
+
+
+# How much of a file ``FileLines`` holds at a time.
+WINDOW_BYTES = 64 << 20
+
+
+class FileLines(ByteLines):
+    """The lines of an open file, read a window at a time (``WINDOW_BYTES``) instead of whole.
+
+    Reading a 1 GB file whole put a second copy of it beside the parsed session at the peak, and
+    each of its pages was a fresh page fault (docs/large-sessions.md, "Reading the file"). One pass
+    over the file finds where the lines start; the parse then reads the lines again, a window at a
+    time, into one buffer. The file is only read up to ``size`` (what it held when it was opened: an
+    agent may append meanwhile). A line that no longer ends where it did in the first pass means the
+    file was rewritten in between: ``SessionFileError``, never a mixed session.
+    """
+
+    def __init__(self, fh: BufferedIOBase, size: int, path: str, diags: list[Diagnostic], *,
+                 window: int = WINDOW_BYTES) -> None:
+        self._fh, self._size, self._path, self._diags = fh, size, path, diags
+        self._reported: set[int] = set()
+        self._buf = bytearray(max(1, min(window, size)))
+        self._view = memoryview(self._buf)
+        self._window = len(self._buf)
+        self._lo = self._hi = 0  # the file's bytes [lo, hi) are in the buffer
+        self.offsets = array("q", [3 if self._read_at(0, min(3, size)).tobytes() == b"\xef\xbb\xbf" else 0])
+        add, find = self.offsets.append, self._buf.find  # bytearray.find of one byte is memchr
+        at = 0
+        while at < size:
+            n = len(self._read_at(at, min(self._window, size - at)))
+            hit = find(b"\n", 0, n)
+            while hit >= 0:
+                add(at + hit + 1)
+                hit = find(b"\n", hit + 1, n)
+            at += n
+        self._last = self._read_at(size - 1, 1).tobytes() if size else b""
+        self.offsets.append(size + 1)  # where a line after the last newline would start
+
+    @property
+    def ends_with_newline(self) -> bool:
+        return self._last == b"\n"
+
+    def _read_at(self, at: int, n: int) -> memoryview:
+        """The file's bytes [at, at + n) into the buffer (a bigger one for a longer line)."""
+        if n > len(self._buf):
+            self._buf = bytearray(n)
+            self._view = memoryview(self._buf)
+        self._fh.seek(at)
+        got = self._fh.readinto(self._view[:n])
+        if got != n:
+            raise SessionFileError("the file became shorter while it was read: open it again", path=self._path)
+        self._lo, self._hi = at, at + n
+        return self._view[:n]
+
+    def raw(self, index: int) -> memoryview:
+        at, end = self.offsets[index], self.offsets[index + 1] - 1  # end: the line's newline, or size
+        if not (self._lo <= at and min(end + 1, self._size) <= self._hi):
+            self._read_at(at, min(self._size, max(at + self._window, end + 1)) - at)
+        view, lo = self._view, self._lo
+        if end < self._size and view[end - lo] != 10:
+            raise SessionFileError("the file changed while it was read (a line no longer ends where it did): "
+                                   "open it again", path=self._path, line=index + 1)
+        return view[at - lo:end - lo]
 
 
 def _has_float(value: Any) -> bool:
@@ -256,17 +324,48 @@ def parse_session_bytes(data: bytes, *, path: str = "<memory>", strict: bool = T
     diags: list[Diagnostic] = []
     start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
     with paused_gc():
-        lines: Sequence[str]
         if len(data) >= LINE_BY_LINE_BYTES:
-            lines = ByteLines(data, path, diags, start)
-            offsets = lines.offsets
-        else:
-            lines = _decode_lines(data[start:] if start else data, path, diags)
-            offsets = _line_offsets(data, start)
-        loads_line = _loads_bytes_lines if isinstance(lines, ByteLines) else _line_loader(data)
+            return _parse_by_line(ByteLines(data, path, diags, start), path=path, diags=diags, strict=strict, stamp=stamp)
+        lines = _decode_lines(data[start:] if start else data, path, diags)
         session = _parse_lines(lines, path=path, diags=diags, ends_with_newline=data.endswith(b"\n"), strict=strict,
-                               loads_line=loads_line)
-    return dataclasses.replace(session, line_offsets=offsets, file_stamp=stamp)
+                               loads_line=_line_loader(data))
+    return dataclasses.replace(session, line_offsets=_line_offsets(data, start), file_stamp=stamp)
+
+
+def parse_session_file(fh: BufferedIOBase, size: int, *, path: str, strict: bool = True,
+                       stamp: tuple[int, int] | None = None) -> Session:
+    """Parse the first ``size`` bytes of an open session file, as ``parse_session_bytes`` parses them.
+
+    From ``LINE_BY_LINE_BYTES`` on, the file is read a window at a time (``FileLines``), never whole.
+    """
+    if size < LINE_BY_LINE_BYTES:
+        fh.seek(0)
+        return parse_session_bytes(fh.read(size), path=path, strict=strict, stamp=stamp)
+    diags: list[Diagnostic] = []
+    with paused_gc():
+        lines = FileLines(fh, size, path, diags, window=WINDOW_BYTES)
+        return _parse_by_line(lines, path=path, diags=diags, strict=strict, stamp=stamp)
+
+
+def whole_lines_end(fh: BufferedIOBase, size: int) -> int:
+    """Where the last whole line of an open file's first ``size`` bytes ends: just after its last
+    newline (0: no newline). Read from the end backwards, in growing steps."""
+    end, step = size, 1 << 16
+    while end > 0:
+        at = max(0, end - step)
+        fh.seek(at)
+        hit = fh.read(end - at).rfind(b"\n")
+        if hit >= 0:
+            return at + hit + 1
+        end, step = at, step * 2
+    return 0
+
+
+def _parse_by_line(lines: ByteLines, *, path: str, diags: list[Diagnostic], strict: bool,
+                   stamp: tuple[int, int] | None) -> Session:
+    session = _parse_lines(lines, path=path, diags=diags, ends_with_newline=lines.ends_with_newline, strict=strict,
+                           loads_line=_loads_bytes_lines)
+    return dataclasses.replace(session, line_offsets=lines.offsets, file_stamp=stamp)
 
 
 def _line_offsets(data: bytes | memoryview, start: int) -> array[int]:
@@ -339,7 +438,7 @@ def load_session(path: str | os.PathLike[str], *, strict: bool = True) -> Sessio
     try:
         with open(name, "rb") as fh:
             st = os.fstat(fh.fileno())
-            data = fh.read()
+            return parse_session_file(fh, st.st_size, path=name, strict=strict, stamp=(st.st_size, st.st_mtime_ns))
     except IsADirectoryError:
         raise SessionFileError("is a directory, not a session file", path=name) from None
     except FileNotFoundError:
@@ -348,7 +447,6 @@ def load_session(path: str | os.PathLike[str], *, strict: bool = True) -> Sessio
         raise SessionFileError("file not found", path=name) from None
     except OSError as exc:
         raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=name) from None
-    return parse_session_bytes(data, path=name, strict=strict, stamp=(st.st_size, st.st_mtime_ns))
 
 
 def _is_blank(text: str) -> bool:

@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from workbench.errors import SessionFileError
-from workbench.sessions import SessionTree, build_session_context, choose_flavor, parse_session_bytes
+from workbench.sessions import (
+    SessionTree,
+    build_session_context,
+    choose_flavor,
+    parse_session_file,
+    whole_lines_end,
+)
 from workbench.tree import TreeList, TreeRow
 from workbench.ui import graph as graph_mod
 
@@ -26,16 +32,16 @@ META_TYPES = frozenset({"label", "custom", "model_change", "thinking_level_chang
                         "ttsr_injection", "compaction", "branch_summary"})
 
 
-def _cut_line(data: bytes, cut: int) -> tuple[int, int]:
-    """The line number of the text after the last newline, and the column where it stops being JSON
-    (as ``workbench tree`` reports a cut-off last line: the parser's own column)."""
-    tail = data[cut:].decode("utf-8", errors="replace")
+def _cut_line(tail: bytes, line: int) -> tuple[int, int]:
+    """Where the text after the last newline (``tail``, on line ``line``) stops being JSON: the
+    line and the parser's own column, as ``workbench tree`` reports a cut-off last line."""
+    text = tail.decode("utf-8", errors="replace")
     try:
-        json.loads(tail)
-        column = len(tail) + 1  # whole JSON: only the newline is missing
+        json.loads(text)
+        column = len(text) + 1  # whole JSON: only the newline is missing
     except json.JSONDecodeError as exc:
         column = exc.colno
-    return data.count(b"\n", 0, cut) + 1, column
+    return line, column
 
 
 def partial_tail_words(where: tuple[int, int]) -> str:
@@ -147,17 +153,25 @@ class SessionDoc:
         self._stamp = stamp
         report(0, 100, f"Reading {self.path.name}")
         try:
-            data = self.path.read_bytes()
+            with self.path.open("rb") as fh:
+                cut = whole_lines_end(fh, st.st_size)
+                fh.seek(cut)
+                tail = fh.read(st.st_size - cut)
+                # a file without any newline yet is parsed whole (its one line is reported as cut short)
+                usable = cut or len(tail)
+                if self.session is not None and cut == self._consumed:
+                    session = None
+                else:
+                    report(10, 100, f"Parsing {usable / 1e6:.1f} MB")
+                    session = parse_session_file(fh, usable, path=str(self.path), stamp=stamp)
         except OSError as exc:
             raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=str(self.path)) from None
-        cut = data.rfind(b"\n") + 1
-        self.partial_tail = _cut_line(data, cut) if cut < len(data) and data[cut:].strip() else None
-        usable = data[:cut] if cut else data
-        if self.session is not None and cut == self._consumed:
+        offsets = (session if session is not None else self.session).line_offsets
+        newlines = len(offsets) - 2 if cut and offsets is not None else 0
+        self.partial_tail = _cut_line(tail, newlines + 1) if cut < st.st_size and tail.strip() else None
+        if session is None:
             return False
         self._consumed = cut
-        report(10, 100, f"Parsing {len(usable) / 1e6:.1f} MB")
-        session = parse_session_bytes(usable, path=str(self.path), stamp=stamp)
         report(50, 100, f"Building the tree of {len(session.entries):,} entries")
         choice = choose_flavor(self.flavour, session)  # `auto` reads the file: the CLI's decision
         self.resolved = choice.flavor
