@@ -7,9 +7,11 @@ its line holds it, and refuses a file that changed on disk since it was read.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -204,3 +206,17 @@ def test_a_file_rewritten_while_it_is_read_window_by_window_is_refused(monkeypat
 def test_whole_lines_end_is_just_after_the_last_newline(data, end):
     assert whole_lines_end(io.BytesIO(data), len(data)) == end
     assert whole_lines_end(io.BytesIO(data + b"\nmore"), len(data)) == end  # only the first `size` bytes count
+
+
+def test_a_session_read_from_a_pipe_is_read_whole(tmp_path, monkeypatch):
+    """A pipe (``workbench tree <(…)``) has no size to read up to: it is read to its end, as before."""
+    monkeypatch.setattr(loader, "LINE_BY_LINE_BYTES", 0)
+    text = generate_session_text(30)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=fifo.write_text, args=(text,))
+    writer.start()
+    session = load_session(fifo)
+    writer.join()
+    assert session == dataclasses.replace(parse_session_text(text, path=str(fifo)), line_offsets=session.line_offsets)
+    assert len(session.entries) > 20

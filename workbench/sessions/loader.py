@@ -19,6 +19,7 @@ import json
 import math
 import os
 import re
+import stat
 from array import array
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -438,6 +439,8 @@ def load_session(path: str | os.PathLike[str], *, strict: bool = True) -> Sessio
     try:
         with open(name, "rb") as fh:
             st = os.fstat(fh.fileno())
+            if not stat.S_ISREG(st.st_mode):  # a pipe (``<(…)``) has no size to read up to: all of it
+                return parse_session_bytes(fh.read(), path=name, strict=strict)
             return parse_session_file(fh, st.st_size, path=name, strict=strict, stamp=(st.st_size, st.st_mtime_ns))
     except IsADirectoryError:
         raise SessionFileError("is a directory, not a session file", path=name) from None
