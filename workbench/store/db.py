@@ -179,10 +179,10 @@ class Store:
             raise StoreError(f"{self.db}: cannot open the database: {text}") from None
         if not read_only:
             self._con.execute(_SCHEMA)
-        # DuckDB's allocator keeps what a query freed and hands it back to the system later, a little
-        # at a time; meanwhile the page faults of everything else the process allocates cost up to ten
-        # times as much (docs/large-sessions.md, "DuckDB's freed memory"). Handing it back at once
-        # costs the ingest a little and leaves the process holding less.
+        # DuckDB's allocator keeps what queries free and hands it back to the system later; while it
+        # holds it, the page faults of everything else the process allocates cost up to ten times as
+        # much (docs/large-sessions.md, "DuckDB's freed memory"). Handing it back at once costs the
+        # ingest a little and leaves the process holding less.
         self._con.execute("SET allocator_bulk_deallocation_flush_threshold = '1MB'")
         try:
             self._con.execute("SET enable_progress_bar = false")
