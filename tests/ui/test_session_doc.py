@@ -6,6 +6,9 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
+from workbench.sessions import loader
 from workbench.ui.session_doc import SessionDoc, row_view
 
 FIXTURES = Path(__file__).with_name("fixtures")
@@ -32,7 +35,16 @@ def test_rows_split_prefix_from_text(tmp_path):
     assert next(r for r in rows if r.text == "user: try approach B").active
 
 
-def test_refresh_follows_appends_and_waits_for_newline(tmp_path):
+@pytest.fixture(params=["whole", "windows"])
+def road(request, monkeypatch):
+    """Both ways a file is read: whole (small files) and a window at a time (``FileLines``, big ones)."""
+    if request.param == "windows":
+        monkeypatch.setattr(loader, "LINE_BY_LINE_BYTES", 0)
+        monkeypatch.setattr(loader, "WINDOW_BYTES", 100)
+    return request.param
+
+
+def test_refresh_follows_appends_and_waits_for_newline(tmp_path, road):
     path = _copy(tmp_path)
     doc = SessionDoc(path)
     n = doc.entry_count
@@ -45,6 +57,26 @@ def test_refresh_follows_appends_and_waits_for_newline(tmp_path):
         fh.write(line[20:] + "\n")
     assert doc.refresh() is True and not doc.partial_tail
     assert doc.entry_count == n + 1 and doc.entry("n1") is not None
+
+
+def test_a_partial_last_line_is_located_as_the_cli_locates_it(tmp_path, road):
+    path = _copy(tmp_path)
+    lines = path.read_text(encoding="utf-8").count("\n")
+    with path.open("a") as fh:
+        fh.write('{"type":"message","id":"n1",')
+    doc = SessionDoc(path)
+    assert doc.partial_tail == (lines + 1, 29)  # the line after the last newline, where its JSON stops
+    entries = doc.entry_count
+    with path.open("a") as fh:  # more of the same line: the entries stay, the place moves on
+        fh.write('"parentId":')
+    # `workbench tree` on this file: "line 11, column 40: Expecting value"
+    assert doc.refresh() is False and doc.partial_tail == (lines + 1, 40) and doc.entry_count == entries
+    lone = tmp_path / "lone.jsonl"  # no newline at all: the one line is read, and reported cut short
+    lone.write_text(json.dumps({"type": "session", "version": 3, "id": "s", "timestamp": "2026-01-01T00:00:00Z"}),
+                    encoding="utf-8")
+    single = SessionDoc(lone)
+    assert single.partial_tail is not None and single.partial_tail[0] == 1
+    assert single.session.header["id"] == "s"
 
 
 def test_filter_search_and_selection_carry_over(tmp_path):
