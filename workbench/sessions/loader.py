@@ -241,14 +241,10 @@ class FileLines(ByteLines):
         self._window = len(self._buf)
         self._lo = self._hi = 0  # the file's bytes [lo, hi) are in the buffer
         self.offsets = array("q", [3 if self._read_at(0, min(3, size)).tobytes() == b"\xef\xbb\xbf" else 0])
-        add, find = self.offsets.append, self._buf.find  # bytearray.find of one byte is memchr
         at = 0
         while at < size:
             n = len(self._read_at(at, min(self._window, size - at)))
-            hit = find(b"\n", 0, n)
-            while hit >= 0:
-                add(at + hit + 1)
-                hit = find(b"\n", hit + 1, n)
+            _add_line_starts(self._buf, 0, n, at, self.offsets)
             at += n
         self._last = self._read_at(size - 1, 1).tobytes() if size else b""
         self.offsets.append(size + 1)  # where a line after the last newline would start
@@ -372,16 +368,22 @@ def _parse_by_line(lines: ByteLines, *, path: str, diags: list[Diagnostic], stri
 def _line_offsets(data: bytes | memoryview, start: int) -> array[int]:
     offsets = array("q", [start])
     if isinstance(data, bytes):
-        # ``bytes.find`` is memchr: a third of the time of the regex's matches on a 1 GB file
-        find, add = data.find, offsets.append
-        at = find(b"\n", start)
-        while at >= 0:
-            add(at + 1)
-            at = find(b"\n", at + 1)
+        _add_line_starts(data, start, len(data), 0, offsets)
     else:
         offsets.extend(m.end() for m in _NEWLINE_BYTES.finditer(data, start))
     offsets.append(len(data) + 1)  # where a line after the last newline would start
     return offsets
+
+
+def _add_line_starts(buf: bytes | bytearray, start: int, end: int, base: int, offsets: array[int]) -> None:
+    """Append ``base + i + 1`` for each newline ``i`` in ``buf[start:end]``: where the next line starts.
+
+    ``find`` of one byte is memchr: a third of the time of a regex's matches on a 1 GB file."""
+    find, add = buf.find, offsets.append
+    hit = find(b"\n", start, end)
+    while hit >= 0:
+        add(base + hit + 1)
+        hit = find(b"\n", hit + 1, end)
 
 
 def read_record(session: Session, entry: Entry) -> dict[str, Any]:
