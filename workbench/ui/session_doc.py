@@ -32,16 +32,15 @@ META_TYPES = frozenset({"label", "custom", "model_change", "thinking_level_chang
                         "ttsr_injection", "compaction", "branch_summary"})
 
 
-def _cut_line(tail: bytes, line: int) -> tuple[int, int]:
-    """Where the text after the last newline (``tail``, on line ``line``) stops being JSON: the
-    line and the parser's own column, as ``workbench tree`` reports a cut-off last line."""
+def _cut_column(tail: bytes) -> int:
+    """Where the text after the last newline stops being JSON: the parser's own column, as
+    ``workbench tree`` reports a cut-off last line."""
     text = tail.decode("utf-8", errors="replace")
     try:
         json.loads(text)
-        column = len(text) + 1  # whole JSON: only the newline is missing
+        return len(text) + 1  # whole JSON: only the newline is missing
     except json.JSONDecodeError as exc:
-        column = exc.colno
-    return line, column
+        return exc.colno
 
 
 def partial_tail_words(where: tuple[int, int]) -> str:
@@ -168,7 +167,7 @@ class SessionDoc:
             raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=str(self.path)) from None
         offsets = (session if session is not None else self.session).line_offsets
         newlines = len(offsets) - 2 if cut and offsets is not None else 0
-        self.partial_tail = _cut_line(tail, newlines + 1) if cut < st.st_size and tail.strip() else None
+        self.partial_tail = (newlines + 1, _cut_column(tail)) if cut < st.st_size and tail.strip() else None
         if session is None:
             return False
         self._consumed = cut
