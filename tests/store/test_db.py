@@ -429,3 +429,15 @@ def test_a_batch_duckdb_cannot_read_is_split_until_the_bad_file_is_alone(tmp_pat
         assert store.stats()["entries"] == 4 * 14
     assert modes == {"s0.jsonl": "fast", "s1.jsonl": "fast", "s2.jsonl": "python", "s3.jsonl": "fast"}
     assert seen == [4, 2, 2, 1, 1]
+
+
+def _flush_threshold(store: Store) -> str:
+    return store._con.execute("SELECT current_setting('allocator_bulk_deallocation_flush_threshold')").fetchone()[0]
+
+
+def test_a_store_gives_freed_memory_back_at_once_only_when_asked():
+    """The served app's store returns what DuckDB frees at once (docs/large-sessions.md, "DuckDB's
+    freed memory"); the command line's keeps DuckDB's default, which ingests faster."""
+    with Store() as plain, Store(give_back_memory=True) as giving:
+        assert _flush_threshold(plain) == "512.0 MiB"  # DuckDB's default
+        assert _flush_threshold(giving) == "976.5 KiB"  # 1 MB

@@ -145,3 +145,15 @@ def test_an_unreadable_file_is_listed_not_a_crash(tmp_path):
     failed = {f.path: f for f in catalog.failed()}
     assert failed["missing-target.jsonl"].kind == "unreadable"
     assert "No such file" in failed["missing-target.jsonl"].reason
+
+
+def test_the_served_catalogs_store_gives_freed_memory_back_at_once(monkeypatch):
+    """The server parses big files beside its store for as long as it runs (docs/large-sessions.md,
+    "DuckDB's freed memory")."""
+    import workbench.ui.catalog as catalog_module
+
+    made: list[dict] = []
+    real = catalog_module.Store
+    monkeypatch.setattr(catalog_module, "Store", lambda *a, **k: made.append(k) or real(*a, **k))
+    Catalog(ServedRoots.of([SAMPLES]))
+    assert made == [{"give_back_memory": True}]

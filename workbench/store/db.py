@@ -158,10 +158,13 @@ class Store:
     """A DuckDB database of session files: ``Store()`` in memory, ``Store(path)`` on disk.
 
     One process owns a DB file: opening a file another process holds raises ``StoreError``.
-    Use as a context manager or call ``close()``.
+    Use as a context manager or call ``close()``. ``give_back_memory``: DuckDB returns what its
+    queries free to the system at once, for a long-running process that parses big files beside
+    the store (the served app); it costs the ingest about 15%.
     """
 
-    def __init__(self, db: str | os.PathLike[str] = ":memory:", *, read_only: bool = False) -> None:
+    def __init__(self, db: str | os.PathLike[str] = ":memory:", *, read_only: bool = False,
+                 give_back_memory: bool = False) -> None:
         self.db = os.fspath(db)
         self._lock = threading.RLock()
         # Bumped by every ingest (the only writer of the ingest's tables): what a reader derived from
@@ -179,11 +182,11 @@ class Store:
             raise StoreError(f"{self.db}: cannot open the database: {text}") from None
         if not read_only:
             self._con.execute(_SCHEMA)
-        # DuckDB's allocator keeps what queries free and hands it back to the system later; while it
-        # holds it, the page faults of everything else the process allocates cost up to ten times as
-        # much (docs/large-sessions.md, "DuckDB's freed memory"). Handing it back at once costs the
-        # ingest a little and leaves the process holding less.
-        self._con.execute("SET allocator_bulk_deallocation_flush_threshold = '1MB'")
+        if give_back_memory:
+            # DuckDB's allocator keeps what queries free and hands it back to the system later; while
+            # it holds it, the page faults of everything else the process allocates cost up to ten
+            # times as much (docs/large-sessions.md, "DuckDB's freed memory").
+            self._con.execute("SET allocator_bulk_deallocation_flush_threshold = '1MB'")
         try:
             self._con.execute("SET enable_progress_bar = false")
         except duckdb.Error:

@@ -90,7 +90,8 @@ class Catalog:
     def __init__(self, roots: ServedRoots, db: str | None = None) -> None:
         self.roots = roots
         self.db = db or ":memory:"
-        self.store = Store(self.db)
+        # the server parses big session files beside the store for as long as it runs
+        self.store = Store(self.db, give_back_memory=True)
         self._summaries: tuple[int, tuple[SessionSummary, ...]] = (-1, ())  # (store revision, summaries)
 
     # -- loading -----------------------------------------------------------------------------------
