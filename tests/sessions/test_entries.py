@@ -14,10 +14,10 @@ def test_timestamps_parse_like_date_parse():
 def test_entry_convenience_views():
     raw = {"type": "message", "id": "a", "parentId": None, "message": {"role": "hookMessage"}}
     migrated = {**raw, "message": {"role": "custom"}}
-    entry = Entry(id="a", parent_id=None, type="message", timestamp=None, raw=raw, line=3, data=migrated)
+    entry = Entry(id="a", parent_id=None, type="message", timestamp=None, record=raw, line=3, data=migrated)
     assert entry.role == "custom" and entry.raw["message"]["role"] == "hookMessage"
     label = Entry(id="l", parent_id="a", type="label", timestamp=None,
-                  raw={"type": "label", "targetId": "a", "label": "x"}, line=4)
+                  record={"type": "label", "targetId": "a", "label": "x"}, line=4)
     assert (label.label, label.target_id, label.role, label.message) == ("x", "a", None, None)
 
 

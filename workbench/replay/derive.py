@@ -32,7 +32,7 @@ from workbench.replay.stream import (
     read_stream,
     thaw,
 )
-from workbench.sessions import branch_path, load_session, paused_gc
+from workbench.sessions import Entry, OnDisk, branch_path, load_session, paused_gc
 
 ChunkPolicy = Literal["words", "fixed", "tokens"]
 CHUNK_POLICIES: tuple[str, ...] = ("words", "fixed", "tokens")
@@ -275,13 +275,19 @@ _MARK, _ASSISTANT, _RESULT, _USER = -1, 0, 1, 2
 _BUILD = {_RESULT: _tool_result_event, _USER: _user_event}
 
 
-def _outline(entries: Sequence[Any]) -> Iterator[tuple[int, Any]]:
+def _outline(entries: Sequence[Any], *, defer: bool = False) -> Iterator[tuple[int, Any]]:
     """The stream ``entries`` give, one piece per message, in order: ``(_MARK, _TURN_START or
     _TURN_END)`` around each turn (an assistant message opens one, a user message closes it), and
     ``(_ASSISTANT | _RESULT | _USER, message)`` for the messages themselves. Injected messages are
-    not part of the recording and give nothing. ``derive_stream`` and ``LazyEvents`` both read it."""
+    not part of the recording and give nothing. ``derive_stream`` and ``LazyEvents`` both read it.
+
+    ``defer``: a tool result the loader left in the file comes as ``(_RESULT, entry)``, unread (its
+    content is a string or typed blocks: ``workbench.sessions.records``)."""
     in_turn = False
     for entry in entries:
+        if defer and entry.type == "message" and type(entry.record) is OnDisk:
+            yield _RESULT, entry
+            continue
         message = entry.message if entry.type == "message" else None
         if message is None or _is_injection(entry):
             continue
@@ -331,7 +337,7 @@ class LazyEvents(Sequence[StreamEvent]):
         # on, its passes over the loaded session's millions of containers were most of the count
         # (0.6-0.75 s against 0.26 s paused; docs/large-sessions.md).
         with paused_gc():
-            for kind, item in _outline(entries):
+            for kind, item in _outline(entries, defer=True):
                 if kind == _MARK:
                     if item is _TURN_START:
                         turn_starts.append(n)
@@ -341,9 +347,9 @@ class LazyEvents(Sequence[StreamEvent]):
                         list(_assistant_events(item, policy, size))  # raises, naming the field, as derive_stream does
                     add((_ASSISTANT, item), _assistant_event_count(item, policy, size))
                 else:
-                    if not _blocks_ok(item.get("content")):
+                    if type(item) is not Entry and not _blocks_ok(item.get("content")):
                         _BUILD[kind](item)  # raises
-                    add((kind, item))
+                    add((kind, item))  # an entry: read when its event is built
         self._starts, self._items, self._total, self._turn_starts = starts, items, n, turn_starts
         self._built: OrderedDict[int, tuple[StreamEvent, ...]] = OrderedDict()
         self._lock = threading.Lock()
@@ -369,6 +375,8 @@ class LazyEvents(Sequence[StreamEvent]):
         if kind == _ASSISTANT:
             events = tuple(_assistant_events(message, self.policy, self.size))
         else:
+            if type(message) is Entry:
+                message = message.message
             events = (_BUILD[kind](message),)
         with self._lock:
             self.builds += 1

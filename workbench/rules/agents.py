@@ -98,6 +98,8 @@ def agent_from_session(session: Any) -> tuple[str, AgentSource, str]:
         return MAIN_AGENT, "default", "no session"
     init: Mapping[str, Any] | None = None
     for entry in getattr(session, "entries", ()) or ():
+        if getattr(entry, "type", "session_init") != "session_init":
+            continue  # an Entry of another type: its record is not read (it may be left in the file)
         raw = getattr(entry, "raw", entry)
         # (no ABC check for the usual dict: 100,000 of them cost the Stepper's preparation 0.1 s)
         if (type(raw) is dict or isinstance(raw, Mapping)) and raw.get("type") == "session_init":

@@ -7,7 +7,9 @@ Public API (other packages code against these names):
 
 * ``load_session(path, *, strict=True) -> Session`` / ``parse_session_text(text, *, path, strict)`` /
   ``parse_session_bytes`` / ``parse_session_file(fh, size, *, path)`` (an open file, read a window at
-  a time when it is big; ``whole_lines_end`` says where its last whole line ends): read any session
+  a time when it is big; ``whole_lines_end`` says where its last whole line ends; ``leave_from``, as
+  ``results_left_from(size)`` gives it, leaves big tool results in the file, read back through
+  ``Entry.raw``, while ``Entry.head`` holds what the tree reads of them): read any session
   file version read-only; bad lines become ``Diagnostic``s;
   a missing, empty or header-less file raises ``SessionFileError`` (``strict=True``, for the CLI and
   the app) or loads as no entries plus a diagnostic, as the agent loads it (``strict=False``).
@@ -20,7 +22,8 @@ Public API (other packages code against these names):
 * ``session_files(paths) -> list[Path]``: the session files named and under named folders (``*.jsonl``,
   not ``*.stream.jsonl``, hidden folders skipped) — the one rule ingest, backtest and the app follow.
 * ``session_info(path) -> SessionInfo``: header-level metadata (id, cwd, title, version, timestamp).
-* ``Session``, ``Entry``, ``Diagnostic``, ``NotLoaded``: frozen records of a loaded file.
+* ``Session``, ``Entry``, ``Diagnostic``, ``NotLoaded``: frozen records of a loaded file; ``OnDisk``:
+  an entry's record left in its file (``Entry.record``), read back through ``Entry.raw``.
   ``KNOWN_ENTRY_TYPES`` / ``KNOWN_TYPES18``: the entry types the followed agents write (omp 18.3's alone);
   ``js_number``: JS ``Number()`` of a JSON value, as the agents read numbers from a file.
 * ``SessionTree``: leaf, ``get_tree()``, ``get_branch()``, labels, ``navigate()`` → ``NavigationResult``;
@@ -45,6 +48,7 @@ from workbench.sessions.context import SessionContext, build_session_context
 from workbench.sessions.entries import (
     Entry,
     NotLoaded,
+    OnDisk,
     Session,
     gc_freeze_lock,
     parse_timestamp_ms,
@@ -80,6 +84,7 @@ from workbench.sessions.loader import (
     parse_session_file,
     parse_session_text,
     read_record,
+    results_left_from,
     session_info,
     whole_lines_end,
 )
@@ -127,6 +132,7 @@ __all__ = [
     "ModelUsage",
     "NavigationResult",
     "NotLoaded",
+    "OnDisk",
     "Positions",
     "Progress",
     "Session",
@@ -159,6 +165,7 @@ __all__ = [
     "parent_file",
     "parse_session_text",
     "read_record",
+    "results_left_from",
     "parse_timestamp_ms",
     "gc_freeze_lock",
     "paused_gc",

@@ -12,11 +12,11 @@ and the custom messages the agent keeps out of the model's context (``prewalk-pl
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from workbench.sessions.entries import Entry, Session, js_ms
+from workbench.sessions.entries import Entry, OnDisk, Session, js_ms
 from workbench.sessions.flavors import ContextRules, Flavor, is_user_request18, session_flavour
 from workbench.sessions.tree import as_entries, branch_path
 
@@ -117,7 +117,39 @@ def _empty_error_turn18(msg: Mapping[str, Any]) -> bool:
     return True
 
 
-def _emit(entry: Entry, rules: ContextRules) -> dict[str, Any] | None:
+class UnreadResult(Mapping[str, Any]):
+    """A tool result's message the loader left in the file, in a context built with
+    ``read_results=False``: its head's fields (role, ids, tool name) are answered as they are, the
+    others read back from the file when first asked for (a view of the last messages then reads only
+    those of a 1 GB session's path)."""
+
+    __slots__ = ("_entry", "_message")
+
+    def __init__(self, entry: Entry) -> None:
+        self._entry = entry
+        self._message: Mapping[str, Any] | None = None
+
+    def _read(self) -> Mapping[str, Any]:
+        if self._message is None:
+            self._message = dict(self._entry.message or {})
+        return self._message
+
+    def __getitem__(self, key: str) -> Any:
+        head = self._entry.head.get("message")
+        if self._message is None and isinstance(head, Mapping) and key in head:
+            return head[key]
+        return self._read()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+
+def _emit(entry: Entry, rules: ContextRules, read_results: bool = True) -> Mapping[str, Any] | None:
+    if not read_results and entry.type == "message" and type(entry.record) is OnDisk:
+        return UnreadResult(entry)
     if entry.type == "message":
         msg = entry.message
         if msg is None:
@@ -160,8 +192,12 @@ def build_session_context(
     leaf_id: str | None = _UNSET,
     *,
     flavor: ContextFlavor = "omp",
+    read_results: bool = True,
 ) -> SessionContext:
-    """Rebuild the context at ``leaf_id`` (None → empty; not given or unknown → the last entry)."""
+    """Rebuild the context at ``leaf_id`` (None → empty; not given or unknown → the last entry).
+
+    ``read_results=False``: a tool result the loader left in the file stays there (``UnreadResult``,
+    a read-only mapping, where the messages are otherwise dicts)."""
     ctx_rules = session_flavour(flavor).context_rules
     entries = as_entries(source)
     if leaf_id is None or not entries:
@@ -224,10 +260,10 @@ def build_session_context(
                 if isinstance(name, str) and name not in rules:
                     rules.append(name)
 
-    messages: list[dict[str, Any]] = []
+    messages: list[Mapping[str, Any]] = []
 
     def push(e: Entry) -> None:
-        m = _emit(e, ctx_rules)
+        m = _emit(e, ctx_rules, read_results)
         if m is not None:
             messages.append(m)
 
@@ -292,7 +328,7 @@ def build_session_context(
     )
 
 
-def _replayable18(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _replayable18(messages: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """omp 18's last two passes over the model context (session-context.ts).
 
     1. A tool call with no tool result among the messages (its result is on another branch, or the

@@ -2,7 +2,8 @@
 
 The raw JSON object of every record is kept verbatim (``raw``); ``data`` is the object as the agent
 sees it after its in-memory migrations (v1 ids, v2 ``hookMessage`` → ``custom``). The two are the
-same object when no migration touched the record.
+same object when no migration touched the record. A big tool result of a big session may be left in
+the file (``OnDisk``) and read back when ``raw`` is asked for.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from datetime import datetime, timezone
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from workbench.errors import Diagnostic
 
@@ -41,6 +42,30 @@ DiagnosticKind = Literal[
 # Kinds that describe the file rather than a fault in it (the agent loads such files normally).
 
 
+class RecordReader(Protocol):
+    """Reads back a record the loader left in the file (``OnDisk``)."""
+
+    def read(self, line: int, head: Mapping[str, Any]) -> dict[str, Any]: ...
+
+
+class OnDisk:
+    """A record left in its file by the loader: a big tool result of a big session
+    (docs/large-sessions.md, "Records left in the file"). ``head`` holds what the tree reads of it:
+    the record's scalar fields, and under ``"message"`` its message's; the rest is read back from
+    line ``line`` when asked for (``read``, through ``Entry.raw``)."""
+
+    __slots__ = ("head", "line", "reader")
+
+    def __init__(self, head: dict[str, Any], line: int, reader: RecordReader) -> None:
+        self.head, self.line, self.reader = head, line, reader
+
+    def read(self) -> dict[str, Any]:
+        return self.reader.read(self.line, self.head)
+
+    def __repr__(self) -> str:
+        return f"OnDisk(line={self.line})"
+
+
 @dataclass(frozen=True, slots=True)
 class Entry:
     """One non-header record of a session file."""
@@ -49,17 +74,35 @@ class Entry:
     parent_id: str | None
     type: str
     timestamp: Any
-    raw: Mapping[str, Any]
+    record: Mapping[str, Any] | OnDisk  # the JSON object, or where it was left in the file
     line: int  # 1-based physical line of the file
     index: int = 0  # position among the loaded entries, file order
     data: Mapping[str, Any] | None = None  # migrated view; None = same as raw
+
+    @property
+    def raw(self) -> Mapping[str, Any]:
+        """The record as the file holds it (read back from the file when it was left there)."""
+        record = self.record
+        return record.read() if type(record) is OnDisk else record  # type: ignore[return-value]
 
     @property
     def obj(self) -> Mapping[str, Any]:
         """The record as the agent sees it (migrations applied)."""
         return self.data if self.data is not None else self.raw
 
+    @property
+    def head(self) -> Mapping[str, Any]:
+        """What the tree reads of the record, without reading back one left in the file: ``obj``,
+        or an ``OnDisk`` record's scalars and its message's (no content)."""
+        if self.data is not None:
+            return self.data
+        record = self.record
+        return record.head if type(record) is OnDisk else record  # type: ignore[return-value]
+
     def get(self, key: str, default: Any = None) -> Any:
+        record = self.record
+        if type(record) is OnDisk and key != "message" and key in record.head:  # no read for a scalar
+            return record.head[key]
         return self.obj.get(key, default)
 
     @property
@@ -69,8 +112,8 @@ class Entry:
 
     @property
     def role(self) -> str | None:
-        msg = self.message
-        role = msg.get("role") if msg is not None else None
+        msg = self.head.get("message") if self.type == "message" else None  # the role is in the head
+        role = msg.get("role") if type(msg) is dict or isinstance(msg, Mapping) else None
         return role if isinstance(role, str) else None
 
     @property
@@ -89,7 +132,8 @@ class Entry:
         return parse_timestamp_ms(self.timestamp)
 
 
-def _entry_factory() -> Callable[[str, str | None, str, Any, Mapping[str, Any], int, int, Mapping[str, Any] | None], Entry]:
+def _entry_factory() -> Callable[[str, str | None, str, Any, Mapping[str, Any] | OnDisk, int, int, Mapping[str, Any] | None],
+                                 Entry]:
     """``Entry(...)`` with positional fields, about twice as cheap: the loader makes one per record.
 
     A frozen dataclass's ``__init__`` sets each field through ``object.__setattr__`` looked up anew
@@ -97,17 +141,17 @@ def _entry_factory() -> Callable[[str, str | None, str, Any, Mapping[str, Any], 
     the two equal field by field).
     """
     new = object.__new__
-    set_id, set_parent, set_type, set_ts, set_raw, set_line, set_index, set_data = (
+    set_id, set_parent, set_type, set_ts, set_record, set_line, set_index, set_data = (
         getattr(Entry, f.name).__set__ for f in fields(Entry))
 
-    def make(id: str, parent_id: str | None, type: str, timestamp: Any, raw: Mapping[str, Any], line: int,
+    def make(id: str, parent_id: str | None, type: str, timestamp: Any, record: Mapping[str, Any] | OnDisk, line: int,
              index: int, data: Mapping[str, Any] | None) -> Entry:
         entry = new(Entry)
         set_id(entry, id)
         set_parent(entry, parent_id)
         set_type(entry, type)
         set_ts(entry, timestamp)
-        set_raw(entry, raw)
+        set_record(entry, record)
         set_line(entry, line)
         set_index(entry, index)
         set_data(entry, data)

@@ -249,7 +249,7 @@ def detect_flavor(session: Any) -> FlavorGuess:
         etype = entry.type
         if etype not in _MARKED_TYPES:  # most entries: no record to look into
             continue
-        obj = entry.obj
+        obj = entry.head  # what is looked at here is never left in the file (records.py)
         pi = _pi_mark(etype, obj)
         if pi is not None:
             return FlavorGuess("pi", pi, entry.line)

@@ -30,7 +30,8 @@ from typing import Any
 from orjson import loads as _fast_loads
 
 from workbench.errors import Diagnostic, SessionFileError
-from workbench.sessions.entries import Entry, EntryLinks, NotLoaded, Session, make_entry, paused_gc
+from workbench.sessions.entries import Entry, EntryLinks, NotLoaded, OnDisk, Session, make_entry, paused_gc
+from workbench.sessions.records import LAZY_LINE_BYTES, LineReader, skim_tool_result
 from workbench.sessions.structure import (
     CURRENT_VERSION,
     LoadFacts,
@@ -330,18 +331,48 @@ def parse_session_bytes(data: bytes, *, path: str = "<memory>", strict: bool = T
 
 
 def parse_session_file(fh: BufferedIOBase, size: int, *, path: str, strict: bool = True,
-                       stamp: tuple[int, int] | None = None) -> Session:
+                       stamp: tuple[int, int] | None = None, leave_from: int | None = None) -> Session:
     """Parse the first ``size`` bytes of an open session file, as ``parse_session_bytes`` parses them.
 
     From ``LINE_BY_LINE_BYTES`` on, the file is read a window at a time (``FileLines``), never whole.
+    ``leave_from``: leave each tool result whose line has at least that many bytes in the file
+    (``OnDisk``: read back through ``Entry.raw``; ``workbench.sessions.records``). Such a file is
+    read a window at a time whatever its size; the records are the same either way.
     """
-    if size < LINE_BY_LINE_BYTES:
+    if size < LINE_BY_LINE_BYTES and leave_from is None:
         fh.seek(0)
         return parse_session_bytes(fh.read(size), path=path, strict=strict, stamp=stamp)
     diags: list[Diagnostic] = []
     with paused_gc():
         lines = FileLines(fh, size, path, diags, window=WINDOW_BYTES)
-        return _parse_by_line(lines, path=path, diags=diags, strict=strict, stamp=stamp)
+        leave = None if leave_from is None else (leave_from, LineReader(path, lines.offsets, size, _record_of_line,
+                                                                        _fileno(fh)))
+        return _parse_by_line(lines, path=path, diags=diags, strict=strict, stamp=stamp, leave=leave)
+
+
+def _fileno(fh: BufferedIOBase) -> int | None:
+    try:
+        return fh.fileno()
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is an OSError
+        return None
+
+
+def results_left_from(size: int) -> int | None:
+    """The ``leave_from`` the app gives ``parse_session_file`` for a file of ``size`` bytes: big
+    files (the ones read a window at a time) leave their tool results of 16 kB or more in the file."""
+    return LAZY_LINE_BYTES if size >= LINE_BY_LINE_BYTES else None
+
+
+def _record_of_line(raw: bytes) -> Any:
+    """A line's value as the window-at-a-time road gives it (for a record read back from its file)."""
+    try:
+        value = _fast_loads(raw)
+    except ValueError:
+        pass
+    else:
+        if not (_has_float(value) and _long_digit_run(raw)):
+            return value
+    return _loads_line(raw.decode("utf-8", errors="replace"))
 
 
 def whole_lines_end(fh: BufferedIOBase, size: int) -> int:
@@ -359,9 +390,9 @@ def whole_lines_end(fh: BufferedIOBase, size: int) -> int:
 
 
 def _parse_by_line(lines: ByteLines, *, path: str, diags: list[Diagnostic], strict: bool,
-                   stamp: tuple[int, int] | None) -> Session:
+                   stamp: tuple[int, int] | None, leave: tuple[int, LineReader] | None = None) -> Session:
     session = _parse_lines(lines, path=path, diags=diags, ends_with_newline=lines.ends_with_newline, strict=strict,
-                           loads_line=_loads_bytes_lines)
+                           loads_line=_loads_bytes_lines, leave=leave)
     return dataclasses.replace(session, line_offsets=lines.offsets, file_stamp=stamp)
 
 
@@ -461,7 +492,7 @@ def _is_blank(text: str) -> bool:
 
 def _parse_lines(
     lines: Sequence[str], *, path: str, diags: list[Diagnostic], ends_with_newline: bool, strict: bool = True,
-    loads_line: Any = _loads_line,
+    loads_line: Any = _loads_line, leave: tuple[int, LineReader] | None = None,
 ) -> Session:
     """``lines[n - 1]`` is physical line ``n``; blank lines are skipped, as the agent skips them.
 
@@ -477,7 +508,7 @@ def _parse_lines(
     title_slot, slot_line = _title_slot(lines[0] if lines else "", path, diags)
     values = _values(lines, 1 if slot_line else 0, path=path, diags=diags, not_loaded=not_loaded,
                      truncated_at=0 if ends_with_newline else last_line, loads_line=loads_line,
-                     last_line=last_line)
+                     last_line=last_line, leave=leave)
     first = next(values, None)
     if first is None:
         if not strict:
@@ -521,13 +552,14 @@ def _title_slot(text: str, path: str, diags: list[Diagnostic]) -> tuple[dict[str
 
 
 def _values(lines: Sequence[str], start: int, *, path: str, diags: list[Diagnostic], not_loaded: list[NotLoaded],
-            truncated_at: int, loads_line: Any, last_line: int = 0) -> Iterator[tuple[int, Any]]:
+            truncated_at: int, loads_line: Any, last_line: int = 0,
+            leave: tuple[int, LineReader] | None = None) -> Iterator[tuple[int, Any]]:
     """(line number, value) of each line from ``lines[start]`` on that is one JSON value, as it is
     parsed; blank lines are skipped and the others reported (``truncated_at``: the last line, when
-    the file does not end with a newline)."""
+    the file does not end with a newline). ``leave``: see ``_byte_line_values``."""
     if loads_line is _loads_bytes_lines and isinstance(lines, ByteLines):
         yield from _byte_line_values(lines, start, path=path, diags=diags, not_loaded=not_loaded,
-                                     truncated_at=truncated_at, last_line=last_line)
+                                     truncated_at=truncated_at, last_line=last_line, leave=leave)
         return
     fast = _fast_loads if loads_line is _loads_fast else loads_line
     for number, text in enumerate(islice(lines, start, None), start + 1):
@@ -567,12 +599,22 @@ def _refused(text: str, number: int, exc: ValueError, *, path: str, diags: list[
 
 
 def _byte_line_values(lines: ByteLines, start: int, *, path: str, diags: list[Diagnostic], not_loaded: list[NotLoaded],
-                      truncated_at: int, last_line: int) -> Iterator[tuple[int, Any]]:
+                      truncated_at: int, last_line: int,
+                      leave: tuple[int, LineReader] | None = None) -> Iterator[tuple[int, Any]]:
     """``_values`` for a file read line by line (``_loads_bytes_lines``): orjson on each line's bytes; a
     line it refuses, or whose value holds a float while the line holds a long digit run, goes the
-    standard library's way, decoded as ``lines[n]`` decodes it."""
+    standard library's way, decoded as ``lines[n]`` decodes it. ``leave`` = (bytes, reader): a tool
+    result's line of at least that many bytes that the skim takes is left in the file (``OnDisk``)."""
     raw, fast, floats = lines.raw, _fast_loads, _has_float
+    least, reader = leave if leave is not None else (-1, None)
     for index in range(start, len(lines)):
+        if least >= 0:
+            line = raw(index)
+            if len(line) >= least:
+                head = skim_tool_result(line)
+                if head is not None:
+                    yield index + 1, OnDisk(head, index + 1, reader)  # type: ignore[arg-type]
+                    continue
         try:
             value = fast(raw(index))
         except ValueError:
@@ -638,6 +680,8 @@ def _build(
         return _session(path, header, version, entries, by_id, diags, not_loaded, title_slot, facts)
     objects: list[tuple[int, dict[str, Any]]] = []
     for rec_line, rec_value in records:  # all of them first: migrations look across records
+        if type(rec_value) is OnDisk:
+            rec_value = rec_value.read()  # migrations copy records: none is left in the file
         if isinstance(rec_value, dict):
             objects.append((rec_line, rec_value))
         else:
@@ -702,11 +746,16 @@ def _make_entries(
     while pending is not None:  # twice at most: the rest of the records is read at once to mint an id
         source, pending = iter(pending), None
         for k, (line, obj) in enumerate(source, start):
-            if type(obj) is not dict and not isinstance(obj, dict):
+            data = migrated[k] if migrated is not None else None
+            if type(obj) is dict:
+                view = obj if data is None else data
+            elif type(obj) is OnDisk:  # never migrated (see _build)
+                view = obj.head
+            elif isinstance(obj, dict):
+                view = obj if data is None else data
+            else:
                 diags.append(Diagnostic(path=path, line=line, kind="not-object", message=f"a JSON {type(obj).__name__}, not an object"))
                 continue
-            data = migrated[k] if migrated is not None else None
-            view = obj if data is None else data
             if view.get("type") == "session":
                 # pi and omp drop every header line from the entries (a reused file holds two)
                 diags.append(Diagnostic(path=path, line=line, kind="second-header",
@@ -721,7 +770,7 @@ def _make_entries(
                     # parsed yet: read them all now; they are made into entries from that list.
                     pending = list(source)
                     start = k + 1
-                    used = _ids_in_use([(e.line, e.raw) for e in entries], pending)
+                    used = _ids_in_use([(e.line, e.record) for e in entries], pending)
                 entry_id = _mint_id(f"{header.get('id')}:{line}:missing", used)
                 data = view = {**view, "id": entry_id}
                 diags.append(Diagnostic(path=path, line=line, kind="missing-id", message=f"entry has no string id; shown as {entry_id}"))
@@ -743,7 +792,7 @@ def _make_entries(
             if type(etype) is not str:
                 etype = etype if isinstance(etype, str) else ""
             add_type(etype)
-            if etype == "message" and type(obj.get("message")) is not dict:
+            if etype == "message" and type(view.get("message")) is not dict:
                 suspects.append(index)
             entry = make(entry_id, parent, etype, view.get("timestamp"), obj, line, index, data)
             by_id[entry_id] = entry
@@ -756,7 +805,8 @@ def _make_entries(
 
 def _ids_in_use(*records: Iterable[tuple[int, Any]]) -> set[str]:
     """The string ids of the records (what a minted id must avoid)."""
-    return {o["id"] for part in records for _, o in part if isinstance(o, dict) and isinstance(o.get("id"), str)}
+    heads = ((o.head if type(o) is OnDisk else o) for part in records for _, o in part)
+    return {o["id"] for o in heads if isinstance(o, dict) and isinstance(o.get("id"), str)}
 
 
 def _duplicate_ids(path: str, entries: list[Entry]) -> list[Diagnostic]:

@@ -78,8 +78,8 @@ def points_back(child: str | os.PathLike[str], parent: Session) -> bool:
 
 
 def _results(entry: Any) -> list[Mapping[str, Any]]:
-    msg = entry.message
-    if msg is None or msg.get("role") != "toolResult":
+    msg = entry.head.get("message") if entry.type == "message" else None  # details are in the head
+    if not isinstance(msg, Mapping) or msg.get("role") != "toolResult":
         return []
     details = msg.get("details")
     results = details.get("results") if isinstance(details, Mapping) else None

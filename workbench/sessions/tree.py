@@ -65,7 +65,7 @@ def entry_from_dict(obj: Mapping[str, Any], *, line: int = 0, index: int = 0) ->
         parent_id=pid if isinstance(pid, str) else None,
         type=etype if isinstance(etype, str) else "",
         timestamp=obj.get("timestamp"),
-        raw=obj,
+        record=obj,
         line=line,
         index=index,
     )

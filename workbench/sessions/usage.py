@@ -60,12 +60,14 @@ def usage_totals(entries: Iterable[Entry]) -> UsageTotals:
     messages = errors = 0
     cost = 0.0
     for entry in entries:
+        if entry.role != "assistant":
+            # a tool result's isError is in its head: one left in the file is not read back
+            msg = entry.head.get("message") if entry.type == "message" else None
+            if isinstance(msg, Mapping) and msg.get("role") == "toolResult" and msg.get("isError") is True:
+                errors += 1
+            continue
         msg = entry.message
         if msg is None:
-            continue
-        if msg.get("role") == "toolResult" and msg.get("isError") is True:
-            errors += 1
-        if msg.get("role") != "assistant":
             continue
         messages += 1
         errors += msg.get("stopReason") == "error"

@@ -212,7 +212,7 @@ class FlatTree:
             types = self.types
             if self.flavour.user_rows_by_request:
                 request = self.flavour.user_request
-                self._user_rows = [types[n] in ("message", "custom_message") and request(e.obj)
+                self._user_rows = [types[n] in ("message", "custom_message") and request(e.head)
                                    for n, e in enumerate(self.entries)]
             else:
                 self._user_rows = [role == "user" for role in self.roles]  # roles are set on messages only
@@ -266,8 +266,7 @@ class FlatTree:
         text = self._display[n]
         if text is None:
             entry = self.entries[n]
-            obj = entry.data if entry.data is not None else entry.raw  # Entry.obj, without the property call
-            text = self.flavour.display(obj, tool_calls=self.tool_calls, home=self.home)
+            text = self.flavour.display(entry.head, tool_calls=self.tool_calls, home=self.home)
             self._display[n] = text
         return text
 
@@ -483,7 +482,7 @@ def _message_facts(entries: list[Entry], types: list[str], ids: list[str], leaf:
         if types[n] != "message":
             continue
         entry = entries[n]
-        msg = (entry.data if entry.data is not None else entry.raw).get("message")
+        msg = entry.head.get("message")  # a tool result left in the file has its role there
         if type(msg) is not dict and not isinstance(msg, Mapping):
             continue
         role = msg.get("role")

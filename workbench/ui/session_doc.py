@@ -20,6 +20,7 @@ from workbench.sessions import (
     build_session_context,
     choose_flavor,
     parse_session_file,
+    results_left_from,
     whole_lines_end,
 )
 from workbench.tree import TreeList, TreeRow
@@ -162,7 +163,8 @@ class SessionDoc:
                     session = None
                 else:
                     report(10, 100, f"Parsing {usable / 1e6:.1f} MB")
-                    session = parse_session_file(fh, usable, path=str(self.path), stamp=stamp)
+                    session = parse_session_file(fh, usable, path=str(self.path), stamp=stamp,
+                                                 leave_from=results_left_from(usable))
         except OSError as exc:
             raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=str(self.path)) from None
         offsets = (session if session is not None else self.session).line_offsets
@@ -224,7 +226,8 @@ class SessionDoc:
         return self.base.display_text(entry_id) if self.base else ""
 
     def context(self, leaf_id: str) -> Any:
-        return build_session_context(self.session, leaf_id, flavor=self.resolved)
+        # a big session's tool results stay in the file until the conversation view draws them
+        return build_session_context(self.session, leaf_id, flavor=self.resolved, read_results=False)
 
     # -- graph ---------------------------------------------------------------------------------------
     def graph_window(self, centre: str | None, on_select: Callable[[str], None] | None = None) -> Any:
