@@ -341,8 +341,10 @@ def _replayable18(messages: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     out = list(messages)
     for i in range(len(out) - 1, -1, -1):
         msg = out[i]
+        if msg.get("role") != "assistant":  # (asked first: a tool result's content may be in its file)
+            continue
         content = msg.get("content")
-        if msg.get("role") != "assistant" or not isinstance(content, list):
+        if not isinstance(content, list):
             continue
         def dangling(b: Any) -> bool:
             return isinstance(b, Mapping) and b.get("type") == "toolCall" and b.get("id") not in paired

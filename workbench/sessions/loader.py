@@ -293,6 +293,10 @@ def _has_float(value: Any) -> bool:
     return False
 
 
+# Up to this many bytes a line is scanned for a long digit run before its value is walked for floats.
+_SCAN_FIRST = 4096
+
+
 def _long_digit_run(raw: bytes | memoryview) -> bool:
     """Whether ``raw`` holds a run of 19 or more digits (see ``_DIGIT_MAP``)."""
     return _LONG_RUN in bytes(raw).translate(_DIGIT_MAP)
@@ -605,22 +609,24 @@ def _byte_line_values(lines: ByteLines, start: int, *, path: str, diags: list[Di
     line it refuses, or whose value holds a float while the line holds a long digit run, goes the
     standard library's way, decoded as ``lines[n]`` decodes it. ``leave`` = (bytes, reader): a tool
     result's line of at least that many bytes that the skim takes is left in the file (``OnDisk``)."""
-    raw, fast, floats = lines.raw, _fast_loads, _has_float
+    raw, fast, floats, digits = lines.raw, _fast_loads, _has_float, _long_digit_run
     least, reader = leave if leave is not None else (-1, None)
     for index in range(start, len(lines)):
-        if least >= 0:
-            line = raw(index)
-            if len(line) >= least:
-                head = skim_tool_result(line)
-                if head is not None:
-                    yield index + 1, OnDisk(head, index + 1, reader)  # type: ignore[arg-type]
-                    continue
+        line = raw(index)  # valid until the next line is read (a window's buffer is reused)
+        size = len(line)
+        if 0 <= least <= size:
+            head = skim_tool_result(line)
+            if head is not None:
+                yield index + 1, OnDisk(head, index + 1, reader)  # type: ignore[arg-type]
+                continue
         try:
-            value = fast(raw(index))
+            value = fast(line)
         except ValueError:
             pass
         else:
-            if not (floats(value) and _long_digit_run(raw(index))):
+            # both tests, cheaper first: a short line's bytes are scanned in C faster than its value
+            # is walked in Python, a long line's value is walked faster than its bytes are copied
+            if not ((digits(line) and floats(value)) if size < _SCAN_FIRST else (floats(value) and digits(line))):
                 yield index + 1, value
                 continue
         text = lines[index]  # decoded (bad UTF-8 reported) only on this road
