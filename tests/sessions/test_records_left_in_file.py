@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+import workbench.sessions.loader as loader
 from workbench.errors import SessionFileError
 from workbench.replay.derive import derive_stream
 from workbench.sessions import (
@@ -60,7 +61,11 @@ def _assert_same_session(lazy, full) -> None:
 
 
 @pytest.mark.parametrize("path", WITH_RESULTS, ids=lambda p: p.name)
-def test_a_session_with_results_left_in_the_file_is_the_session_a_full_parse_gives(path):
+@pytest.mark.parametrize("window", [1, 300, 4096, 1 << 26])
+def test_a_session_with_results_left_in_the_file_is_the_session_a_full_parse_gives(path, window, monkeypatch):
+    # windows shorter than any line (every skim on the parse's pass), about a line, and the whole file
+    # (every skim on the first pass, the reads stopping short of the skimmed lines)
+    monkeypatch.setattr(loader, "WINDOW_BYTES", window)
     lazy, full = _open(path, 0), _open(path, None)
     if full.original_version < 3:  # migrations copy records: none is left in the file
         assert not _left(lazy)

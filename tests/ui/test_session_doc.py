@@ -126,3 +126,31 @@ def test_a_row_matched_by_hidden_text_says_by_which_words():
     assert hidden_match("[bash: head -c 300 fixtures/users.json]", output, "users HEAD") == ""
     # matched but not letter for letter (omp's fuzzy word search): said so
     assert hidden_match("[bash: ls]", "colour", "color") == 'a fuzzy match for "color"'
+
+
+def test_a_big_session_leaves_its_tool_results_in_the_file_and_shows_the_same(tmp_path, monkeypatch):
+    # What the app does to a file of 32 MB or more, on a small one: the tree, the entry, the
+    # conversation and the branch usage are those of the session read whole.
+    from workbench.sessions import OnDisk
+    from workbench.sessions.records import LAZY_LINE_BYTES
+    from workbench.sessions.synthetic import generate_session_text
+    from workbench.ui.entry_html import conversation_html, entry_html
+    from workbench.ui.tree_detail import branch_usage_html, conversation_tail_html
+
+    path = tmp_path / "big.jsonl"
+    path.write_text(generate_session_text(300, tool_result_bytes=LAZY_LINE_BYTES), encoding="utf-8")
+    whole = SessionDoc(path)
+    monkeypatch.setattr(loader, "LINE_BY_LINE_BYTES", 0)
+    left = SessionDoc(path)
+    on_disk = [e for e in left.session.entries if type(e.record) is OnDisk]
+    assert len(on_disk) > 50 and not any(type(e.record) is OnDisk for e in whole.session.entries)
+    for mode in ("default", "no-tools", "all"):
+        for query in ("", "module3", "compute"):
+            a, b = left.tree_list(mode, query, None), whole.tree_list(mode, query, None)
+            assert [r.to_dict() for r in a.rows()] == [r.to_dict() for r in b.rows()]
+    for entry in on_disk[::25]:
+        assert entry_html(entry.raw, line=entry.line) == entry_html(whole.entry(entry.id).raw, line=entry.line)
+        assert conversation_tail_html(left, entry.id) == conversation_tail_html(whole, entry.id)
+        assert branch_usage_html(left, entry.id) == branch_usage_html(whole, entry.id)
+    leaf = left.leaf()
+    assert conversation_html(left.context(leaf).messages) == conversation_html(whole.context(leaf).messages)

@@ -21,7 +21,8 @@ import os
 import re
 import stat
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
+from bisect import bisect_right
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from io import BufferedIOBase
 from itertools import islice
@@ -231,24 +232,45 @@ class FileLines(ByteLines):
     time, into one buffer. The file is only read up to ``size`` (what it held when it was opened: an
     agent may append meanwhile). A line that no longer ends where it did in the first pass means the
     file was rewritten in between: ``SessionFileError``, never a mixed session.
+
+    ``skim`` (with ``least``): called on the first pass with each line of at least ``least`` bytes
+    that lies whole in a window; what it gives is in ``heads`` (line index → value). The parse then
+    takes a line's head instead of reading the line again, and the reads skip such lines' bytes.
     """
 
     def __init__(self, fh: BufferedIOBase, size: int, path: str, diags: list[Diagnostic], *,
-                 window: int = WINDOW_BYTES) -> None:
+                 window: int = WINDOW_BYTES, skim: Callable[[memoryview], Any] | None = None,
+                 least: int = 0) -> None:
         self._fh, self._size, self._path, self._diags = fh, size, path, diags
+        self._fd = _fileno(fh) if hasattr(os, "preadv") else None
         self._reported: set[int] = set()
         self._buf = bytearray(max(1, min(window, size)))
         self._view = memoryview(self._buf)
         self._window = len(self._buf)
         self._lo = self._hi = 0  # the file's bytes [lo, hi) are in the buffer
+        self.heads: dict[int, Any] = {}
+        self._skipped = array("q")  # the lines with a head, in order: the reads stop short of them
         self.offsets = array("q", [3 if self._read_at(0, min(3, size)).tobytes() == b"\xef\xbb\xbf" else 0])
         at = 0
         while at < size:
             n = len(self._read_at(at, min(self._window, size - at)))
+            first = len(self.offsets) - 1  # the line that starts at the last start found
             _add_line_starts(self._buf, 0, n, at, self.offsets)
+            if skim is not None:
+                self._skim(first, at, skim, least)
             at += n
         self._last = self._read_at(size - 1, 1).tobytes() if size else b""
         self.offsets.append(size + 1)  # where a line after the last newline would start
+
+    def _skim(self, first: int, at: int, skim: Callable[[memoryview], Any], least: int) -> None:
+        """``skim`` each long line that ends in the window just read and starts in it."""
+        offsets, view, heads, skipped = self.offsets, self._view, self.heads, self._skipped
+        for k in range(first, len(offsets) - 1):
+            start, end = offsets[k], offsets[k + 1] - 1
+            if start >= at and end - start >= least:
+                head = heads[k] = skim(view[start - at:end - at])
+                if head is not None:
+                    skipped.append(k)
 
     @property
     def ends_with_newline(self) -> bool:
@@ -259,8 +281,12 @@ class FileLines(ByteLines):
         if n > len(self._buf):
             self._buf = bytearray(n)
             self._view = memoryview(self._buf)
-        self._fh.seek(at)
-        got = self._fh.readinto(self._view[:n])
+        fd = self._fd
+        if fd is not None:  # one system call: a buffered read of a short run would read ahead of it
+            got = os.preadv(fd, [self._view[:n]], at)
+        else:
+            self._fh.seek(at)
+            got = self._fh.readinto(self._view[:n])
         if got != n:
             raise SessionFileError("the file became shorter while it was read: open it again", path=self._path)
         self._lo, self._hi = at, at + n
@@ -269,7 +295,13 @@ class FileLines(ByteLines):
     def raw(self, index: int) -> memoryview:
         at, end = self.offsets[index], self.offsets[index + 1] - 1  # end: the line's newline, or size
         if not (self._lo <= at and min(end + 1, self._size) <= self._hi):
-            self._read_at(at, min(self._size, max(at + self._window, end + 1)) - at)
+            stop = min(self._size, at + self._window)
+            skipped = self._skipped
+            if skipped:  # up to the next line the parse takes the head of, at most
+                k = bisect_right(skipped, index)
+                if k < len(skipped):
+                    stop = min(stop, self.offsets[skipped[k]])
+            self._read_at(at, max(stop, min(self._size, end + 1)) - at)
         view, lo = self._view, self._lo
         if end < self._size and view[end - lo] != 10:
             raise SessionFileError("the file changed while it was read (a line no longer ends where it did): "
@@ -292,6 +324,8 @@ def _has_float(value: Any) -> bool:
             return True
     return False
 
+
+_UNTRIED = object()  # a line the first pass did not skim
 
 # Up to this many bytes a line is scanned for a long digit run before its value is walked for floats.
 _SCAN_FIRST = 4096
@@ -348,7 +382,8 @@ def parse_session_file(fh: BufferedIOBase, size: int, *, path: str, strict: bool
         return parse_session_bytes(fh.read(size), path=path, strict=strict, stamp=stamp)
     diags: list[Diagnostic] = []
     with paused_gc():
-        lines = FileLines(fh, size, path, diags, window=WINDOW_BYTES)
+        lines = FileLines(fh, size, path, diags, window=WINDOW_BYTES,
+                          skim=None if leave_from is None else skim_tool_result, least=leave_from or 0)
         leave = None if leave_from is None else (leave_from, LineReader(path, lines.offsets, size, _record_of_line,
                                                                         _fileno(fh)))
         return _parse_by_line(lines, path=path, diags=diags, strict=strict, stamp=stamp, leave=leave)
@@ -611,10 +646,15 @@ def _byte_line_values(lines: ByteLines, start: int, *, path: str, diags: list[Di
     result's line of at least that many bytes that the skim takes is left in the file (``OnDisk``)."""
     raw, fast, floats, digits = lines.raw, _fast_loads, _has_float, _long_digit_run
     least, reader = leave if leave is not None else (-1, None)
+    skimmed = lines.heads if isinstance(lines, FileLines) and least >= 0 else {}
     for index in range(start, len(lines)):
+        head = skimmed.pop(index, _UNTRIED) if skimmed else _UNTRIED  # skimmed on the first pass
+        if head is not _UNTRIED and head is not None:
+            yield index + 1, OnDisk(head, index + 1, reader)  # type: ignore[arg-type]
+            continue
         line = raw(index)  # valid until the next line is read (a window's buffer is reused)
         size = len(line)
-        if 0 <= least <= size:
+        if head is _UNTRIED and 0 <= least <= size:
             head = skim_tool_result(line)
             if head is not None:
                 yield index + 1, OnDisk(head, index + 1, reader)  # type: ignore[arg-type]
