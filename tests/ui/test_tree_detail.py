@@ -95,3 +95,23 @@ def test_the_entry_shows_the_usage_of_its_branch_only(tmp_path):
     html = detail.entry.object
     assert "3 assistant message(s)" in html and "input 3,600" in html and "output 255" in html
     assert "total 3,855" in html and "cost $0.0147" in html
+
+
+def test_a_result_whose_file_changed_since_it_opened_says_so_instead_of_raising(tmp_path, monkeypatch):
+    # a big session's tool results are read back from the file when shown (docs/large-sessions.md)
+    from workbench.sessions import OnDisk, loader
+    from workbench.sessions.records import LAZY_LINE_BYTES
+    from workbench.sessions.synthetic import generate_session_text
+
+    path = tmp_path / "big.jsonl"
+    path.write_text(generate_session_text(40, tool_result_bytes=LAZY_LINE_BYTES), encoding="utf-8")
+    monkeypatch.setattr(loader, "LINE_BY_LINE_BYTES", 0)
+    doc = SessionDoc(path, "omp")
+    left = next(e for e in doc.session.entries if type(e.record) is OnDisk)
+    detail = TreeDetail(Background(), lambda _: None)
+    assert detail.show(doc, left.id) is left and "wb-pre" in detail.raw.object
+    other = next(e for e in doc.session.entries if type(e.record) is OnDisk and e is not left)
+    path.write_bytes(path.read_bytes()[:100])  # cut short by someone else
+    assert detail.show(doc, other.id) is None
+    assert "Cannot show this entry" in detail.entry.object and "became shorter" in detail.entry.object
+    assert detail.raw.object == ""

@@ -9,7 +9,8 @@ scalar fields and its message's (``head``), and leaves the rest in the file (``O
 A line is only left in the file when the full parse would give the same record: simdjson refuses
 every line JSON.parse could read differently from it (bad UTF-8, a lone surrogate escape, an integer
 beyond 64 bits, a number out of range, glued objects), and the skim refuses floats and repeated keys
-in what it keeps. Those lines take the loader's usual road.
+in what it keeps, message fields the tree reads that are not short scalars, content that is not a
+string or typed blocks, and details that name subagents. Those lines take the loader's usual road.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ LAZY_LINE_BYTES = 16 << 10
 _HEAD_STRING_CHARS = 1024
 # Records read back and kept for the next ask (an entry's detail asks several times).
 _KEPT = 32
+# A thread keeps its parser for lines up to this size; a longer one gets a parser of its own, dropped
+# after it (a parser keeps buffers as big as the longest document it parsed).
+_REUSE_BYTES = 1 << 20
 
 _local = threading.local()
 _Object, _Array = simdjson.Object, simdjson.Array
@@ -52,7 +56,7 @@ def skim_tool_result(line: bytes | bytearray | memoryview) -> dict[str, Any] | N
     """The head of a tool result's line (see the module's text), or None when the line is anything
     else, or anything simdjson or the skim refuses: the loader then parses it whole."""
     try:
-        doc = _parser().parse(line)
+        doc = (_parser() if len(line) <= _REUSE_BYTES else simdjson.Parser()).parse(line)
     except Exception:  # noqa: BLE001 - any refusal (ValueError, RuntimeError, UnicodeDecodeError): the usual road
         return None
     head = _head(doc, _leaves_record)

@@ -14,11 +14,12 @@ from typing import Any
 import panel as pn
 from panel.viewable import Viewer
 
+from workbench.errors import WorkbenchError
 from workbench.sessions import SubagentLink, answered_call, branch_usage, entry_links, parent_file
 from workbench.ui.background import Background
 from workbench.ui.entry_html import conversation_html, entry_html, esc, raw_json_html, tool_call_html
 from workbench.ui.late_models import acknowledge_joins
-from workbench.ui.notify import reporting
+from workbench.ui.notify import notify, reporting
 from workbench.ui.session_doc import SessionDoc
 from workbench.ui.theme import theme_sheets
 from workbench.ui.tree_problems import ProblemsPanel
@@ -149,10 +150,16 @@ class TreeDetail(Viewer):
             self.conversation.object = self.raw.object = ""
             self.links.objects = []
             return None
-        self.show_links(doc, entry)
-        card = (entry_html(entry.obj, label=doc.label(entry.id), line=entry.line, on_active_path=entry.id in doc.active_ids())
-                + answered_call_html(doc, entry) + nan_note(doc, entry))
-        self.raw.object = raw_json_html(entry.raw)
+        try:  # a big session's tool result is read back from its file here, which may have changed
+            self.show_links(doc, entry)
+            card = (entry_html(entry.obj, label=doc.label(entry.id), line=entry.line, on_active_path=entry.id in doc.active_ids())
+                    + answered_call_html(doc, entry) + nan_note(doc, entry))
+            self.raw.object = raw_json_html(entry.raw)
+        except WorkbenchError as exc:
+            notify(f"Show entry {entry.id}: {exc}", "error")
+            self.entry.object = f'<div class="wb-muted">Cannot show this entry: {esc(str(exc))}</div>'
+            self.conversation.object = self.raw.object = ""
+            return None
         # the context of a leaf deep in a long session is tens of thousands of messages, and the usage
         # walks the whole branch and its subagents' files (0.3 s on 100,000 entries, which held the page's
         # thread while the keys typed as it opened waited): both on their own lane, the newest selection
