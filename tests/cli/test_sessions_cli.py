@@ -119,3 +119,19 @@ def test_a_filter_that_leaves_no_rows_says_so(capsys, tmp_path):
     assert out.rstrip().endswith("in the file; --filter all shows every kind)")
     code, out, _ = _run(capsys, "tree", str(path), "--filter", "all", "--search", "zzzqqq")
     assert code == 0 and out.startswith("no rows under filter all and search 'zzzqqq'") and "--filter all" not in out
+
+
+@pytest.mark.parametrize("argv", [["--json"], ["--search", "compute"], ["--filter", "all", "--json"]])
+def test_tree_of_a_big_file_leaves_its_results_in_it_and_prints_the_same(capsys, tmp_path, monkeypatch, argv):
+    # what `workbench tree` does to a file of 32 MB or more, on a small one: the same rows and search
+    from workbench.sessions import OnDisk, loader
+    from workbench.sessions.records import LAZY_LINE_BYTES
+    from workbench.sessions.synthetic import generate_session_text
+
+    path = tmp_path / "big.jsonl"
+    path.write_text(generate_session_text(120, tool_result_bytes=LAZY_LINE_BYTES), encoding="utf-8")
+    whole = _run(capsys, "tree", str(path), *argv)
+    monkeypatch.setattr(loader, "LINE_BY_LINE_BYTES", 0)
+    left = loader.load_session(path, leave_big_results=True)
+    assert sum(type(e.record) is OnDisk for e in left.entries) > 30
+    assert _run(capsys, "tree", str(path), *argv) == whole and whole[0] == 0

@@ -63,7 +63,8 @@ def _tree(args: argparse.Namespace) -> int:
 
 
 def _tree_paused(args: argparse.Namespace) -> int:
-    session = load_session(args.session)
+    # the rows need no tool result's content: a big file's stay in it (a search reads them back)
+    session = load_session(args.session, leave_big_results=True)
     _check_leaf(session, args.leaf)
     guess = _flavor(args, session)
     flavor = guess.flavor

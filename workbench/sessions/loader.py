@@ -499,13 +499,14 @@ def empty_session(path: str, diagnostics: list[Diagnostic] | tuple[Diagnostic, .
     return Session(path=path, header={}, entries=(), diagnostics=tuple(sorted(diagnostics, key=lambda d: d.line)))
 
 
-def load_session(path: str | os.PathLike[str], *, strict: bool = True) -> Session:
+def load_session(path: str | os.PathLike[str], *, strict: bool = True, leave_big_results: bool = False) -> Session:
     """Load a session file (read-only).
 
     ``strict=True`` (the CLI and the app): ``SessionFileError`` naming the file when it is missing,
     empty or not a session. ``strict=False`` (the agent's answer): such a file loads as a session
     with no entries and a diagnostic (``missing-file``, ``empty-file``, ``no-header``). A directory
-    or an unreadable file raises either way, as it does in the agent.
+    or an unreadable file raises either way, as it does in the agent. ``leave_big_results``: a big
+    file's large tool results stay in it, as the app leaves them (``results_left_from``).
     """
     name = os.fspath(path)
     try:
@@ -513,7 +514,8 @@ def load_session(path: str | os.PathLike[str], *, strict: bool = True) -> Sessio
             st = os.fstat(fh.fileno())
             if not stat.S_ISREG(st.st_mode):  # a pipe (``<(…)``) has no size to read up to: all of it
                 return parse_session_bytes(fh.read(), path=name, strict=strict)
-            return parse_session_file(fh, st.st_size, path=name, strict=strict, stamp=(st.st_size, st.st_mtime_ns))
+            return parse_session_file(fh, st.st_size, path=name, strict=strict, stamp=(st.st_size, st.st_mtime_ns),
+                                      leave_from=results_left_from(st.st_size) if leave_big_results else None)
     except IsADirectoryError:
         raise SessionFileError("is a directory, not a session file", path=name) from None
     except FileNotFoundError:
