@@ -5,7 +5,7 @@ The `/tree` selector over a session (list, layout, keys, search, each version's 
 
 Public API (other packages code against these names):
 
-* ``load_session(path, *, strict=True) -> Session`` / ``parse_session_text(text, *, path, strict)`` /
+* ``load_session(path, *, strict=True, leave_big_results=False) -> Session`` / ``parse_session_text(text, *, path, strict)`` /
   ``parse_session_bytes`` / ``parse_session_file(fh, size, *, path)`` (an open file, read a window at
   a time when it is big; ``whole_lines_end`` says where its last whole line ends; ``leave_from``, as
   ``results_left_from(size)`` gives it, leaves big tool results in the file, read back through
