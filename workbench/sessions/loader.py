@@ -336,6 +336,23 @@ def _long_digit_run(raw: bytes | memoryview) -> bool:
     return _LONG_RUN in bytes(raw).translate(_DIGIT_MAP)
 
 
+_REFUSED = object()  # what ``_orjson_value`` gives for a line the standard library must parse
+
+
+def _orjson_value(line: bytes | memoryview) -> Any:
+    """``line``'s value through orjson, or ``_REFUSED`` when orjson refuses it or may have lost an
+    integer's digits (a float in the value and a long digit run in the line).
+
+    The two tests run cheaper first: a short line's bytes are scanned in C faster than its value is
+    walked in Python, a long line's value is walked faster than its bytes are copied."""
+    try:
+        value = _fast_loads(line)
+    except ValueError:
+        return _REFUSED
+    lost = ((_long_digit_run(line) and _has_float(value)) if len(line) < _SCAN_FIRST
+            else (_has_float(value) and _long_digit_run(line)))
+    return _REFUSED if lost else value
+
 def _loads_bytes_lines(lines: ByteLines) -> Any:
     """The per-line parser of a file read line by line: a marker, ``_values`` reads each line's bytes.
 
@@ -404,14 +421,8 @@ def results_left_from(size: int) -> int | None:
 
 def _record_of_line(raw: bytes) -> Any:
     """A line's value as the window-at-a-time road gives it (for a record read back from its file)."""
-    try:
-        value = _fast_loads(raw)
-    except ValueError:
-        pass
-    else:
-        if not (_has_float(value) and _long_digit_run(raw)):
-            return value
-    return _loads_line(raw.decode("utf-8", errors="replace"))
+    value = _orjson_value(raw)
+    return _loads_line(raw.decode("utf-8", errors="replace")) if value is _REFUSED else value
 
 
 def whole_lines_end(fh: BufferedIOBase, size: int) -> int:
@@ -646,7 +657,7 @@ def _byte_line_values(lines: ByteLines, start: int, *, path: str, diags: list[Di
     line it refuses, or whose value holds a float while the line holds a long digit run, goes the
     standard library's way, decoded as ``lines[n]`` decodes it. ``leave`` = (bytes, reader): a tool
     result's line of at least that many bytes that the skim takes is left in the file (``OnDisk``)."""
-    raw, fast, floats, digits = lines.raw, _fast_loads, _has_float, _long_digit_run
+    raw, fast = lines.raw, _orjson_value
     least, reader = leave if leave is not None else (-1, None)
     skimmed = lines.heads if isinstance(lines, FileLines) and least >= 0 else {}
     for index in range(start, len(lines)):
@@ -655,22 +666,15 @@ def _byte_line_values(lines: ByteLines, start: int, *, path: str, diags: list[Di
             yield index + 1, OnDisk(head, index + 1, reader)  # type: ignore[arg-type]
             continue
         line = raw(index)  # valid until the next line is read (a window's buffer is reused)
-        size = len(line)
-        if head is _UNTRIED and 0 <= least <= size:
+        if head is _UNTRIED and 0 <= least <= len(line):
             head = skim_tool_result(line)
             if head is not None:
                 yield index + 1, OnDisk(head, index + 1, reader)  # type: ignore[arg-type]
                 continue
-        try:
-            value = fast(line)
-        except ValueError:
-            pass
-        else:
-            # both tests, cheaper first: a short line's bytes are scanned in C faster than its value
-            # is walked in Python, a long line's value is walked faster than its bytes are copied
-            if not ((digits(line) and floats(value)) if size < _SCAN_FIRST else (floats(value) and digits(line))):
-                yield index + 1, value
-                continue
+        value = fast(line)
+        if value is not _REFUSED:
+            yield index + 1, value
+            continue
         text = lines[index]  # decoded (bad UTF-8 reported) only on this road
         if _is_blank(text):
             continue
