@@ -29,7 +29,9 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import select
 import tempfile
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -491,7 +493,7 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
     running: dict[Future[list[SessionOutcome]], int] = {}
     size = min(workers - 1, len(batches))
     with ProcessPoolExecutor(max_workers=size, mp_context=ctx, initializer=_init_worker,
-                             initargs=(rules, opts)) as pool:
+                             initargs=(rules, opts, os.getpid())) as pool:
         while todo or running:
             while todo and len(running) < 2 * size:  # one queued behind each busy worker
                 i = todo.popleft()
@@ -509,9 +511,34 @@ _WORKER_RULES: list[Rule] = []
 _WORKER_OPTIONS = BacktestOptions()
 
 
-def _init_worker(rules: list[Rule], options: BacktestOptions) -> None:
+def _init_worker(rules: list[Rule], options: BacktestOptions, parent: int) -> None:
     global _WORKER_RULES, _WORKER_OPTIONS
     _WORKER_RULES, _WORKER_OPTIONS = rules, options
+    _leave_with(parent)
+
+
+def _leave_with(parent: int) -> None:
+    """Exit this worker once process ``parent`` is gone. A process stopped by a signal never shuts its
+    pool down, and its workers, which hold both ends of their task queue, would wait for work for good
+    (and keep the forkserver, which hands each of them its liveness pipe, alive with them)."""
+    def watch() -> None:
+        try:
+            fd = os.pidfd_open(parent)  # readable once the process has exited (Linux 5.3)
+        except ProcessLookupError:
+            os._exit(0)
+        except (AttributeError, OSError):  # elsewhere: ask every second
+            while True:
+                time.sleep(1.0)
+                try:
+                    os.kill(parent, 0)
+                except ProcessLookupError:
+                    os._exit(0)
+                except PermissionError:
+                    pass
+        select.select([fd], [], [])
+        os._exit(0)
+
+    threading.Thread(target=watch, name="workbench-leave-with-parent", daemon=True).start()
 
 
 def _worker_batch(paths: list[str]) -> list[SessionOutcome]:
