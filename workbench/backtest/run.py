@@ -13,7 +13,8 @@ given settings (interrupts skip the rest of a turn, the repeat policy silences i
 fewer hits, the literal "how often would it have fired".
 
 Tasks run in local worker processes (``concurrent.futures``, forkserver or spawn; the calling process
-takes batches too while the pool starts) by default, or on a Dask distributed cluster given a scheduler
+takes batches too while the pool starts; a worker leaves once that process is gone, however it stopped)
+by default, or on a Dask distributed cluster given a scheduler
 address; the task function is the same pure function and the results are aggregated in input order, so
 both give identical results. Results can be written to a DuckDB file and Parquet (``write_results``).
 
