@@ -15,7 +15,8 @@ fewer hits, the literal "how often would it have fired".
 Tasks run in local worker processes (``concurrent.futures``, forkserver or spawn; the calling process
 takes batches too while the pool starts; a worker leaves once that process is gone, however it stopped)
 by default, or on a Dask distributed cluster given a scheduler address; the task function is the same
-pure function and the results are aggregated in input order, so both give identical results. Results can be written to a DuckDB file and Parquet (``write_results``).
+pure function and the results are aggregated in input order, so both give identical results. Results
+can be written to a DuckDB file and Parquet (``write_results``).
 
 A catastrophic regex must not hang a worker: each batch runs under the time bound of
 ``workbench.replay.timebound`` (a forked child the task can kill); in probe mode only the sessions a
