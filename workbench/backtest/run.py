@@ -524,22 +524,29 @@ def _leave_with(parent: int) -> None:
     (and keep the forkserver, which hands each of them its liveness pipe, alive with them)."""
     def watch() -> None:
         try:
-            fd = os.pidfd_open(parent)  # readable once the process has exited (Linux 5.3)
+            fd: int | None = os.pidfd_open(parent)  # readable once the process has exited (Linux 5.3)
         except ProcessLookupError:
             os._exit(0)
-        except (AttributeError, OSError):  # elsewhere: ask every second
-            while True:
+        except (AttributeError, OSError):
+            fd = None
+        if fd is not None:
+            select.select([fd], [], [])
+        else:  # elsewhere: ask every second
+            while _alive(parent):
                 time.sleep(1.0)
-                try:
-                    os.kill(parent, 0)
-                except ProcessLookupError:
-                    os._exit(0)
-                except PermissionError:
-                    pass
-        select.select([fd], [], [])
         os._exit(0)
 
     threading.Thread(target=watch, name="workbench-leave-with-parent", daemon=True).start()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, under another user
+        pass
+    return True
 
 
 def _worker_batch(paths: list[str]) -> list[SessionOutcome]:
