@@ -28,7 +28,8 @@ large tool results (``--big-mb``, default 240 MB, about 24,000 entries; ``--big-
 and a 100,000-entry one, generated once into ``--cache`` (default ``~/.cache/ttsr-workbench/bench``,
 outside git). Printed: the server's memory before any session is open, with the big one open in the
 Tree tab and then in the Stepper tab (ratios to the file's size); the first row of the big session
-against a 1,000-entry one; the Stepper's first step on the 100k session, alone and while a second
+against a 1,000-entry one, at its first open (the server starts with an empty cache of first passes)
+and opened again in a new page (its first pass read from that cache); the Stepper's first step on the 100k session, alone and while a second
 user's page loads, against that page's idle load (every page in a warm browser context, each 5 s
 after the pages before it closed); a search typed right after the 100k session opens, answered when
 the count shows the query's match count (worked out in this process) without "indexing…", and
@@ -301,8 +302,11 @@ def big_sessions(args) -> int:
     size_mb = (folder / big).stat().st_size / 1e6
     port = _free_port()
     base = f"http://127.0.0.1:{port}/"
+    # an empty cache of first passes: the first open of the big session makes its pass, the reopen reads it
+    passes = tempfile.TemporaryDirectory(prefix="wb-first-pass-")
     proc = subprocess.Popen([sys.executable, "-m", "workbench", "serve", str(folder), "--port", str(port), "--no-show"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "WORKBENCH_INDEX_CACHE": passes.name})
     out: dict[str, Any] = {}
     expected = _matches(folder / "s100k.jsonl", "module42")
     try:
@@ -326,6 +330,11 @@ def big_sessions(args) -> int:
             time.sleep(2)
             out["rss_stepper"], out["rss_peak"] = server_memory_mb(proc.pid)
             page.close()
+            time.sleep(QUIET)
+            # opened again in a new page (each page loads its own copy): the kept first pass is read
+            out["big_reopen"], page = first_row(ctx, base, big)
+            page.close()
+            time.sleep(QUIET)
 
             # search right after the 100k session opens: the count says "indexing…" until the index is built
             page = ctx.new_page()
@@ -391,6 +400,7 @@ def big_sessions(args) -> int:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+        passes.cleanup()
     print(f"big session {big}: {size_mb:.0f} MB on disk; served by `workbench serve` (pid {proc.pid}); "
           f"load average {load_start:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
     print(f"server memory (VmRSS) before any session is open: {out['rss_before']:.0f} MB")
@@ -400,7 +410,8 @@ def big_sessions(args) -> int:
         print(f"  {label:<44}{out[key]:>7.0f} MB  (+{grown:.0f} MB = {grown / size_mb:.2f}x the file; "
               f"total {out[key] / size_mb:.2f}x the file; goal <= 3x)")
     print(f"first tree row: 1,000 entries {out['small_row']:.2f}s, {big} {out['big_row']:.2f}s "
-          f"({out['big_row'] / out['small_row']:.2f}x; goal <= 2x)")
+          f"({out['big_row'] / out['small_row']:.2f}x; goal <= 2x); opened again, with its first pass kept: "
+          f"{out['big_reopen']:.2f}s ({out['big_reopen'] / out['small_row']:.2f}x)")
     print(f"Stepper's first step on {big}: {out['big_step']:.2f}s after the tab was clicked")
     print(f"Stepper's first step on 100,000 entries, from navigation (goal <= 5 s): {out['step_100k_alone']:.2f}s alone, "
           f"{out['step_100k']:.2f}s with a second user's page load meanwhile")

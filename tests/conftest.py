@@ -26,9 +26,11 @@ CHROMIUM_FLAGS = [
 
 @pytest.fixture(autouse=True)
 def _no_real_home(tmp_path_factory, monkeypatch):
-    """Tests never read the real home directory: HOME points at an empty temp folder."""
+    """Tests never read the real home directory: HOME points at an empty temp folder, and big sessions'
+    first passes are kept under it."""
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("WORKBENCH_INDEX_CACHE", str(home / "first-pass"))
     for var in ("PI_CODING_AGENT_DIR", "PI_CONFIG_DIR", "COPILOT_CUSTOM_INSTRUCTIONS_DIRS"):
         monkeypatch.delenv(var, raising=False)
     yield home

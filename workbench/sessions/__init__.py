@@ -9,7 +9,8 @@ Public API (other packages code against these names):
   ``parse_session_bytes`` / ``parse_session_file(fh, size, *, path)`` (an open file, read a window at
   a time when it is big; ``whole_lines_end`` says where its last whole line ends; ``leave_from``, as
   ``results_left_from(size)`` gives it, leaves big tool results in the file, read back through
-  ``Entry.raw``, while ``Entry.head`` holds what the tree reads of them): read any session
+  ``Entry.raw``, while ``Entry.head`` holds what the tree reads of them; ``passes``, a ``PassCache``
+  such as ``PassCache.default()``, keeps such a file's ``FirstPass`` for the next open): read any session
   file version read-only; bad lines become ``Diagnostic``s;
   a missing, empty or header-less file raises ``SessionFileError`` (``strict=True``, for the CLI and
   the app) or loads as no entries plus a diagnostic, as the agent loads it (``strict=False``).
@@ -60,6 +61,7 @@ from workbench.sessions.files import (
     is_session_name,
     session_files,
 )
+from workbench.sessions.first_pass import FirstPass, PassCache
 from workbench.sessions.flavors import (
     FLAVOR_BUTTONS,
     FLAVOR_CHOICES,
@@ -162,6 +164,8 @@ __all__ = [
     "load_session",
     "parse_session_bytes",
     "parse_session_file",
+    "FirstPass",
+    "PassCache",
     "parent_file",
     "parse_session_text",
     "read_record",

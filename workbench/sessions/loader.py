@@ -32,6 +32,7 @@ from orjson import loads as _fast_loads
 
 from workbench.errors import Diagnostic, SessionFileError
 from workbench.sessions.entries import Entry, EntryLinks, NotLoaded, OnDisk, Session, make_entry, paused_gc
+from workbench.sessions.first_pass import FirstPass, PassCache
 from workbench.sessions.records import LAZY_LINE_BYTES, LineReader, skim_tool_result
 from workbench.sessions.structure import (
     CURRENT_VERSION,
@@ -236,11 +237,12 @@ class FileLines(ByteLines):
     ``skim`` (with ``least``): called on the first pass with each line of at least ``least`` bytes
     that lies whole in a window; what it gives is in ``heads`` (line index → value). The parse then
     takes a line's head instead of reading the line again, and the reads skip such lines' bytes.
+    ``known``: that first pass, made before over the same bytes (``first_pass``): not made again.
     """
 
     def __init__(self, fh: BufferedIOBase, size: int, path: str, diags: list[Diagnostic], *,
                  window: int = WINDOW_BYTES, skim: Callable[[memoryview], Any] | None = None,
-                 least: int = 0) -> None:
+                 least: int = 0, known: FirstPass | None = None) -> None:
         self._fh, self._size, self._path, self._diags = fh, size, path, diags
         self._fd = _fileno(fh) if hasattr(os, "preadv") else None
         self._reported: set[int] = set()
@@ -248,7 +250,11 @@ class FileLines(ByteLines):
         self._view = memoryview(self._buf)
         self._window = len(self._buf)
         self._lo = self._hi = 0  # the file's bytes [lo, hi) are in the buffer
-        self.heads: dict[int, Any] = {}
+        if known is not None:
+            self.offsets, self.heads, self._last = known.offsets, dict(known.heads), known.last
+            self._skipped = array("q", sorted(k for k, head in self.heads.items() if head is not None))
+            return
+        self.heads = {}
         self._skipped = array("q")  # the lines with a head, in order: the reads stop short of them
         self.offsets = array("q", [3 if self._read_at(0, min(3, size)).tobytes() == b"\xef\xbb\xbf" else 0])
         at = 0
@@ -261,6 +267,10 @@ class FileLines(ByteLines):
             at += n
         self._last = self._read_at(size - 1, 1).tobytes() if size else b""
         self.offsets.append(size + 1)  # where a line after the last newline would start
+
+    def first_pass(self) -> FirstPass:
+        """What the first pass found, before the parse takes the heads (for ``known``)."""
+        return FirstPass(self.offsets, dict(self.heads), self._last)
 
     def _skim(self, first: int, at: int, skim: Callable[[memoryview], Any], least: int) -> None:
         """``skim`` each long line that ends in the window just read and starts in it."""
@@ -386,21 +396,31 @@ def parse_session_bytes(data: bytes, *, path: str = "<memory>", strict: bool = T
 
 
 def parse_session_file(fh: BufferedIOBase, size: int, *, path: str, strict: bool = True,
-                       stamp: tuple[int, int] | None = None, leave_from: int | None = None) -> Session:
+                       stamp: tuple[int, int] | None = None, leave_from: int | None = None,
+                       passes: PassCache | None = None) -> Session:
     """Parse the first ``size`` bytes of an open session file, as ``parse_session_bytes`` parses them.
 
     From ``LINE_BY_LINE_BYTES`` on, the file is read a window at a time (``FileLines``), never whole.
     ``leave_from``: leave each tool result whose line has at least that many bytes in the file
     (``OnDisk``: read back through ``Entry.raw``; ``workbench.sessions.records``). Such a file is
-    read a window at a time whatever its size; the records are the same either way.
+    read a window at a time whatever its size; the records are the same either way. ``passes``: where
+    the first pass of a file read a window at a time is kept for the next open, and looked up
+    (``workbench.sessions.first_pass``); the session is the same either way.
     """
     if size < LINE_BY_LINE_BYTES and leave_from is None:
         fh.seek(0)
         return parse_session_bytes(fh.read(size), path=path, strict=strict, stamp=stamp)
     diags: list[Diagnostic] = []
+    fd = _fileno(fh)
+    least = leave_from or 0
+    key = passes.key(fd, size, WINDOW_BYTES, least) if passes is not None and fd is not None else None
+    known = passes.load(key) if passes is not None and key is not None else None
     with paused_gc():
-        lines = FileLines(fh, size, path, diags, window=WINDOW_BYTES,
-                          skim=None if leave_from is None else skim_tool_result, least=leave_from or 0)
+        lines = FileLines(fh, size, path, diags, window=WINDOW_BYTES, known=known,
+                          skim=None if leave_from is None else skim_tool_result, least=least)
+        if passes is not None and fd is not None and key is not None and known is None \
+                and passes.key(fd, size, WINDOW_BYTES, least) == key:  # not written to while it was read
+            passes.save(key, lines.first_pass())
         leave = None if leave_from is None else (leave_from, LineReader(path, lines.offsets, size, _record_of_line,
                                                                         _fileno(fh)))
         return _parse_by_line(lines, path=path, diags=diags, strict=strict, stamp=stamp, leave=leave)

@@ -16,6 +16,7 @@ from typing import Any
 
 from workbench.errors import SessionFileError
 from workbench.sessions import (
+    PassCache,
     SessionTree,
     build_session_context,
     choose_flavor,
@@ -163,8 +164,9 @@ class SessionDoc:
                     session = None
                 else:
                     report(10, 100, f"Parsing {usable / 1e6:.1f} MB")
+                    # a big file's first pass is kept for the next open (docs/large-sessions.md)
                     session = parse_session_file(fh, usable, path=str(self.path), stamp=stamp,
-                                                 leave_from=results_left_from(usable))
+                                                 leave_from=results_left_from(usable), passes=PassCache.default())
         except OSError as exc:
             raise SessionFileError(f"cannot read: {exc.strerror or exc}", path=str(self.path)) from None
         offsets = (session if session is not None else self.session).line_offsets
