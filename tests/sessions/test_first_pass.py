@@ -23,6 +23,15 @@ def _open(path: Path, passes: PassCache | None, leave_from: int | None = 0):
                                   leave_from=leave_from, passes=passes)
 
 
+SETTLED = first_pass_mod.SETTLED_SECONDS
+
+
+@pytest.fixture(autouse=True)
+def _settled_at_once(monkeypatch):
+    """The files here were just written: their passes are kept all the same (but in the test below)."""
+    monkeypatch.setattr(first_pass_mod, "SETTLED_SECONDS", 0.0)
+
+
 @pytest.fixture
 def skims(monkeypatch):
     """The lines the loader skims, counted (the first pass skims every long line in a window)."""
@@ -156,3 +165,25 @@ def test_the_session_file_is_only_read(tmp_path):
     _open(path, passes)
     assert (path.read_bytes(), path.stat().st_mtime_ns) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["passes", "s.jsonl"]
+
+
+def test_a_pass_over_a_file_still_being_written_is_not_kept(tmp_path, monkeypatch):
+    monkeypatch.setattr(first_pass_mod, "SETTLED_SECONDS", SETTLED)
+    path = _big_copy(tmp_path)  # just written, as a session an agent is appending to
+    passes = PassCache(tmp_path / "passes")
+    _open(path, passes)
+    assert not list((tmp_path / "passes").glob("*.pass"))
+    with path.open("ab") as fh:  # a line being written: only the whole lines before it are read
+        fh.write(b'{"type":"label",')
+    written = path.stat().st_mtime - 2 * first_pass_mod.SETTLED_SECONDS
+    os.utime(path, (written, written))
+    with path.open("rb") as fh:
+        size = path.stat().st_size
+        whole = loader.whole_lines_end(fh, size)
+        parse_session_file(fh, whole, path=str(path), strict=False, leave_from=0, passes=passes)
+    assert not list((tmp_path / "passes").glob("*.pass"))  # a file with a partial line is being written
+    with path.open("r+b") as fh:
+        fh.truncate(whole)
+    os.utime(path, (written, written))
+    _open(path, passes)  # whole, and not written to for a while
+    assert len(list((tmp_path / "passes").glob("*.pass"))) == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -154,3 +155,22 @@ def test_a_big_session_leaves_its_tool_results_in_the_file_and_shows_the_same(tm
         assert branch_usage_html(left, entry.id) == branch_usage_html(whole, entry.id)
     leaf = left.leaf()
     assert conversation_html(left.context(leaf).messages) == conversation_html(whole.context(leaf).messages)
+
+
+def test_a_big_file_opened_again_reads_its_kept_first_pass(tmp_path, monkeypatch):
+    # (a big file: every file takes the window road here; the cache is the suite's own, under HOME)
+    monkeypatch.setattr(loader, "LINE_BY_LINE_BYTES", 0)
+    monkeypatch.setattr(loader, "WINDOW_BYTES", 1 << 20)
+    path = _copy(tmp_path)
+    old = path.stat().st_mtime - 60  # written a minute ago: settled, so its pass is kept
+    os.utime(path, (old, old))
+    passes = []
+    real = loader._add_line_starts
+    monkeypatch.setattr(loader, "_add_line_starts", lambda *a: (passes.append(a[3]), real(*a)))
+    first = SessionDoc(path)
+    made = len(passes)
+    again = SessionDoc(path)
+    assert made and len(passes) == made, "the second open made the first pass again"
+    listed = [[row_view(r) for r in d.tree_list("default", "", None).rows()] for d in (first, again)]
+    assert listed[0] == listed[1] and listed[0]
+    assert again.session.line_offsets == first.session.line_offsets

@@ -20,6 +20,7 @@ import hashlib
 import os
 import struct
 import tempfile
+import time
 from array import array
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -34,6 +35,9 @@ _FORMAT = b"workbench-first-pass 1\n"
 KEEP = 16
 # The environment variable that moves the cache (a folder) or switches it off ("off").
 ENV = "WORKBENCH_INDEX_CACHE"
+# A file written to within this many seconds is likely still being written (an agent appends to its
+# session): its pass, which the next write makes useless, is not kept.
+SETTLED_SECONDS = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +82,13 @@ class PassCache:
         ``window``-byte reads and heads of lines from ``least`` bytes."""
         facts = (*identity(fd), size, window, least)
         return hashlib.sha256(_FORMAT + repr(facts).encode()).hexdigest()
+
+    @staticmethod
+    def settled(fd: int, size: int) -> bool:
+        """Whether a pass over the first ``size`` bytes of the open file ``fd`` is worth keeping: they
+        are the whole file, and it was not written to for ``SETTLED_SECONDS``."""
+        st = os.fstat(fd)
+        return st.st_size == size and time.time() - st.st_mtime >= SETTLED_SECONDS
 
     def load(self, key: str) -> FirstPass | None:
         """The pass saved under ``key``, or None (none saved, or one that does not read back whole)."""

@@ -419,8 +419,8 @@ def parse_session_file(fh: BufferedIOBase, size: int, *, path: str, strict: bool
         lines = FileLines(fh, size, path, diags, window=WINDOW_BYTES, known=known,
                           skim=None if leave_from is None else skim_tool_result, least=least)
         if passes is not None and fd is not None and key is not None and known is None \
-                and passes.key(fd, size, WINDOW_BYTES, least) == key:  # not written to while it was read
-            passes.save(key, lines.first_pass())
+                and passes.key(fd, size, WINDOW_BYTES, least) == key and passes.settled(fd, size):
+            passes.save(key, lines.first_pass())  # (the same key: not written to while it was read)
         leave = None if leave_from is None else (leave_from, LineReader(path, lines.offsets, size, _record_of_line,
                                                                         _fileno(fh)))
         return _parse_by_line(lines, path=path, diags=diags, strict=strict, stamp=stamp, leave=leave)
@@ -537,7 +537,8 @@ def load_session(path: str | os.PathLike[str], *, strict: bool = True, leave_big
     empty or not a session. ``strict=False`` (the agent's answer): such a file loads as a session
     with no entries and a diagnostic (``missing-file``, ``empty-file``, ``no-header``). A directory
     or an unreadable file raises either way, as it does in the agent. ``leave_big_results``: a big
-    file's large tool results stay in it, as the app leaves them (``results_left_from``).
+    file's large tool results stay in it, and its first pass is kept for the next open
+    (``PassCache.default()``), as the app reads it (``results_left_from``).
     """
     name = os.fspath(path)
     try:
@@ -546,7 +547,8 @@ def load_session(path: str | os.PathLike[str], *, strict: bool = True, leave_big
             if not stat.S_ISREG(st.st_mode):  # a pipe (``<(…)``) has no size to read up to: all of it
                 return parse_session_bytes(fh.read(), path=name, strict=strict)
             return parse_session_file(fh, st.st_size, path=name, strict=strict, stamp=(st.st_size, st.st_mtime_ns),
-                                      leave_from=results_left_from(st.st_size) if leave_big_results else None)
+                                      leave_from=results_left_from(st.st_size) if leave_big_results else None,
+                                      passes=PassCache.default() if leave_big_results else None)
     except IsADirectoryError:
         raise SessionFileError("is a directory, not a session file", path=name) from None
     except FileNotFoundError:
