@@ -426,6 +426,25 @@ def parse_session_file(fh: BufferedIOBase, size: int, *, path: str, strict: bool
         return _parse_by_line(lines, path=path, diags=diags, strict=strict, stamp=stamp, leave=leave)
 
 
+def keep_first_pass(path: str | os.PathLike[str], passes: PassCache) -> bool:
+    """Make and keep the first pass the app's load of the file at ``path`` would make (its whole
+    lines, big tool results skimmed), unless one is kept already; nothing is parsed. True when a pass
+    for the file as it is now is kept. A file not read a window at a time has no pass to keep."""
+    name = os.fspath(path)
+    with open(name, "rb") as fh:
+        fd = fh.fileno()
+        size = whole_lines_end(fh, os.fstat(fd).st_size)
+        least = results_left_from(size)
+        if least is None or not passes.settled(fd, size):
+            return False
+        key = passes.key(fd, size, WINDOW_BYTES, least)
+        if passes.load(key) is not None:
+            return True
+        with paused_gc():
+            found = FileLines(fh, size, name, [], window=WINDOW_BYTES, skim=skim_tool_result, least=least).first_pass()
+        return passes.key(fd, size, WINDOW_BYTES, least) == key and passes.save(key, found)
+
+
 def _fileno(fh: BufferedIOBase) -> int | None:
     try:
         return fh.fileno()
