@@ -411,19 +411,27 @@ def parse_session_file(fh: BufferedIOBase, size: int, *, path: str, strict: bool
         fh.seek(0)
         return parse_session_bytes(fh.read(size), path=path, strict=strict, stamp=stamp)
     diags: list[Diagnostic] = []
-    fd = _fileno(fh)
-    least = leave_from or 0
-    key = passes.key(fd, size, WINDOW_BYTES, least) if passes is not None and fd is not None else None
-    known = passes.load(key) if passes is not None and key is not None else None
     with paused_gc():
-        lines = FileLines(fh, size, path, diags, window=WINDOW_BYTES, known=known,
-                          skim=None if leave_from is None else skim_tool_result, least=least)
-        if passes is not None and fd is not None and key is not None and known is None \
-                and passes.key(fd, size, WINDOW_BYTES, least) == key and passes.settled(fd, size):
-            passes.save(key, lines.first_pass())  # (the same key: not written to while it was read)
+        lines = _file_lines(fh, size, path, diags, leave_from, passes)[0]
         leave = None if leave_from is None else (leave_from, LineReader(path, lines.offsets, size, _record_of_line,
                                                                         _fileno(fh)))
         return _parse_by_line(lines, path=path, diags=diags, strict=strict, stamp=stamp, leave=leave)
+
+
+def _file_lines(fh: BufferedIOBase, size: int, path: str, diags: list[Diagnostic], leave_from: int | None,
+                passes: PassCache | None) -> tuple[FileLines, bool]:
+    """The file's ``FileLines`` with its first pass read from ``passes``, or made and kept there when
+    the file is settled and was not written to meanwhile; and whether a pass is kept there now."""
+    fd, least = _fileno(fh), leave_from or 0
+    key = passes.key(fd, size, WINDOW_BYTES, least) if passes is not None and fd is not None else None
+    known = passes.load(key) if passes is not None and key is not None else None
+    lines = FileLines(fh, size, path, diags, window=WINDOW_BYTES, known=known,
+                      skim=None if leave_from is None else skim_tool_result, least=least)
+    if passes is None or fd is None or key is None or known is not None:
+        return lines, known is not None
+    if passes.key(fd, size, WINDOW_BYTES, least) != key or not passes.settled(fd, size):
+        return lines, False
+    return lines, passes.save(key, lines.first_pass())
 
 
 def keep_first_pass(path: str | os.PathLike[str], passes: PassCache) -> bool:
@@ -432,17 +440,12 @@ def keep_first_pass(path: str | os.PathLike[str], passes: PassCache) -> bool:
     for the file as it is now is kept. A file not read a window at a time has no pass to keep."""
     name = os.fspath(path)
     with open(name, "rb") as fh:
-        fd = fh.fileno()
-        size = whole_lines_end(fh, os.fstat(fd).st_size)
+        size = whole_lines_end(fh, os.fstat(fh.fileno()).st_size)
         least = results_left_from(size)
-        if least is None or not passes.settled(fd, size):
+        if least is None or not passes.settled(fh.fileno(), size):
             return False
-        key = passes.key(fd, size, WINDOW_BYTES, least)
-        if passes.load(key) is not None:
-            return True
         with paused_gc():
-            found = FileLines(fh, size, name, [], window=WINDOW_BYTES, skim=skim_tool_result, least=least).first_pass()
-        return passes.key(fd, size, WINDOW_BYTES, least) == key and passes.save(key, found)
+            return _file_lines(fh, size, name, [], least, passes)[1]
 
 
 def _fileno(fh: BufferedIOBase) -> int | None:
