@@ -139,7 +139,8 @@ def _write(fh: BinaryIO, key: str, found: FirstPass) -> None:
     picks = array("q", lines).tobytes()
     fh.write(_FORMAT + key.encode() + b"\n")
     fh.write(struct.pack("<qqqB", len(offsets), len(picks), len(heads), len(found.last)) + found.last)
-    fh.write(offsets + picks + heads)
+    for part in (offsets, picks, heads):  # (the arrays in this machine's byte order: the cache is its own)
+        fh.write(part)
 
 
 def _read(fh: BinaryIO, key: str) -> FirstPass | None:
