@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from workbench.errors import StoreError
-from workbench.sessions import session_files
+import workbench.ui.catalog as catalog_mod
+from workbench.errors import NotFoundError, StoreError
+from workbench.sessions import pass_keeper, session_files
 from workbench.ui.catalog import Catalog
 from workbench.ui.roots import ServedRoots
 
@@ -157,3 +158,19 @@ def test_the_served_catalogs_store_gives_freed_memory_back_at_once(monkeypatch):
     monkeypatch.setattr(catalog_module, "Store", lambda *a, **k: made.append(k) or real(*a, **k))
     Catalog(ServedRoots.of([SAMPLES]))
     assert made == [{"give_back_memory": True}]
+
+
+def test_the_big_sessions_taken_in_get_their_first_passes_made_ahead(tmp_path, monkeypatch):
+    asked: list[list[Path]] = []
+    monkeypatch.setattr(pass_keeper, "start", lambda files: asked.append(list(files)))
+    shutil.copytree(SAMPLES, tmp_path / "s")
+    catalog = Catalog(ServedRoots.of([tmp_path]))
+    catalog.add([tmp_path / "s"])
+    # every session file the add took in is offered; the keeper picks the big ones (tests/sessions)
+    assert asked == [session_files([tmp_path / "s"])] and asked[0]
+    def vanished(paths):  # the folder removed between the ingest and the listing
+        raise NotFoundError("gone")
+
+    monkeypatch.setattr(catalog_mod, "session_files", vanished)
+    catalog.add([tmp_path / "s"])  # its rows say what the ingest found; no keeper is asked
+    assert len(asked) == 1

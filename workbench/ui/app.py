@@ -18,7 +18,6 @@ import panel as pn
 from panel.io import PeriodicCallback
 
 import workbench
-from workbench.sessions import pass_keeper
 from workbench.ui import closed_pages, collector, page_bundles, write_flush
 from workbench.ui.catalog import Catalog
 from workbench.ui.help_panel import help_html
@@ -55,10 +54,6 @@ class Server:
         self.roots = ServedRoots.of([*given, *([self.upload_dir] if self.upload_dir else [])])
         self.catalog = Catalog(self.roots, db)
         self.catalog.add([r for r in self.roots.roots if r != self.upload_dir])
-        # the big sessions' first passes, made ahead at the lowest priority (docs/large-sessions.md)
-        self.pass_keeper = pass_keeper.start(self.roots.session_files())
-        if self.pass_keeper is not None:
-            atexit.register(self.pass_keeper.kill)
 
     def new_state(self) -> AppState:
         state = AppState(self.roots, store=self.catalog.store)

@@ -11,6 +11,7 @@ notifications (``workbench.ui.notify.reporting``) rather than a silent second ro
 
 from __future__ import annotations
 
+import atexit
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -18,7 +19,8 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.sessions import Progress
+from workbench.errors import WorkbenchError
+from workbench.sessions import Progress, pass_keeper, session_files
 from workbench.store import Store, session_usage
 from workbench.ui.roots import ServedRoots
 
@@ -102,7 +104,19 @@ class Catalog:
         # recorded as an unreadable file and listed with its reason.
         files = list(paths)
         summary = self.store.ingest([str(f) for f in files], progress=progress)
+        self._keep_passes(files)
         return [str(e) for e in summary.errors]
+
+    def _keep_passes(self, paths: list[Path]) -> None:
+        """The first passes of the big session files just taken in, made ahead in a child process at
+        the lowest priority (``workbench.sessions.pass_keeper``; docs/large-sessions.md)."""
+        try:
+            listed = session_files(paths)
+        except WorkbenchError:  # a path gone since the ingest: its row already says so
+            return
+        keeper = pass_keeper.start(listed)
+        if keeper is not None:
+            atexit.register(keeper.kill)  # (a no-op once it has exited)
 
     def refresh(self, path: Path) -> None:
         """Re-read one file after it changed (a label was written, an agent appended)."""
