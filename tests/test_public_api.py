@@ -76,7 +76,7 @@ PUBLIC = {
         "SessionInfo", "SessionTree", "TreeNode", "UsageTotals", "append_label",
         "branch_path", "build_session_context", "choose_flavor", "detect_flavor", "flavour_aliases",
         "generate_session_records", "generate_session_text", "is_session_name", "js_number", "load_session",
-        "parse_session_bytes", "parse_session_file", "FirstPass", "PassCache", "whole_lines_end", "parse_session_text", "parse_timestamp_ms",
+        "parse_session_bytes", "parse_session_file", "FirstPass", "PassCache", "start_pass_keeper", "whole_lines_end", "parse_session_text", "parse_timestamp_ms",
         "paused_gc", "gc_freeze_lock",
         "resolve_flavor", "resolve_labels", "session_files", "session_info",
         "usage_totals",

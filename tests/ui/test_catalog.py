@@ -9,7 +9,7 @@ import pytest
 
 import workbench.ui.catalog as catalog_mod
 from workbench.errors import NotFoundError, StoreError
-from workbench.sessions import pass_keeper, session_files
+from workbench.sessions import session_files
 from workbench.ui.catalog import Catalog
 from workbench.ui.roots import ServedRoots
 
@@ -162,7 +162,7 @@ def test_the_served_catalogs_store_gives_freed_memory_back_at_once(monkeypatch):
 
 def test_the_big_sessions_taken_in_get_their_first_passes_made_ahead(tmp_path, monkeypatch):
     asked: list[list[Path]] = []
-    monkeypatch.setattr(pass_keeper, "start", lambda files: asked.append(list(files)))
+    monkeypatch.setattr(catalog_mod, "start_pass_keeper", lambda files: asked.append(list(files)))
     shutil.copytree(SAMPLES, tmp_path / "s")
     catalog = Catalog(ServedRoots.of([tmp_path]))
     catalog.add([tmp_path / "s"])

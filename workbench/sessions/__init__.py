@@ -10,7 +10,8 @@ Public API (other packages code against these names):
   a time when it is big; ``whole_lines_end`` says where its last whole line ends; ``leave_from``, as
   ``results_left_from(size)`` gives it, leaves big tool results in the file, read back through
   ``Entry.raw``, while ``Entry.head`` holds what the tree reads of them; ``passes``, a ``PassCache``
-  such as ``PassCache.default()``, keeps such a file's ``FirstPass`` for the next open): read any session
+  such as ``PassCache.default()``, keeps such a file's ``FirstPass`` for the next open;
+  ``start_pass_keeper(paths)`` makes the big ones' passes ahead in a low-priority child): read any session
   file version read-only; bad lines become ``Diagnostic``s;
   a missing, empty or header-less file raises ``SessionFileError`` (``strict=True``, for the CLI and
   the app) or loads as no entries plus a diagnostic, as the agent loads it (``strict=False``).
@@ -90,6 +91,7 @@ from workbench.sessions.loader import (
     session_info,
     whole_lines_end,
 )
+from workbench.sessions.pass_keeper import start as start_pass_keeper
 from workbench.sessions.structure import CURRENT_VERSION, KNOWN_ENTRY_TYPES, KNOWN_TYPES18, js_number
 from workbench.sessions.subagents import SubagentLink, child_links, entry_links, parent_file, subagent_files
 from workbench.sessions.synthetic import (
@@ -166,6 +168,7 @@ __all__ = [
     "parse_session_file",
     "FirstPass",
     "PassCache",
+    "start_pass_keeper",
     "parent_file",
     "parse_session_text",
     "read_record",

@@ -20,7 +20,7 @@ from typing import Any
 import pandas as pd
 
 from workbench.errors import WorkbenchError
-from workbench.sessions import Progress, pass_keeper, session_files
+from workbench.sessions import Progress, session_files, start_pass_keeper
 from workbench.store import Store, session_usage
 from workbench.ui.roots import ServedRoots
 
@@ -109,12 +109,12 @@ class Catalog:
 
     def _keep_passes(self, paths: list[Path]) -> None:
         """The first passes of the big session files just taken in, made ahead in a child process at
-        the lowest priority (``workbench.sessions.pass_keeper``; docs/large-sessions.md)."""
+        the lowest priority (``start_pass_keeper``; docs/large-sessions.md)."""
         try:
             listed = session_files(paths)
         except WorkbenchError:  # a path gone since the ingest: its row already says so
             return
-        keeper = pass_keeper.start(listed)
+        keeper = start_pass_keeper(listed)
         if keeper is not None:
             atexit.register(keeper.kill)  # (a no-op once it has exited)
 
