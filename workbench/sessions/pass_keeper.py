@@ -12,9 +12,11 @@ without the keeper. Run as ``python -m workbench.sessions.pass_keeper FILE ...``
 from __future__ import annotations
 
 import argparse
+import atexit
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -47,13 +49,17 @@ def keep_passes(paths: Iterable[Path], passes: PassCache) -> int:
 
 
 def start(paths: Iterable[Path]) -> subprocess.Popen[bytes] | None:
-    """Start the keeper for the big files among ``paths`` (None when there are none, or no cache)."""
+    """Start the keeper for the big files among ``paths`` (None when there are none, or no cache). It is
+    reaped when it is done, and killed if this process exits first."""
     passes = PassCache.default()
     files = big_files(paths, LINE_BY_LINE_BYTES, passes.keep) if passes is not None else []
     if not files:
         return None
-    return subprocess.Popen([sys.executable, "-m", "workbench.sessions.pass_keeper", *map(str, files)],
-                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    child = subprocess.Popen([sys.executable, "-m", "workbench.sessions.pass_keeper", *map(str, files)],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
+    threading.Thread(target=child.wait, name="pass-keeper-reaper", daemon=True).start()
+    atexit.register(child.kill)  # (nothing to do once it has exited)
+    return child
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -11,7 +11,6 @@ notifications (``workbench.ui.notify.reporting``) rather than a silent second ro
 
 from __future__ import annotations
 
-import atexit
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -114,9 +113,7 @@ class Catalog:
             listed = session_files(paths)
         except WorkbenchError:  # a path gone since the ingest: its row already says so
             return
-        keeper = start_pass_keeper(listed)
-        if keeper is not None:
-            atexit.register(keeper.kill)  # (a no-op once it has exited)
+        start_pass_keeper(listed)
 
     def refresh(self, path: Path) -> None:
         """Re-read one file after it changed (a label was written, an agent appended)."""
