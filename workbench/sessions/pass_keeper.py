@@ -1,8 +1,9 @@
 """Big served sessions' first passes made ahead, in a process of their own, while nobody waits for them.
 
 The app's first open of a big session spends most of its load on the first pass over the file
-(``workbench.sessions.first_pass``). When the server starts, the newest big session files of its roots
-that have no kept pass get one from a child process at the lowest scheduling priority (``nice`` 19):
+(``workbench.sessions.first_pass``). When the app takes files in (its roots when the server starts, or
+what the Sessions tab adds), the newest big session files among them that have no kept pass get one
+from a child process at the lowest scheduling priority (``nice`` 19):
 it takes only CPU time that the server and the browsers leave idle, and never the server's GIL (made
 in the server, or at a higher priority, such a pass slowed the page a user was loading:
 docs/benchmark-history.md). A page that opens such a file before its pass is kept makes its own, as
@@ -20,6 +21,7 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
+from workbench.errors import WorkbenchError
 from workbench.sessions.first_pass import PassCache
 from workbench.sessions.loader import LINE_BY_LINE_BYTES, keep_first_pass
 
@@ -43,7 +45,7 @@ def keep_passes(paths: Iterable[Path], passes: PassCache) -> int:
     for path in paths:
         try:
             kept += keep_first_pass(path, passes)
-        except (OSError, ValueError) as exc:  # a file that changed meanwhile: the page's own load reports it
+        except (OSError, ValueError, WorkbenchError) as exc:  # changed meanwhile: the page's own load says how
             print(f"{path}: no first pass kept: {exc}", file=sys.stderr)
     return kept
 
