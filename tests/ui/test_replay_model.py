@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
 
 from workbench.errors import UsageError
-from workbench.sessions import load_session
-from workbench.ui.replay_model import load_source
+from workbench.sessions import OnDisk, load_session, loader
+from workbench.ui.replay_model import load_source, open_session
 from workbench.ui.roots import ServedRoots
 from workbench.ui.state import AppState
 
 FIXTURES = Path(__file__).with_name("fixtures")
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
 
 
 
@@ -32,6 +34,20 @@ def test_the_open_session_is_re_chunked_from_the_trees_copy(served):
     source = load_source(state)
     assert source.session is held  # no second parse of the file
     assert source.label == "branched.jsonl re-chunked by fixed" and len(source.stream.events) > 0
+
+
+def test_a_big_session_opened_straight_in_the_stepper_is_read_as_the_tree_reads_it(served, monkeypatch):
+    # (every file is big here, and every tool result long enough to be left in the file)
+    monkeypatch.setattr(loader, "LINE_BY_LINE_BYTES", 0)
+    monkeypatch.setattr(loader, "results_left_from", lambda size: 0)
+    path = Path(shutil.copy(SAMPLES / "big-refactor.jsonl", served))
+    state = AppState.for_file(path)
+    session = open_session(state)
+    assert any(type(e.record) is OnDisk for e in session.entries), "no tool result was left in the file"
+    lean = load_source(state, session=session).stream
+    full = load_source(state, session=load_session(path)).stream
+    assert len(lean.events) == len(full.events) > 0
+    assert list(lean.events) == list(full.events)
 
 
 def test_nothing_chosen_says_what_to_choose(served):

@@ -113,14 +113,16 @@ class ReplayListener(Protocol):
 
 def open_session(state: Choices) -> Any:
     """The open session, loaded (``None`` when none is open): the tree's copy when the file is unchanged
-    (no second parse, no second copy in memory), else read now."""
+    (no second parse, no second copy in memory), else read now as the tree reads it (a big file's large
+    tool results left in it, its first pass kept: docs/large-sessions.md), so that a link straight to
+    the Stepper costs what the Tree tab's load does."""
     path = state.session_path()
     if path is None:
         return None
     held = state.loaded_session(path)
     if held is not None:
         return held
-    session = load_session(path)
+    session = load_session(path, leave_big_results=True)
     collector.after_load(len(session.entries))
     return session
 
