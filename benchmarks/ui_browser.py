@@ -30,11 +30,11 @@ outside git). Printed: the server's memory before any session is open, with the 
 Tree tab and then in the Stepper tab (ratios to the file's size); the first row of the big session
 against a 1,000-entry one, at its first open (the server starts with an empty cache of first passes,
 which its keeper fills at the lowest priority; printed: whether the pass was kept before the page
-opened; ``--no-pass-cache`` serves without any) and opened again in a new page; the Stepper's first step on the 100k session, alone and while a second
-user's page loads, against that page's idle load (every page in a warm browser context, each 5 s
-after the pages before it closed); a search typed right after the 100k session opens, answered when
-the count shows the query's match count (worked out in this process) without "indexing…", and
-whether "indexing…" was shown at the first row. The load average is printed at the start and end.
+opened; ``--no-pass-cache`` serves without any) and opened again in a new page; the Stepper's first
+step on the 100k session, alone and while a second user's page loads, against that page's idle load
+(every page in a warm browser context, each 5 s after the pages before it closed); a search typed
+right after the 100k session opens, answered when the count shows the query's match count (worked out
+in this process) without "indexing…", and whether "indexing…" was shown at the first row. The load average is printed at the start and end.
 
     .venv/bin/python benchmarks/ui_browser.py --big [--big-mb 240] [--cache DIR]
 """
