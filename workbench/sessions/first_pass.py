@@ -90,6 +90,10 @@ class PassCache:
         st = os.fstat(fd)
         return st.st_size == size and time.time() - st.st_mtime >= SETTLED_SECONDS
 
+    def has(self, key: str) -> bool:
+        """Whether a pass is saved under ``key`` (not read: ``load`` checks that it reads back whole)."""
+        return (self.folder / f"{key}.pass").is_file()
+
     def load(self, key: str) -> FirstPass | None:
         """The pass saved under ``key``, or None (none saved, or one that does not read back whole)."""
         target = self.folder / f"{key}.pass"

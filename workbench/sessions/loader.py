@@ -444,6 +444,8 @@ def keep_first_pass(path: str | os.PathLike[str], passes: PassCache) -> bool:
         least = results_left_from(size)
         if least is None or not passes.settled(fh.fileno(), size):
             return False
+        if passes.has(passes.key(fh.fileno(), size, WINDOW_BYTES, least)):
+            return True  # (a damaged one is made again by the open that cannot read it)
         with paused_gc():
             return _file_lines(fh, size, name, [], least, passes)[1]
 

@@ -71,8 +71,8 @@ def main(argv: list[str] | None = None) -> int:
     if hasattr(os, "nice"):
         os.nice(19)  # first: only the CPU time nobody else wants
     passes = PassCache.default()
-    if passes is not None:
-        keep_passes(big_files(args.files, LINE_BY_LINE_BYTES, passes.keep), passes)
+    if passes is not None:  # (the files were chosen by ``start``; a small one has no pass to keep)
+        keep_passes(args.files, passes)
     return 0
 
 

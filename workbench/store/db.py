@@ -225,7 +225,7 @@ class Store:
         t0 = time.perf_counter()
         summary = IngestSummary()
         files = list(dict.fromkeys(p.resolve() for p in session_files(paths)))
-        summary.files = len(files)
+        summary.files, summary.paths = len(files), [str(p) for p in files]
         done = 0
 
         def tick(path: str) -> None:

@@ -78,6 +78,7 @@ class IngestSummary:
     fallback_files: int = 0  # read by workbench.sessions instead of DuckDB
     errors: list[IngestError] = field(default_factory=list)
     parquet: str | None = None
+    paths: list[str] = field(default_factory=list)  # the files looked at (resolved), in order
 
     @property
     def mb_per_s(self) -> float:

@@ -18,8 +18,7 @@ from typing import Any
 
 import pandas as pd
 
-from workbench.errors import WorkbenchError
-from workbench.sessions import Progress, session_files, start_pass_keeper
+from workbench.sessions import Progress, start_pass_keeper
 from workbench.store import Store, session_usage
 from workbench.ui.roots import ServedRoots
 
@@ -103,17 +102,10 @@ class Catalog:
         # recorded as an unreadable file and listed with its reason.
         files = list(paths)
         summary = self.store.ingest([str(f) for f in files], progress=progress)
-        self._keep_passes(files)
+        # the first passes of the big session files just taken in, made ahead in a child process at
+        # the lowest priority (docs/large-sessions.md)
+        start_pass_keeper([Path(p) for p in summary.paths])
         return [str(e) for e in summary.errors]
-
-    def _keep_passes(self, paths: list[Path]) -> None:
-        """The first passes of the big session files just taken in, made ahead in a child process at
-        the lowest priority (``start_pass_keeper``; docs/large-sessions.md)."""
-        try:
-            listed = session_files(paths)
-        except WorkbenchError:  # a path gone since the ingest: its row already says so
-            return
-        start_pass_keeper(listed)
 
     def refresh(self, path: Path) -> None:
         """Re-read one file after it changed (a label was written, an agent appended)."""
