@@ -248,12 +248,15 @@ def test_the_first_line_is_read_as_open_stream_reads_it(tmp_path: Path) -> None:
         assert probe._is_stream_file(path.read_bytes()) == expected, text
 
 
-def test_bounded_batches_equal_unbounded_sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the time bound, sessions only linear rules can fire in are played in this process and
-    the others in the child, a chunk at a time: the same outcomes, heard in input order."""
+@pytest.mark.parametrize("in_child", [True, False])
+def test_bounded_batches_equal_unbounded_sessions(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, in_child: bool) -> None:
+    """With the time bound, small files are probed and played in the child; bigger ones are probed
+    here, and those only linear rules can fire in are played here too, the others in the child; a
+    chunk at a time either way: the same outcomes, heard in input order."""
     paths = _corpus(tmp_path, 3, 40)
     paths.insert(5, str(tmp_path / "missing.jsonl"))
     monkeypatch.setattr(backtest_run, "_PROBE_CHUNK", 7)
+    monkeypatch.setattr(backtest_run, "_PROBE_IN_CHILD_BYTES", 1 << 30 if in_child else -1)
     hanging = {r.name for r in RULES if may_hang(r)}
     assert hanging and hanging != {r.name for r in RULES}
     kinds = set()
@@ -262,8 +265,12 @@ def test_bounded_batches_equal_unbounded_sessions(tmp_path: Path, monkeypatch: p
             played = probe.probe_stream(path, _played(RULES), policy="words", size=8)
             kinds.add(any(r.name in hanging for r in played.rules))
     assert kinds == {True, False}  # both ways are taken
+    probed_here: list[str] = []
+    real_probe = backtest_run._probe
+    monkeypatch.setattr(backtest_run, "_probe", lambda path, *a: probed_here.append(path) or real_probe(path, *a))
     heard: list[str] = []
     bounded = backtest_batch(paths, RULES, BacktestOptions(time_bound=30.0), on_outcome=lambda o: heard.append(o.session))
+    assert probed_here == ([] if in_child else paths)  # (what the child probes is not heard of here)
     plain = [backtest_session(p, RULES, BacktestOptions(time_bound=None)) for p in paths]
     assert bounded == plain and heard == paths
     assert sum(len(o.hits) for o in plain) > 20 and plain[5].error

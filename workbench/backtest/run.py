@@ -19,8 +19,8 @@ pure function and the results are aggregated in input order, so both give identi
 can be written to a DuckDB file and Parquet (``write_results``).
 
 A catastrophic regex must not hang a worker: each batch runs under the time bound of
-``workbench.replay.timebound`` (a forked child the task can kill); in probe mode only the sessions a
-rule that may hang can fire in go to the child. A rule that keeps a session from
+``workbench.replay.timebound`` (a forked child the task can kill); in probe mode a big file goes to
+the child only when a rule that may hang can fire in it (small ones are probed there too). A rule that keeps a session from
 progressing for ``time_bound`` seconds is disabled and reported (``BacktestResult.disabled``), and
 the result is made as if it had been disabled for every session, whichever worker met it first.
 """
@@ -243,6 +243,18 @@ def load_stream(path: str, options: BacktestOptions = BacktestOptions()) -> Any:
 # Sessions probed ahead of one bounded child: enough that forking is paid rarely, few enough that
 # the probes waiting for the child stay small in memory.
 _PROBE_CHUNK = 512
+# Files up to this size are probed in the bounded child itself, which then plays them: a probe made
+# here and handed to the child would have its pages copied there as the play touches them (about 7 %
+# of the backtest's CPU, docs/benchmark-history.md). A bigger file is probed here: reading and planning
+# it reports no progress, and could outlast the bound on a loaded machine.
+_PROBE_IN_CHILD_BYTES = 8 << 20
+
+
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except OSError:
+        return 0  # (the probe says what is wrong with it)
 
 
 def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: BacktestOptions,
@@ -252,8 +264,9 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
     With ``options.time_bound`` the sessions run in a forked child (``workbench.replay.timebound``).
     When a session makes no progress for that long, the child is killed, the rules responsible are
     found and the batch goes on from that session without them; its outcome names them in ``slow``.
-    In probe mode each session is probed here first (reading it and finding the rules that can fire
-    cannot hang), and one whose rules that can fire are all provably linear is played here too.
+    In probe mode a file of up to ``_PROBE_IN_CHILD_BYTES`` is probed and played in the child; a
+    bigger one is probed here first (reading it and finding the rules that can fire cannot hang), and
+    played here too when the rules that can fire in it are all provably linear.
     ``on_outcome`` is called in this process as each outcome arrives.
     """
     bound = options.time_bound
@@ -281,8 +294,12 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
             heard += 1
 
     for start in range(0, len(paths), _PROBE_CHUNK):
-        later: list[tuple[int, ProbeStream]] = []  # sessions a rule that may hang can fire in
+        # sessions a rule that may hang can fire in, with their probe; or small ones, probed there
+        later: list[tuple[int, ProbeStream | None]] = []
         for i in range(start, min(len(paths), start + _PROBE_CHUNK)):
+            if _size(paths[i]) <= _PROBE_IN_CHILD_BYTES:
+                later.append((i, None))
+                continue
             probe = _probe(paths[i], state.active(), options)
             if isinstance(probe, ProbeStream) and any(r.name in hanging for r in probe.rules):
                 later.append((i, probe))
@@ -291,10 +308,18 @@ def backtest_batch(paths: Sequence[str], rules: Sequence[Rule], options: Backtes
             settle(i, state.arrived(played))
         if later:
             state.run([paths[i] for i, _ in later],
-                      lambda j, active, report: _probe_outcome(paths[later[j][0]], later[j][1], active, options,  # noqa: B023 - called here
-                                                               report),
+                      lambda j, active, report: _play_later(paths[later[j][0]], later[j][1], active, options,  # noqa: B023 - called here
+                                                            report),
                       lambda j, outcome: settle(later[j][0], outcome))  # noqa: B023 - called here
     return [o for o in results if o is not None]
+
+
+def _play_later(path: str, probe: ProbeStream | None, rules: Sequence[Rule], options: BacktestOptions,
+                report: Callable[[], None]) -> SessionOutcome:
+    """In the bounded child: the session's given probe played, or (``None``) the session probed and played."""
+    if probe is None:
+        return backtest_session(path, rules, options, report)
+    return _probe_outcome(path, probe, rules, options, report)
 
 
 class _Bound:
