@@ -279,3 +279,24 @@ def test_batch_reports_each_outcome_as_it_arrives(rules_dir, slow_corpus, tmp_pa
 def test_time_bound_must_be_positive(rules_dir, corpus):
     with pytest.raises(UsageError):
         run_backtest(rules_dir, [corpus], workers=1, options=BacktestOptions(time_bound=0))
+
+
+@pytest.mark.parametrize(("count", "workers"), [(2480, 2), (20, 2), (3, 2), (1000, 4)])
+def test_local_batches_cover_every_file_once_and_shrink_toward_the_end(count, workers):
+    """The pool takes batches from the front and this process from the back: every file is in one
+    batch, each batch is a run of positions, and the last ones handed out are the shortest."""
+    from workbench.backtest.run import _LEAST_BATCH, _MOST_BATCH, _Cutter
+
+    files = [f"f{i}" for i in range(count)]
+    cutter = _Cutter(files, workers)
+    taken: list[tuple[int, list[str]]] = []
+    turn = 0
+    while cutter:
+        taken.append(cutter.front() if turn % 3 else cutter.back())  # two from the front per one from the back
+        turn += 1
+    assert sorted(f for _, batch in taken for f in batch) == sorted(files)
+    assert all(batch == files[first:first + len(batch)] for first, batch in taken)
+    sizes = [len(batch) for _, batch in taken]
+    assert max(sizes) <= _MOST_BATCH and sizes[-1] <= sizes[0]
+    if count >= 2 * workers * _LEAST_BATCH:
+        assert min(sizes[:-1]) >= _LEAST_BATCH and sizes[0] > 2 * sizes[-2]  # guided: big first, small last

@@ -425,6 +425,9 @@ def load_rule_set(rules: str | os.PathLike[str] | Sequence[Rule], *, home: str |
     return list(rules)
 
 
+_LEAST_BATCH, _MOST_BATCH = 16, 256  # files in a local batch (``_Cutter``)
+
+
 def _batches(paths: list[_T], workers: int) -> list[list[_T]]:
     # Large enough that the forked time-bound child of each batch is paid rarely, small enough to
     # spread the work and report progress.
@@ -493,16 +496,15 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
                 progress(done, total, outcome.session)
 
         return backtest_batch(files, rules, opts, on_outcome=one_more)
-    batches = _batches(files, workers)
-    results: list[list[SessionOutcome] | None] = [None] * len(batches)
+    results: dict[int, list[SessionOutcome]] = {}  # by the position of a batch's first file
     done = 0
 
-    def finished(i: int, outcomes: list[SessionOutcome]) -> None:
+    def finished(first: int, batch: list[str], outcomes: list[SessionOutcome]) -> None:
         nonlocal done
-        results[i] = outcomes
-        done += len(batches[i])
+        results[first] = outcomes
+        done += len(batch)
         if progress is not None:
-            progress(done, total, batches[i][-1])
+            progress(done, total, batch[-1])
 
     # Never plain fork: the host may run threads (the web app, a Dask client). A forkserver imports
     # the workbench once and forks workers from that clean process; spawn where there is none.
@@ -512,25 +514,55 @@ def _run_local(files: list[str], rules: list[Rule], opts: BacktestOptions, worke
         ctx.set_forkserver_preload(["workbench.backtest.run", "workbench.replay.session", "workbench.sessions"])
     else:
         ctx = multiprocessing.get_context("spawn")
-    # This process is one of the ``workers``: it takes batches from the end of the queue while the
+    # This process is one of the ``workers``: it takes batches from the end of the files while the
     # pool (which needs a second or so to start: a fresh interpreter imports the workbench) takes
     # them from the front, so the start-up is not time lost.
-    todo = deque(range(len(batches)))
-    running: dict[Future[list[SessionOutcome]], int] = {}
-    size = min(workers - 1, len(batches))
+    todo = _Cutter(files, workers)
+    running: dict[Future[list[SessionOutcome]], tuple[int, list[str]]] = {}
+    size = workers - 1
     with ProcessPoolExecutor(max_workers=size, mp_context=ctx, initializer=_init_worker,
                              initargs=(rules, opts, os.getpid())) as pool:
         while todo or running:
             while todo and len(running) < 2 * size:  # one queued behind each busy worker
-                i = todo.popleft()
-                running[pool.submit(_worker_batch, batches[i])] = i
+                first, batch = todo.front()
+                running[pool.submit(_worker_batch, batch)] = (first, batch)
             ready, _ = wait(running, timeout=None if not todo else 0, return_when=FIRST_COMPLETED)
             for future in ready:
-                finished(running.pop(future), future.result())
+                finished(*running.pop(future), future.result())
             if todo:
-                i = todo.pop()
-                finished(i, backtest_batch(batches[i], rules, opts))
-    return [o for batch in results for o in (batch or [])]
+                first, batch = todo.back()
+                finished(first, batch, backtest_batch(batch, rules, opts))
+    return [o for first in sorted(results) for o in results[first]]
+
+
+class _Cutter:
+    """The files not yet handed out, cut into batches as they are taken (from either end): a batch
+    is a share of what is left, so the batches shrink toward the end and the last ones, which the
+    other processes wait for, are short (guided self-scheduling). Each batch is one time-bound child
+    (about 0.05 CPU s to start), so a batch holds at least ``_LEAST_BATCH`` files, or fewer when
+    there are too few files for each process to get a couple of batches."""
+
+    def __init__(self, files: list[str], workers: int) -> None:
+        self.files, self.share = files, 4 * max(1, workers)
+        self.least = max(1, min(_LEAST_BATCH, len(files) // (2 * max(1, workers))))
+        self.lo, self.hi = 0, len(files)
+
+    def __bool__(self) -> bool:
+        return self.lo < self.hi
+
+    def _size(self) -> int:
+        left = self.hi - self.lo
+        return min(left, max(self.least, min(_MOST_BATCH, -(-left // self.share))))
+
+    def front(self) -> tuple[int, list[str]]:
+        first = self.lo
+        self.lo += self._size()
+        return first, self.files[first:self.lo]
+
+    def back(self) -> tuple[int, list[str]]:
+        n = self._size()
+        self.hi -= n
+        return self.hi, self.files[self.hi:self.hi + n]
 
 
 _WORKER_RULES: list[Rule] = []
