@@ -19,10 +19,11 @@ pure function and the results are aggregated in input order, so both give identi
 can be written to a DuckDB file and Parquet (``write_results``).
 
 A catastrophic regex must not hang a worker: each batch runs under the time bound of
-``workbench.replay.timebound`` (a forked child the task can kill); in probe mode a big file goes to
-the child only when a rule that may hang can fire in it (small ones are probed there too). A rule that keeps a session from
-progressing for ``time_bound`` seconds is disabled and reported (``BacktestResult.disabled``), and
-the result is made as if it had been disabled for every session, whichever worker met it first.
+``workbench.replay.timebound`` (a forked child the task can kill); in probe mode a small file is
+probed and played there, a big one goes there only when a rule that may hang can fire in it. A rule
+that keeps a session from progressing for ``time_bound`` seconds is disabled and reported
+(``BacktestResult.disabled``), and the result is made as if it had been disabled for every session,
+whichever worker met it first.
 """
 
 from __future__ import annotations
@@ -429,7 +430,7 @@ _LEAST_BATCH, _MOST_BATCH = 16, 256  # files in a local batch (``_Cutter``)
 
 
 def _batches(paths: list[_T], workers: int) -> list[list[_T]]:
-    # Large enough that the forked time-bound child of each batch is paid rarely, small enough to
+    # A Dask cluster's batches, cut up front. Large enough that the forked time-bound child of each batch is paid rarely, small enough to
     # spread the work and report progress.
     size = max(1, min(256, len(paths) // max(1, workers * 4)))
     return [paths[i:i + size] for i in range(0, len(paths), size)]
