@@ -245,9 +245,10 @@ def load_stream(path: str, options: BacktestOptions = BacktestOptions()) -> Any:
 # the probes waiting for the child stay small in memory.
 _PROBE_CHUNK = 512
 # Files up to this size are probed in the bounded child itself, which then plays them: a probe made
-# here and handed to the child would have its pages copied there as the play touches them (about 7 %
-# of the backtest's CPU, docs/benchmark-history.md). A bigger file is probed here: reading and planning
-# it reports no progress, and could outlast the bound on a loaded machine.
+# here and handed to the child would have its pages copied there as the play touches them (a 1 GB
+# archive took 74.5 CPU s that way, 65.7 this way: docs/benchmark-history.md). A bigger file is
+# probed here: reading and planning it reports no progress, and could outlast the bound on a loaded
+# machine.
 _PROBE_IN_CHILD_BYTES = 8 << 20
 
 
@@ -426,13 +427,13 @@ def load_rule_set(rules: str | os.PathLike[str] | Sequence[Rule], *, home: str |
     return list(rules)
 
 
-_LEAST_BATCH, _MOST_BATCH = 16, 256  # files in a local batch (``_Cutter``)
+_LEAST_BATCH, _MOST_BATCH = 16, 256  # files in a batch (``_Cutter``; ``_batches``, at most)
 
 
 def _batches(paths: list[_T], workers: int) -> list[list[_T]]:
-    # A Dask cluster's batches, cut up front. Large enough that the forked time-bound child of each batch is paid rarely, small enough to
-    # spread the work and report progress.
-    size = max(1, min(256, len(paths) // max(1, workers * 4)))
+    # A Dask cluster's batches, cut up front: large enough that the forked time-bound child of each
+    # batch is paid rarely, small enough to spread the work and report progress.
+    size = max(1, min(_MOST_BATCH, len(paths) // max(1, workers * 4)))
     return [paths[i:i + size] for i in range(0, len(paths), size)]
 
 
