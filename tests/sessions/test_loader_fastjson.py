@@ -54,3 +54,18 @@ def test_a_file_with_a_long_digit_run_keeps_exact_integers(tmp_path):
     assert session.entries[0].raw["n"] == big and type(session.entries[0].raw["n"]) is int
     assert loader._line_loader(text.encode()) is _loads_line
     assert loader._line_loader(b'{"n": 123456789012345678}') is _loads_fast  # 18 digits: orjson is exact
+
+
+def test_only_a_file_without_a_long_digit_run_is_decoded_whole(monkeypatch):
+    """The whole-file road would give every line of a file with a long digit run to the standard
+    library; such a file goes line by line, where only a line that may have lost digits does."""
+    whole = []
+    real = loader._parse_whole_file
+    monkeypatch.setattr(loader, "_parse_whole_file", lambda *a, **k: whole.append(a[1]) or real(*a, **k))
+    head = json.dumps({"type": "session", "version": 3, "id": "s"}) + "\n"
+    for n, expected in ((123456789012345678, [_loads_fast]), (1234567890123456789012, [])):
+        whole.clear()
+        data = (head + json.dumps({"type": "custom", "id": "a", "parentId": None, "n": n, "f": 0.5}) + "\n").encode()
+        session = parse_session_bytes(data)
+        assert whole == expected
+        assert session.entries[0].raw["n"] == n and type(session.entries[0].raw["n"]) is int

@@ -1,6 +1,6 @@
 """Large files: lines decoded one at a time (``ByteLines``), records read back by their byte offset.
 
-The line-by-line road (taken from ``LINE_BY_LINE_BYTES`` on) must give the very session the whole-file
+The line-by-line road (taken from ``LINE_BY_LINE_BYTES`` on, and for a file with a long digit run) must give the very session the whole-file
 decode gives, bad lines and their diagnostics included; ``read_record`` gives each entry's record as
 its line holds it, and refuses a file that changed on disk since it was read.
 """
@@ -52,7 +52,8 @@ def _both(data: bytes, monkeypatch, path: str = "<memory>"):
     """The whole-file decode and the line-by-line road, after checking that the open file's road
     (``FileLines``, read a window at a time) gives the line-by-line session, offsets included, with
     windows shorter than a line, longer than some and as long as the file."""
-    whole = parse_session_bytes(data, path=path, strict=False)
+    # (the whole-file road itself: ``parse_session_bytes`` takes the other for a long digit run)
+    whole = loader._parse_whole_file(data, loader._line_loader(data), path=path, strict=False)
     monkeypatch.setattr(loader, "LINE_BY_LINE_BYTES", 0)
     by_line = parse_session_bytes(data, path=path, strict=False)
     for window in (1, 13, 4096, len(data) + 1):
