@@ -13,10 +13,11 @@ import json
 import os
 import re
 import threading
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
@@ -46,7 +47,7 @@ def chunk_text(text: str, policy: str = "words", size: int | None = None) -> lis
     """Cut ``text`` into deltas; joining them gives ``text`` back exactly."""
     n = _size(policy, size)
     pieces = _pieces(text, policy, n)
-    if policy == "fixed":
+    if policy == "fixed" or n == 1:  # (one piece per chunk: no joins to make)
         return pieces
     return ["".join(pieces[i:i + n]) for i in range(0, len(pieces), n)]
 
@@ -459,17 +460,22 @@ def _fed_events(message: Mapping[str, Any], plan: FeedPlan, policy: str, size: i
     held: dict[str, list[str]] = {"text": [], "thinking": []}
 
     def deltas(kind: str, index: int, pieces: list[str], start: int, done: int, held: list[str]) -> int:
-        for piece in pieces:
-            done += len(piece)
-            if done < start:
-                held.append(piece)
-                out.append(PLACEHOLDER)
-                continue
-            if held:
-                piece = "".join(held) + piece
-                held.clear()
-            out.append(CallDelta(index, piece) if kind == "toolcall_delta" else _delta(kind, index, piece))
-        return done
+        # The pieces that end before ``start`` (a prefix: the ends only grow) are held, then joined
+        # into the first one that reaches it; found by the ends' search rather than piece by piece.
+        ends = list(accumulate(map(len, pieces), initial=done))
+        skip = bisect_left(ends, start, 1) - 1
+        if skip:
+            held.extend(pieces[:skip])
+            out.extend([PLACEHOLDER] * skip)
+        fed = pieces[skip:] if skip else pieces
+        if fed and held:
+            fed[0] = "".join(held) + fed[0]
+            held.clear()
+        if kind == "toolcall_delta":
+            out.extend([CallDelta(index, piece) for piece in fed])
+        else:
+            out.extend([_delta(kind, index, piece) for piece in fed])
+        return ends[-1]
 
     for index, block in enumerate(message.get("content") or ()):
         if not (type(block) is dict or isinstance(block, Mapping)):
