@@ -109,7 +109,7 @@ def test_prefiltered_equals_full_simulation_on_generated_sessions(tmp_path: Path
             message = getattr(entry, "message", None) or {}
             for block in message.get("content") or ():
                 if isinstance(block, dict) and block.get("type") == "toolCall":
-                    admitted = probe_plan._admitted(lits, block["name"], block["arguments"], session.cwd or "")
+                    admitted = probe_plan._admitted(lits, block["name"], block["arguments"], session.cwd or "")[0]
                     gated += admitted is not None and len(admitted) < len(lits.tool_rules)
     assert gated > 50
 

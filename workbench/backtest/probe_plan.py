@@ -359,17 +359,21 @@ def _haystacks(message: Mapping[str, Any], lits: _RuleLiterals) -> tuple[str, st
     return (text[0] if len(text) == 1 else "".join(text)), (thinking[0] if len(thinking) == 1 else "".join(thinking)), calls
 
 
-def _call_haystack(args: Any, lits: _RuleLiterals, presence: _Presence) -> tuple[str, str]:
+def _call_haystack(args: Any, lits: _RuleLiterals, presence: _Presence, strings: list[str] | None) -> tuple[str, str]:
     """A tool call's ``json.dumps`` (its deltas, joined) and the rest of what its buffers can hold
     (engine units; pieces joined with NUL, which no literal holds). The rest is made only of what can
     hold one of ``presence``'s keys where the dumps does not (``_literals`` says why): the compact
     JSON for a key with ``,`` or ``:``, the argument strings for one with what JSON escapes; any
-    other key that occurs there occurs in the dumps too, where ``_start`` finds it."""
+    other key that occurs there occurs in the dumps too, where ``_start`` finds it. ``strings``: the
+    argument strings when ``_admitted`` has collected them already."""
     rest: list[str] = []
     if lits.compact and presence.compact:
         rest.append(probe_kit.compact_json(args))
     if lits.strings and presence.strings:
-        collect_strings(thaw(args), rest)
+        if strings is None:
+            collect_strings(thaw(args), rest)
+        else:
+            rest.extend(strings)
     return probe_kit.args_json(args), "\0".join(rest)
 
 
@@ -436,11 +440,11 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
         can_fire: dict[int, frozenset[int]] = {}
         if calls and lits.tool is not None:
             for at, name, args in calls:
-                admitted = _admitted(lits, name, args, cwd)
+                admitted, strings = _admitted(lits, name, args, cwd)
                 presence = lits.tool if admitted is None else lits.tool_presence(admitted)
                 if presence is None:
                     continue
-                raw, rest = _call_haystack(args, lits, presence)
+                raw, rest = _call_haystack(args, lits, presence, strings)
                 texts[id(args)] = (args, raw)
                 held: set[Key] = set()
                 units = raw if raw.isascii() else engine_text(raw)
@@ -467,10 +471,11 @@ def _turns(session: Any, lits: _RuleLiterals) -> _Turns:
     return _Turns(tuple(plans), rules | in_tools, branch, tuple(call_rules), texts)
 
 
-def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[int] | None:
-    """The rules (positions) whose ``_ToolGate`` admits a call; ``None`` when every gate is open."""
+def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> tuple[frozenset[int] | None, list[str] | None]:
+    """The rules (positions) whose ``_ToolGate`` admits a call, ``None`` when every gate is open; and
+    the call's argument strings (``collect_strings``) when they were searched (else ``None``)."""
     if lits.open_gates:
-        return None
+        return None, None
     key = probe_kit.tool_name_key(name)
     needles: Any = lits.by_name.get(key, lits)
     if needles is lits:
@@ -483,12 +488,12 @@ def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[
             {e for g in may for _tool, ends in (g.scopes or ()) for e in (ends or ())}
             | {e for g in may for e in (g.globs or ())} | {w for g in may for ws in (g.words or ()) for w in ws}))
     if needles is None:
-        return frozenset()  # (as every gate answers without looking at the strings)
+        return frozenset(), None  # (as every gate answers without looking at the strings)
+    strings: list[str] | None = None
     if needles:
-        pieces: list[str] = []
-        collect_strings(args, pieces)
-        pieces.append(cwd)
-        joined = "\0".join(pieces).replace("\\", "/")
+        strings = []
+        collect_strings(args, strings)
+        joined = "\0".join([*strings, cwd]).replace("\\", "/")
         held = frozenset(n for n in needles if n in joined)
     else:
         held = frozenset()
@@ -499,7 +504,7 @@ def _admitted(lits: _RuleLiterals, name: Any, args: Any, cwd: str) -> frozenset[
             if gate.admits_held(key, held):
                 hit = hit | positions
         lits.by_needles[(key, held)] = hit
-    return hit
+    return hit, strings
 
 
 CallRules = tuple[dict[int, frozenset[str]] | None, ...]
