@@ -8,6 +8,7 @@ full replay, the placeholders with the derived stream, the cheap tests with the 
 from __future__ import annotations
 
 import json
+import os
 import random
 from dataclasses import fields, replace
 from pathlib import Path
@@ -274,6 +275,29 @@ def test_bounded_batches_equal_unbounded_sessions(tmp_path: Path, monkeypatch: p
     plain = [backtest_session(p, RULES, BacktestOptions(time_bound=None)) for p in paths]
     assert bounded == plain and heard == paths
     assert sum(len(o.hits) for o in plain) > 20 and plain[5].error
+
+
+def test_the_rule_set_memo_is_made_before_the_bound_forks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The probes' memo of the rule set is made in the calling process, before the bounded child is
+    forked: the child, which probes and plays the small files, inherits it and never makes it."""
+    paths = _corpus(tmp_path, 3, 12)
+    made = tmp_path / "made-by"
+    real = probe_plan._literals
+
+    def counting(rules):  # (written to a file: the child's calls are seen too)
+        with made.open("a") as fh:
+            fh.write(f"{os.getpid()}\n")
+        return real(rules)
+
+    monkeypatch.setattr(probe_plan, "_literals", counting)
+    monkeypatch.setattr(probe_plan._rule_literals, "_last", None)  # (an earlier test's memo of these rules)
+    probed_here: list[str] = []
+    real_probe = backtest_run._probe
+    monkeypatch.setattr(backtest_run, "_probe", lambda path, *a: probed_here.append(path) or real_probe(path, *a))
+    bounded = backtest_batch(paths, RULES, BacktestOptions(time_bound=30.0))
+    assert not probed_here  # every file was probed in the child
+    assert made.read_text().split() == [str(os.getpid())]
+    assert bounded == [backtest_session(p, RULES, BacktestOptions(time_bound=None)) for p in paths]
 
 
 def test_recorded_streams_and_judged_rules_are_played_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

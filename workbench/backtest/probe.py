@@ -42,7 +42,7 @@ from typing import Any
 
 from workbench.backtest import call_skip, prefilter
 from workbench.backtest.prefilter import DELTA_TYPES, muted_events, turn_filter
-from workbench.backtest.probe_plan import plan_session
+from workbench.backtest.probe_plan import plan_session, warm
 from workbench.replay import (
     ReplayConfig,
     SimulatedSession,
@@ -60,7 +60,7 @@ from workbench.sessions import parse_session_bytes
 
 CallDelta = probe_kit.CallDelta
 
-__all__ = ["ProbeStream", "probe_firings", "probe_stream"]
+__all__ = ["ProbeStream", "probe_firings", "probe_stream", "warm"]
 
 
 @dataclass(frozen=True, slots=True)

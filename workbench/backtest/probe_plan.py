@@ -24,7 +24,7 @@ from workbench.rules import Rule
 from workbench.ttsr import LiteralKey as Key
 from workbench.ttsr import compile_rule_condition, engine_text, literal_index, required_literal_sets
 
-__all__ = ["plan_session"]
+__all__ = ["plan_session", "warm"]
 
 
 # --- literals per rule --------------------------------------------------------------------------
@@ -532,3 +532,10 @@ def plan_session(session: Any, rules: Sequence[Rule]) -> tuple[tuple[probe_kit.F
 # The literals of the last rule set, found once per rule set rather than once per session.
 _rule_literals: LastRuleSet[_RuleLiterals | None] = LastRuleSet(
     lambda rules: _literals(rules) if turn_filter(rules) is not None else None)
+
+
+def warm(rules: Sequence[Rule]) -> None:
+    """Make what ``plan_session`` needs of ``rules`` alone (their literals, scopes and gates), kept for
+    the next sessions under the same rules. Only the rules are compiled and analysed: no session
+    text is matched, so this cannot hang on one."""
+    _rule_literals(rules)
