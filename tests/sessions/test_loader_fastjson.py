@@ -56,9 +56,26 @@ def test_a_file_with_a_long_digit_run_keeps_exact_integers(tmp_path):
     assert loader._line_loader(b'{"n": 123456789012345678}') is _loads_fast  # 18 digits: orjson is exact
 
 
+def test_a_long_fraction_is_no_long_digit_run():
+    """orjson's floats are the standard library's, however many digits their fractions have (real
+    sessions write costs with 19+): only a run that does not follow a "." may be an integer."""
+    rng = random.Random(11)
+    for _ in range(20000):
+        digits = "".join(rng.choice("0123456789") for _ in range(rng.randint(19, 45)))
+        text = f'{{"cost": {rng.choice(["0", "-0", "3", "12"])}.{digits}{rng.choice(["", "e-7", "E+30", "e300", "e-330"])}}}'
+        assert _outcome(_loads_fast, text) == _outcome(_loads_line, text), text
+        assert loader._line_loader(text.encode()) is _loads_fast
+    for text in ('{"n": 1234567890123456789}', '{"n": [1.5,1234567890123456789]}', '1234567890123456789',
+                 '{"s": "x1234567890123456789"}', '{"f": 1.5e1234567890123456789}'):
+        assert loader._line_loader(text.encode()) is _loads_line, text
+        assert loader._long_digit_run(text.encode()), text
+    assert not loader._long_digit_run(b'{"a": 0.1234567890123456789, "b": "1.1234567890123456789012"}')
+
+
 def test_only_a_file_without_a_long_digit_run_is_decoded_whole(monkeypatch):
     """The whole-file road would give every line of a file with a long digit run to the standard
-    library; such a file goes line by line, where only a line that may have lost digits does."""
+    library; such a file goes line by line, where only a line that may have lost digits does. So does
+    a file of some size holding text beyond ASCII (orjson reads such a line faster as bytes)."""
     whole = []
     real = loader._parse_whole_file
     monkeypatch.setattr(loader, "_parse_whole_file", lambda *a, **k: whole.append(a[1]) or real(*a, **k))
@@ -69,3 +86,13 @@ def test_only_a_file_without_a_long_digit_run_is_decoded_whole(monkeypatch):
         session = parse_session_bytes(data)
         assert whole == expected
         assert session.entries[0].raw["n"] == n and type(session.entries[0].raw["n"]) is int
+    # text beyond ASCII: decoded whole up to ``NON_ASCII_BY_LINE_BYTES``, read line by line from there
+    record = {"type": "custom", "id": "a", "parentId": None, "s": "café"}
+    data = (head + json.dumps(record, ensure_ascii=False) + "\n").encode()
+    escaped = (head + json.dumps(record) + "\n").encode()  # (ASCII, and longer)
+    for least, expected in ((len(data) + 1, [_loads_fast]), (len(data), [])):
+        whole.clear()
+        monkeypatch.setattr(loader, "NON_ASCII_BY_LINE_BYTES", least)
+        assert parse_session_bytes(data).entries[0].raw["s"] == "café" and whole == expected
+        assert parse_session_bytes(escaped).entries[0].raw["s"] == "café"
+        assert whole == expected + [_loads_fast]  # (an ASCII file of any size below LINE_BY_LINE_BYTES: whole)

@@ -63,10 +63,26 @@ _JSON_WS = " \t\n\r"
 
 
 # orjson turns an integer beyond 64 bits into a float where ``json`` keeps it exact: a file with a
-# run of 19+ digits (every such integer has one) is left to ``json``. Digits → "0", all else → " ",
-# then one substring search: both C passes (a regex over 10 MB is 50× slower).
-_DIGIT_MAP = bytes(48 if 48 <= b <= 57 else 32 for b in range(256))
+# run of 19+ digits that does not follow a "." (every such integer has one) is left to ``json``. A
+# fraction's digits lose nothing: orjson's floats are the standard library's, and real sessions write
+# costs with 19+ of them. Digits → "0", "." kept, all else → " ", then substring searches: C passes
+# (a regex over 10 MB is 50× slower).
+_DIGIT_MAP = bytes(48 if 48 <= b <= 57 else 46 if b == 46 else 32 for b in range(256))
 _LONG_RUN = b"0" * 19
+
+
+def _integer_run(mapped: bytes) -> bool:
+    """Whether text mapped by ``_DIGIT_MAP`` holds a run of 19+ digits not right after a "."."""
+    at = mapped.find(_LONG_RUN)
+    while at >= 0:
+        if at == 0 or mapped[at - 1] != 46:
+            return True
+        # a fraction: on past its whole run (a later start inside it follows a digit, not a ".")
+        ends = [e for e in (mapped.find(b" ", at), mapped.find(b".", at)) if e >= 0]
+        if not ends:
+            return False
+        at = mapped.find(_LONG_RUN, min(ends))
+    return False
 
 
 def _loads_fast(text: str) -> Any:
@@ -74,7 +90,7 @@ def _loads_fast(text: str) -> Any:
 
     orjson accepts a subset of what ``json`` accepts (it rejects NaN/Infinity like JSON.parse, lone
     surrogate escapes, 1e400, nesting past 1024) and gives the same value for every line it accepts
-    that has no 19-digit run; whatever it rejects goes through ``_loads_line``, so values and error
+    that has no 19-digit run outside a fraction; whatever it rejects goes through ``_loads_line``, so values and error
     messages are the standard library's (a differential test pins this).
     """
     try:
@@ -89,10 +105,11 @@ def _line_loader(whole: str | bytes) -> Any:
     One C-speed search over the whole file decides (a digit run never spans a line break).
     """
     data = whole if isinstance(whole, bytes) else whole.encode("utf-8", "surrogatepass")
-    # in pieces that overlap by a run's length: no copy of a large file as a whole
-    piece, overlap = 8 << 20, len(_LONG_RUN) - 1
+    # in pieces that overlap by a run's length and the character before it: no copy of a large file
+    # as a whole (a piece starting with a run is taken to hold such a run: a wasted check at worst)
+    piece, overlap = 8 << 20, len(_LONG_RUN)
     for at in range(0, max(len(data), 1), piece):
-        if _LONG_RUN in data[max(at - overlap, 0):at + piece].translate(_DIGIT_MAP):
+        if _integer_run(data[max(at - overlap, 0):at + piece].translate(_DIGIT_MAP)):
             return _loads_line
     return _loads_fast
 
@@ -171,6 +188,9 @@ def _decode_lines(data: bytes, path: str, diags: list[Diagnostic]) -> list[str]:
 # the whole decoded text and its split lines are two more copies of the file in memory while it is
 # parsed (a 240 MB session peaked at 3.2x its size). Below it, the one C-speed decode is faster.
 LINE_BY_LINE_BYTES = 32 << 20
+# From this size on, a file holding text beyond ASCII is read line by line too (measured on real pi
+# sessions: 0.73-0.98x the whole decode's time from 0.6 MB; 1.15-1.2x at 13-37 KB).
+NON_ASCII_BY_LINE_BYTES = 256 << 10
 
 
 class ByteLines(Sequence[str]):
@@ -342,8 +362,8 @@ _SCAN_FIRST = 4096
 
 
 def _long_digit_run(raw: bytes | memoryview) -> bool:
-    """Whether ``raw`` holds a run of 19 or more digits (see ``_DIGIT_MAP``)."""
-    return _LONG_RUN in bytes(raw).translate(_DIGIT_MAP)
+    """Whether ``raw`` holds a run of 19 or more digits not right after a "." (see ``_DIGIT_MAP``)."""
+    return _integer_run(bytes(raw).translate(_DIGIT_MAP))
 
 
 _REFUSED = object()  # what ``_orjson_value`` gives for a line the standard library must parse
@@ -384,12 +404,15 @@ def parse_session_bytes(data: bytes, *, path: str = "<memory>", strict: bool = T
                         stamp: tuple[int, int] | None = None) -> Session:
     """Parse the bytes of a session file; see ``load_session`` for ``strict``. ``stamp``: the file's
     (size, mtime in ns) when ``data`` was read from it, which ``read_record`` checks."""
-    loads_line = _line_loader(data) if len(data) < LINE_BY_LINE_BYTES else None
+    whole = len(data) < LINE_BY_LINE_BYTES and (len(data) < NON_ASCII_BY_LINE_BYTES or data.isascii())
+    loads_line = _line_loader(data) if whole else None
     if loads_line is _loads_fast:
         return _parse_whole_file(data, loads_line, path=path, strict=strict, stamp=stamp)
-    # A big file, or one holding a long digit run somewhere, which would give every line of the
-    # whole-file road to the standard library: the line-by-line road decides per line
-    # (``_orjson_value``). Real pi sessions hold such runs, and parse 1.3-2x faster so.
+    # A big file; one of some size with text beyond ASCII, whose whole decode is slow and whose lines
+    # orjson reads slower as text than as bytes; or one holding a long digit run, which would give
+    # every line of the whole-file road to the standard library: the line-by-line road reads each
+    # line's bytes, and decides per line (``_orjson_value``). Real pi sessions parse 1.2-1.4x faster so
+    # (docs/large-sessions.md).
     diags: list[Diagnostic] = []
     with paused_gc():
         return _parse_by_line(ByteLines(data, path, diags, 3 if data.startswith(b"\xef\xbb\xbf") else 0), path=path,
