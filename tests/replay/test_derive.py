@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -23,6 +24,18 @@ def test_policies_cut_differently():
     assert chunk_text("abcdefg", "fixed", 3) == ["abc", "def", "g"]
     assert chunk_text("foo.bar(x)", "tokens") == ["foo", ".", "bar", "(", "x", ")"]
     assert chunk_text("abcdefghijklm", "tokens") == ["abcdef", "ghijkl", "m"]
+
+
+def test_words_chunks_are_the_one_word_pieces_joined_size_at_a_time():
+    """``words`` with a size above 1 cuts in one pass; the chunks must be the one-word pieces joined
+    ``size`` at a time, on any text (Unicode whitespace, separators, all-blank tails)."""
+    rng = random.Random(5)
+    alphabet = ["a", "b", "é", " ", "  ", "\n", "\t", "\u3000", "\u2028", "\x1c", "\x85", "\ufeff", "\u200b", "x y"]
+    for _ in range(20000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40)))
+        pieces = chunk_text(text, "words", 1)
+        for size in (2, 3, 8):
+            assert chunk_text(text, "words", size) == ["".join(pieces[i:i + size]) for i in range(0, len(pieces), size)], text
 
 
 def test_bad_policy_or_size():

@@ -17,6 +17,7 @@ from bisect import bisect_left, bisect_right
 from collections import OrderedDict
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
 from types import MappingProxyType
@@ -46,10 +47,22 @@ _LONG = 6
 def chunk_text(text: str, policy: str = "words", size: int | None = None) -> list[str]:
     """Cut ``text`` into deltas; joining them gives ``text`` back exactly."""
     n = _size(policy, size)
+    if policy == "words" and n > 1 and text:
+        # ``n`` words at a time in one pass: each repetition matches what the next ``_WORDS`` match
+        # would (neither alternative can match empty, and the greedy repeat never backtracks into an
+        # earlier one), so the chunks are the pieces joined ``n`` at a time, without the joins
+        chunks = _word_groups(n).findall(text)
+        if "".join(chunks) == text:  # (the same guard as ``_pieces``)
+            return chunks
     pieces = _pieces(text, policy, n)
     if policy == "fixed" or n == 1:  # (one piece per chunk: no joins to make)
         return pieces
     return ["".join(pieces[i:i + n]) for i in range(0, len(pieces), n)]
+
+
+@lru_cache(maxsize=16)
+def _word_groups(n: int) -> re.Pattern[str]:
+    return re.compile(rf"(?:\s*\S+\s*|\s+){{1,{n}}}")
 
 
 def chunk_count(text: str, policy: str = "words", size: int | None = None) -> int:
