@@ -415,8 +415,13 @@ def parse_session_bytes(data: bytes, *, path: str = "<memory>", strict: bool = T
     # (docs/large-sessions.md).
     diags: list[Diagnostic] = []
     with paused_gc():
-        return _parse_by_line(ByteLines(data, path, diags, 3 if data.startswith(b"\xef\xbb\xbf") else 0), path=path,
-                              diags=diags, strict=strict, stamp=stamp)
+        return _parse_by_line(ByteLines(data, path, diags, _bom_bytes(data)), path=path, diags=diags, strict=strict,
+                              stamp=stamp)
+
+
+def _bom_bytes(data: bytes) -> int:
+    """How many bytes a UTF-8 byte order mark takes at the start of ``data`` (0 or 3)."""
+    return 3 if data.startswith(b"\xef\xbb\xbf") else 0
 
 
 def _parse_whole_file(data: bytes, loads_line: Any, *, path: str, strict: bool,
@@ -424,7 +429,7 @@ def _parse_whole_file(data: bytes, loads_line: Any, *, path: str, strict: bool,
     """``parse_session_bytes`` by one decode of the whole file, each line parsed by ``loads_line``
     (``_line_loader``): the same session as the line-by-line road (``tests/sessions``)."""
     diags: list[Diagnostic] = []
-    start = 3 if data.startswith(b"\xef\xbb\xbf") else 0
+    start = _bom_bytes(data)
     with paused_gc():
         lines = _decode_lines(data[start:] if start else data, path, diags)
         session = _parse_lines(lines, path=path, diags=diags, ends_with_newline=data.endswith(b"\n"), strict=strict,
