@@ -58,3 +58,19 @@ def test_a_fork_names_its_source_as_forked_from(tmp_path):
     [back] = _buttons(detail)
     back.clicks += 1
     assert opened == [str(paths["parent"])]
+
+
+def test_the_same_links_drawn_again_keep_their_buttons(tmp_path):
+    # a click that reached a button as it was replaced was lost: the entry drawn again (a live
+    # session read again) keeps the widgets, another entry gets its own
+    paths = write_family(tmp_path)
+    detail = _detail([])
+    detail.show(SessionDoc(paths["parent"], "auto"), "r-task")
+    [button] = _buttons(detail)
+    detail.show(SessionDoc(paths["parent"], "auto"), "r-task")
+    assert _buttons(detail) == [button] and _buttons(detail)[0] is button
+    detail.show(SessionDoc(paths["parent"], "auto"), "u1")
+    assert _buttons(detail) == []
+    detail.show(SessionDoc(paths["parent"], "auto"), "r-task")
+    [again] = _buttons(detail)
+    assert again is not button and again.label == button.label

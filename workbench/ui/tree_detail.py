@@ -103,7 +103,9 @@ class TreeDetail(Viewer):
         self.bg = bg
         self.on_open = on_open  # opens a session file in the app (a subagent's, or its parent's)
         self._parent_of: tuple[Any, Path | None] = (None, None)  # (session, its parent's file)
-        self.links = pn.Column(sizing_mode="stretch_width", margin=(0, 10), css_classes=["wb-subagent-links"])
+        self._links_shown: list[tuple[str, str, tuple[tuple[str, Path], ...]]] = []  # what ``links`` holds
+        # the buttons join the page late: acknowledged on arrival, so their first click names them by id
+        self.links = acknowledge_joins(pn.Column(sizing_mode="stretch_width", margin=(0, 10), css_classes=["wb-subagent-links"]))
         # The branch's usage and conversation wait while either is set (``build_branch_views`` runs
         # them): ``deferred`` for the page's first render (an inline load), ``held`` while the tree's
         # search index is built (seconds of CPU on a long branch, shared with the search typed as the
@@ -131,7 +133,7 @@ class TreeDetail(Viewer):
 
     def clear(self) -> None:
         self.entry.object = self.conversation.object = self.raw.object = ""
-        self.links.objects = []
+        self._set_no_links()
 
     def show_problems(self, doc: SessionDoc | None) -> None:
         """List ``doc``'s bad lines; the tab's title counts them."""
@@ -148,7 +150,7 @@ class TreeDetail(Viewer):
         if doc is None or entry is None:
             self.entry.object = '<div class="wb-muted">Select an entry in the list or the graph.</div>'
             self.conversation.object = self.raw.object = ""
-            self.links.objects = []
+            self._set_no_links()
             return None
         try:  # a big session's tool result is read back from its file here, which may have changed
             self.show_links(doc, entry)
@@ -189,9 +191,14 @@ class TreeDetail(Viewer):
         button.on_click(click)
         return button
 
+    def _set_no_links(self) -> None:
+        self._links_shown = []
+        self.links.objects = []
+
     def show_links(self, doc: SessionDoc, entry: Any) -> None:
         """The subagents ``entry`` names (buttons that open them) and, in a subagent's session, the way back."""
-        rows: list[Any] = []
+        # each row as (its note's HTML, its buttons' class, their labels and files): widgets below
+        shown: list[tuple[str, str, tuple[tuple[str, Path], ...]]] = []
         back = doc.session.header.get("parentSession")
         if isinstance(back, str) and back:
             parent = self._parent(doc)
@@ -200,20 +207,26 @@ class TreeDetail(Viewer):
             said = "A subagent's session: started by" if sub else "Forked from"
             note = (f'<div class="wb-subagents wb-parent-note">{said} <b>{esc(Path(back).name)}</b>'
                     + ("" if parent else " (that file is not found next to this one)") + "</div>")
-            rows.append(pn.pane.HTML(note, stylesheets=theme_sheets(), sizing_mode="stretch_width", margin=0))
-            if parent is not None:
-                rows.append(self._open_button(f"↑ Open parent session {parent.name}", parent, "wb-open-parent"))
+            shown.append((note, "wb-open-parent", ((f"↑ Open parent session {parent.name}", parent),) if parent else ()))
         links = entry_links(doc.session, entry)
         if links:
-            found = [link for link in links if link.path is not None]
             missing = [link for link in links if link.path is None]
             said = "; ".join(esc(f"{_who(link)}: {link.description}") for link in links if link.description)
             text = (f"{len(links)} subagent(s) ran in this task" + (f" ({said})" if said else "")
                     + (f"; {len(missing)} file(s) not found: " + ", ".join(esc(_who(m)) for m in missing) if missing else ""))
-            rows.append(pn.pane.HTML(f'<div class="wb-subagents wb-child-note">{text}</div>', stylesheets=theme_sheets(),
-                                     sizing_mode="stretch_width", margin=0))
-            rows.append(pn.FlexBox(*[self._open_button(f"↓ Open subagent {_who(link)}", link.path, "wb-open-child")
-                                     for link in found if link.path is not None], margin=0, sizing_mode="stretch_width"))
+            shown.append((f'<div class="wb-subagents wb-child-note">{text}</div>', "wb-open-child",
+                          tuple((f"↓ Open subagent {_who(link)}", link.path) for link in links if link.path is not None)))
+        # the same links again (the entry drawn once more, a live session read again) keep their
+        # widgets: a click that reached a button as it was being replaced was lost
+        if shown == self._links_shown:
+            return
+        self._links_shown = shown
+        rows: list[Any] = []
+        for note, css, buttons in shown:
+            rows.append(pn.pane.HTML(note, stylesheets=theme_sheets(), sizing_mode="stretch_width", margin=0))
+            if buttons:
+                rows.append(pn.FlexBox(*[self._open_button(label, path, css) for label, path in buttons],
+                                       margin=0, sizing_mode="stretch_width"))
         self.links.objects = rows
 
     def build_branch_views(self, doc: SessionDoc | None) -> None:
