@@ -65,3 +65,19 @@ def test_rules_tab_marks_judged_rules(project):
     view = RulesView.from_folder(project, project / "session.stream.jsonl")
     assert "careful-python-edits (judged)" in view.summary.object
     assert "no-unverified-success (judged)" in view.summary.object
+
+
+def test_a_choice_made_stays_when_the_waiting_step_is_drawn_again(project):
+    view = StepperView.from_paths(project / "session.stream.jsonl", project)
+    view.judge.select.value = "ask"
+    view.go(len(view.stepper) - 1)
+    paused = view.state.step
+    [choice] = view.judge.answers.objects
+    choice.value = "yes"
+    view.go(len(view.stepper) - 1)  # on again (→ pressed): the replay stays at the wait, the choice kept
+    assert view.state.step == paused
+    assert view.judge.answers.objects == [choice] and choice.value == "yes"
+    view.judge.answer()
+    view.go(len(view.stepper) - 1)  # the next request gets its own choices
+    assert view.stepper.waiting is not None and view.judge.answers.objects[0] is not choice
+    assert view.judge.answers.objects[0].value == "no"

@@ -18,6 +18,7 @@ import panel as pn
 from panel.viewable import Viewer
 
 from workbench.ui.entry_html import esc, pre, table_html
+from workbench.ui.late_models import acknowledge_joins
 from workbench.ui.replay_model import JUDGE_CHOICES
 from workbench.ui.theme import theme_sheets
 
@@ -92,7 +93,10 @@ class JudgeCard(Viewer):
                                   css_classes=["wb-judge-queue"])
         self.waiting = pn.pane.HTML("", stylesheets=theme_sheets(), sizing_mode="stretch_width",
                                     css_classes=["wb-judge-waiting"])
-        self.answers = pn.Column(sizing_mode="stretch_width")
+        # the choices join the page late: acknowledged on arrival, so that their first change names
+        # them by id (ui/late_models.py)
+        self.answers = acknowledge_joins(pn.Column(sizing_mode="stretch_width"))
+        self._asked: Any = None  # the judge request ``answers`` holds choices for
         self.submit = pn.widgets.Button(label="Answer and resume ▶", color="primary", width=200)
         self.submit.on_click(lambda e: self.answer())
         self.form = pn.Column(self.waiting, self.answers, self.submit, visible=False, sizing_mode="stretch_width")
@@ -103,9 +107,12 @@ class JudgeCard(Viewer):
         request = snap.judge_waiting if snap is not None else None
         self.form.visible = request is not None
         if request is None:
-            self.answers.objects = []
+            self._asked, self.answers.objects = None, []
             return
         self.waiting.object = waiting_html(request)
+        if request == self._asked:  # drawn again for the same wait: the choices made stay
+            return
+        self._asked = request
         self.answers.objects = [pn.widgets.RadioButtonGroup(label=q.rule, options=["yes", "no"], value="no",
                                                             css_classes=["wb-judge-answer"])
                                 for q in request.questions]
