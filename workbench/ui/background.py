@@ -22,6 +22,7 @@ time-bound pre-check reports from its own) is counted but not shown.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Callable
@@ -34,6 +35,7 @@ from panel.io.state import set_curdoc
 from tornado.ioloop import IOLoop
 
 from workbench.errors import WorkbenchError
+from workbench.sessions import give_way, install_give_way
 from workbench.ui.notify import describe, notify, reporting
 
 log = logging.getLogger("workbench.ui")
@@ -74,6 +76,43 @@ def quiet_for(seconds: float) -> bool:
     """No page's background work runs now, and none started or ended in the last ``seconds``."""
     with _ACTIVITY:
         return _running == 0 and time.monotonic() - _last_change >= seconds
+
+
+# Giving way (workbench.sessions.giving_way; docs/large-sessions.md, "Giving way"): a worker running a page's
+# long follow-up work asks the server's event loop to answer a no-op callback and waits for it,
+# at most every ``_GIVE_WAY_EVERY`` s. An idle loop answers within a fraction of a millisecond; a
+# loop busy with another page (or waiting for the GIL this worker holds) answers once it gets to
+# it, up to ``_GIVE_WAY_MOST`` s: meanwhile the loop has the GIL to itself.
+_GIVE_WAY_EVERY = 0.01
+_GIVE_WAY_MOST = 0.25
+_giving = threading.local()  # .loop: the event loop this worker gives way to (None: none); .last: when
+
+
+def _wait_for_loop() -> None:
+    loop = getattr(_giving, "loop", None)
+    if loop is None:
+        return
+    now = time.monotonic()
+    if now - _giving.last < _GIVE_WAY_EVERY:
+        return
+    answered = threading.Event()
+    try:
+        loop.add_callback(answered.set)
+    except RuntimeError:  # the loop was closed (the server stops)
+        _giving.loop = None
+        return
+    answered.wait(_GIVE_WAY_MOST)
+    _giving.last = time.monotonic()
+
+
+def _forked() -> None:
+    # a child forked by this worker (a time-bound replay or backtest) has no loop of its own: its
+    # callbacks would never be answered, and each wait would last ``_GIVE_WAY_MOST``
+    _giving.loop = None
+
+
+install_give_way(_wait_for_loop)
+os.register_at_fork(after_in_child=_forked)
 
 
 class Cancelled(Exception):
@@ -121,7 +160,8 @@ class Task:
         self._cancel.set()
 
     def check(self) -> None:
-        """Stop the work here if the task was cancelled."""
+        """Stop the work here if the task was cancelled (and give way to the pages first)."""
+        give_way()
         if self._cancel.is_set():
             raise Cancelled(self.what)
 
@@ -238,6 +278,8 @@ class Background:
 
         def run() -> None:
             _work_began()
+            # follow-up work gives way to the pages; the answer to a key does not (the user waits for it)
+            _giving.loop, _giving.last = (None if interactive else _loop_of(self._document())), 0.0
             try:
                 task.check()
                 value, ok = work(task), True
@@ -249,6 +291,7 @@ class Background:
                     log.exception("%s failed", what)
                 value, ok = exc, False
             finally:
+                _giving.loop = None
                 _work_ended()
             task._finished.set()  # before delivery: the callbacks see the lane as it is after this task
             if served:
