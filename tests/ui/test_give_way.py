@@ -34,13 +34,14 @@ def loop():
 
 
 class _Spy:
-    """The loop, telling when a worker has asked it for an answer."""
+    """The loop, telling when (and how often) a worker has asked it for an answer."""
 
     def __init__(self, loop: IOLoop) -> None:
-        self.loop, self.asked = loop, threading.Event()
+        self.loop, self.asked, self.times = loop, threading.Event(), 0
 
     def add_callback(self, fn, *args) -> None:
         self.loop.add_callback(fn, *args)
+        self.times += 1
         self.asked.set()
 
 
@@ -52,6 +53,9 @@ def _worker(loop, seen: list, flag: dict) -> threading.Thread:
             seen.append(flag["busy_done"])
         finally:
             background._giving.loop = None
+        background._giving.last = 0.0
+        give_way()  # the task is over: this thread gives way to no loop any more
+        seen.append("after")
     return threading.Thread(target=work)
 
 
@@ -69,19 +73,16 @@ def test_a_worker_waits_while_the_loop_is_busy(loop, monkeypatch):
     spy.asked.wait()
     go.set()
     worker.join()
-    assert seen == [True]  # it went on only once the loop had done its own work
+    assert seen == [True, "after"]  # it went on only once the loop had done its own work
 
 
-def test_an_idle_loop_answers_and_a_thread_without_one_asks_nothing(loop):
+def test_an_idle_loop_answers_and_a_finished_task_asks_nothing(loop):
     spy = _Spy(loop)
     seen: list = []
     worker = _worker(spy, seen, {"busy_done": "idle"})
     worker.start()
     worker.join()
-    assert spy.asked.is_set() and seen == ["idle"]
-    other = _Spy(loop)
-    give_way()  # this thread gives way to no loop
-    assert not other.asked.is_set() and getattr(background._giving, "loop", None) is None
+    assert seen == ["idle", "after"] and spy.times == 1  # asked once, answered; not asked once the task was over
 
 
 def test_a_forked_child_gives_way_to_no_loop(loop):

@@ -61,8 +61,8 @@ def test_a_fork_names_its_source_as_forked_from(tmp_path):
 
 
 def test_the_same_links_drawn_again_keep_their_buttons(tmp_path):
-    # a click that reached a button as it was replaced was lost: the entry drawn again (a live
-    # session read again) keeps the widgets, another entry gets its own
+    # the entry drawn again (a live session read again) keeps the widgets, so that a click on its way
+    # never meets a replaced button; another entry gets its own
     paths = write_family(tmp_path)
     detail = _detail([])
     detail.show(SessionDoc(paths["parent"], "auto"), "r-task")

@@ -217,7 +217,7 @@ class TreeDetail(Viewer):
             shown.append((f'<div class="wb-subagents wb-child-note">{text}</div>', "wb-open-child",
                           tuple((f"↓ Open subagent {_who(link)}", link.path) for link in links if link.path is not None)))
         # the same links again (the entry drawn once more, a live session read again) keep their
-        # widgets: a click that reached a button as it was being replaced was lost
+        # widgets: the browser is not made to replace a button under a click already on its way
         if shown == self._links_shown:
             return
         self._links_shown = shown
