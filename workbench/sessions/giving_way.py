@@ -3,7 +3,7 @@
 In the app, one thread (the server's event loop) builds and updates every user's page, while long
 work (a session's parse, the Stepper's preparation) runs on worker threads of the same process.
 They share one GIL, which Python hands back and forth every few milliseconds whoever asks: a second
-user's page built while the first user's Stepper prepared took 2–3× as long as on an idle server.
+user's page built while the first user's Stepper prepared took 1.5–3.6× as long as on an idle server.
 
 Long loops call ``give_way()`` between pieces of their work. The app installs the hook that decides
 (``workbench.ui.background``: a worker waits there while the event loop has work of its own);
