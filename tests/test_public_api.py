@@ -70,7 +70,7 @@ PUBLIC = {
         "split_sloppy_sections", "substitute", "token_prefix", "tool_file_paths"
     },
     "workbench.sessions": {
-        "give_way", "install_give_way", "CURRENT_VERSION", "KNOWN_ENTRY_TYPES", "KNOWN_TYPES18", "Positions", "read_record", "results_left_from", "Diagnostic", "Entry", "OnDisk", "FLAVOR_BUTTONS", "FLAVOR_CHOICES",
+        "GIVE_WAY_EVERY", "give_way", "install_give_way", "CURRENT_VERSION", "KNOWN_ENTRY_TYPES", "KNOWN_TYPES18", "Positions", "read_record", "results_left_from", "Diagnostic", "Entry", "OnDisk", "FLAVOR_BUTTONS", "FLAVOR_CHOICES",
         "FLAVOURS", "ContextRules", "Flavor", "FlavorGuess", "SessionFlavour", "session_flavour",
         "ModelUsage", "NavigationResult", "NotLoaded", "Progress", "STREAM_SUFFIX", "Session", "SessionContext",
         "SessionInfo", "SessionTree", "TreeNode", "UsageTotals", "append_label",

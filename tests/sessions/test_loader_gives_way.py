@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from workbench.sessions import giving_way, loader, parse_session_bytes
+from workbench.sessions import giving_way, parse_session_bytes
 
 
 def test_a_session_parse_gives_way_between_lines(monkeypatch):
@@ -13,4 +13,4 @@ def test_a_session_parse_gives_way_between_lines(monkeypatch):
               f'"timestamp":"2026-01-01T00:00:01Z","message":{{"role":"user","content":"hi"}}}}' for i in range(5000)]
     session = parse_session_bytes(("\n".join(lines) + "\n").encode())
     # every 2,048 lines or so: a page waits ~10 ms at most, and a line costs no call
-    assert len(session.entries) == 5000 and 1 <= len(calls) <= 5001 // (loader._GIVE_WAY_EVERY + 1) + 1
+    assert len(session.entries) == 5000 and 1 <= len(calls) <= 5001 // (giving_way.GIVE_WAY_EVERY + 1) + 1

@@ -34,7 +34,7 @@ from workbench.replay.stream import (
     read_stream,
     thaw,
 )
-from workbench.sessions import Entry, OnDisk, branch_path, give_way, load_session, paused_gc
+from workbench.sessions import GIVE_WAY_EVERY, Entry, OnDisk, branch_path, give_way, load_session, paused_gc
 
 ChunkPolicy = Literal["words", "fixed", "tokens"]
 CHUNK_POLICIES: tuple[str, ...] = ("words", "fixed", "tokens")
@@ -352,7 +352,7 @@ class LazyEvents(Sequence[StreamEvent]):
         # (0.6-0.75 s against 0.26 s paused; docs/large-sessions.md).
         with paused_gc():
             for kind, item in _outline(entries, defer=True):
-                if not len(items) & 2047:
+                if not len(items) & GIVE_WAY_EVERY:
                     give_way()  # a served page goes first (workbench.sessions.giving_way)
                 if kind == _MARK:
                     if item is _TURN_START:

@@ -78,7 +78,7 @@ from workbench.sessions.flavors import (
     session_flavour,
 )
 from workbench.sessions.forest import Positions, TreeNode
-from workbench.sessions.giving_way import give_way, install_give_way
+from workbench.sessions.giving_way import GIVE_WAY_EVERY, give_way, install_give_way
 from workbench.sessions.images import MAX_IMAGE_BYTES, ShownImage, image_part
 from workbench.sessions.labels import append_label
 from workbench.sessions.loader import (
@@ -177,6 +177,7 @@ __all__ = [
     "parse_timestamp_ms",
     "gc_freeze_lock",
     "paused_gc",
+    "GIVE_WAY_EVERY",
     "give_way",
     "install_give_way",
     "resolve_flavor",

@@ -16,6 +16,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+# Items between two calls (a mask for ``if not i & GIVE_WAY_EVERY``): about 10 ms of parsing lines,
+# so a served page waits that long at most, and an item costs no call.
+GIVE_WAY_EVERY = 2047
+
 _hook: Callable[[], None] | None = None
 
 

@@ -33,7 +33,7 @@ from orjson import loads as _fast_loads
 from workbench.errors import Diagnostic, SessionFileError
 from workbench.sessions.entries import Entry, EntryLinks, NotLoaded, OnDisk, Session, make_entry, paused_gc
 from workbench.sessions.first_pass import FirstPass, PassCache
-from workbench.sessions.giving_way import give_way
+from workbench.sessions.giving_way import GIVE_WAY_EVERY, give_way
 from workbench.sessions.records import LAZY_LINE_BYTES, LineReader, skim_tool_result
 from workbench.sessions.structure import (
     CURRENT_VERSION,
@@ -692,10 +692,6 @@ def _title_slot(text: str, path: str, diags: list[Diagnostic]) -> tuple[dict[str
     return None, False
 
 
-# Lines between two calls of ``give_way`` (a mask): ~10 ms of parsing, so a served page waits that long at most.
-_GIVE_WAY_EVERY = 2047
-
-
 def _values(lines: Sequence[str], start: int, *, path: str, diags: list[Diagnostic], not_loaded: list[NotLoaded],
             truncated_at: int, loads_line: Any, last_line: int = 0,
             leave: tuple[int, LineReader] | None = None) -> Iterator[tuple[int, Any]]:
@@ -708,7 +704,7 @@ def _values(lines: Sequence[str], start: int, *, path: str, diags: list[Diagnost
         return
     fast = _fast_loads if loads_line is _loads_fast else loads_line
     for number, text in enumerate(islice(lines, start, None), start + 1):
-        if not number & _GIVE_WAY_EVERY:
+        if not number & GIVE_WAY_EVERY:
             give_way()
         try:
             try:
@@ -756,7 +752,7 @@ def _byte_line_values(lines: ByteLines, start: int, *, path: str, diags: list[Di
     least, reader = leave if leave is not None else (-1, None)
     skimmed = lines.heads if isinstance(lines, FileLines) and least >= 0 else {}
     for index in range(start, len(lines)):
-        if not index & _GIVE_WAY_EVERY:
+        if not index & GIVE_WAY_EVERY:
             give_way()
         head = skimmed.pop(index, _UNTRIED) if skimmed else _UNTRIED  # skimmed on the first pass
         if head is not _UNTRIED and head is not None:

@@ -80,10 +80,10 @@ def quiet_for(seconds: float) -> bool:
 
 # Giving way (workbench.sessions.giving_way; docs/large-sessions.md, "Giving way"): a worker running a page's
 # long follow-up work asks the server's event loop to answer a no-op callback and waits for it,
-# at most every ``_GIVE_WAY_EVERY`` s. An idle loop answers within a fraction of a millisecond; a
+# at most once per ``_GIVE_WAY_GAP`` s. An idle loop answers within a fraction of a millisecond; a
 # loop busy with another page (or waiting for the GIL this worker holds) answers once it gets to
 # it, up to ``_GIVE_WAY_MOST`` s: meanwhile the loop has the GIL to itself.
-_GIVE_WAY_EVERY = 0.01
+_GIVE_WAY_GAP = 0.01
 _GIVE_WAY_MOST = 0.25
 _giving = threading.local()  # .loop: the event loop this worker gives way to (None: none); .last: when
 
@@ -93,7 +93,7 @@ def _wait_for_loop() -> None:
     if loop is None:
         return
     now = time.monotonic()
-    if now - _giving.last < _GIVE_WAY_EVERY:
+    if now - _giving.last < _GIVE_WAY_GAP:
         return
     answered = threading.Event()
     try:
